@@ -1,0 +1,128 @@
+import fastifyCookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/client.js';
+import { LoginThrottle } from './lib/login-throttle.js';
+import { loggerOptions } from './lib/logger.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { adminRoutes } from './modules/admins/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { credentialsRoutes } from './modules/credentials/routes.js';
+import { doctorRoutes } from './modules/doctors/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { unitRoutes } from './modules/units/routes.js';
+
+/** What every feature module receives. */
+export interface AppDeps {
+  db: Database;
+  config: AppConfig;
+  throttle: LoginThrottle;
+}
+
+export interface BuildOptions {
+  db: Database;
+  config: AppConfig;
+  throttle?: LoginThrottle;
+  /** Tests pass false to keep their output clean. */
+  logger?: boolean;
+}
+
+/** JSON bodies stay small; file uploads have their own limits in their routes. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the whole application without listening; importing this file starts nothing. */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { db, config } = options;
+  const deps: AppDeps = { db, config, throttle: options.throttle ?? new LoginThrottle() };
+
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    // Zod does the coercion; Ajv is not used for request validation.
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Mantine writes style attributes at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // PDFs are shown from blob: URLs in an iframe.
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The login address may be plain http inside a hospital network.
+    hsts: config.secureCookies,
+  });
+  await app.register(fastifyCookie);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Study portal API',
+        description: 'Administrator and staff API of the cardiology study portal.',
+        version: '1.0.0',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { db });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, deps);
+      await api.register(authRoutes, deps);
+      await api.register(unitRoutes, deps);
+      await api.register(doctorRoutes, deps);
+      await api.register(adminRoutes, deps);
+      await api.register(credentialsRoutes, deps);
+    },
+    { prefix: '/api' },
+  );
+
+  if (config.webRoot) await serveWebApp(app, config.webRoot);
+  return app;
+}
+
+/** Serves the built SPA; unknown non-API paths get index.html so deep links work. */
+async function serveWebApp(app: FastifyInstance, root: string) {
+  await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && !path.startsWith('/api') && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ status: 'not_found' });
+  });
+}

@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  PORTAL_ADMIN_LOGIN: z.string().min(1).optional(),
+  PORTAL_ADMIN_PASSWORD: z.string().min(8).optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Set behind a reverse proxy so that login throttling sees the client's address. */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+  initialAdmin: { login: string; password: string | null };
+  publicUrl: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  /** Directory of the built web app; null serves the API only (tests). */
+  webRoot: string | null;
+  /** Whether refresh cookies carry the Secure flag (https PUBLIC_URL). */
+  secureCookies: boolean;
+}
+
+/** Reads and validates the environment once at start; a bad value stops the start with a message. */
+export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+    throw new Error(`Invalid configuration in environment variables: ${fields}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
+    initialAdmin: { login: e.PORTAL_ADMIN_LOGIN ?? 'admin', password: e.PORTAL_ADMIN_PASSWORD ?? null },
+    publicUrl,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webRoot,
+    secureCookies: publicUrl.startsWith('https://'),
+  };
+}

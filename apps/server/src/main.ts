@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase, runMigrations } from './db/client.js';
+import { ensureInitialAdmin } from './modules/admins/service.js';
+
+const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+async function main() {
+  const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
+  const database = await openDatabase(
+    config.database.kind === 'pglite'
+      ? { kind: 'pglite', dataDir: config.database.dataDir }
+      : { kind: 'postgres', url: config.database.url },
+  );
+  await runMigrations(database);
+
+  const app = await buildApp({ db: database.db, config });
+  const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
+  if (initial.created && initial.generatedPassword) {
+    // Printed once, straight to the console and not into the structured log.
+    process.stdout.write(
+      `\nFirst administrator created.\n  login:    ${initial.login}\n  password: ${initial.generatedPassword}\n` +
+        'It must be changed at the first sign-in.\n\n',
+    );
+  } else if (initial.created) {
+    app.log.info({ login: initial.login }, 'first administrator created from the environment');
+  }
+  if (!config.webRoot) app.log.warn('web app not built (apps/web/dist missing): serving the API only');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close(); // stops accepting, lets running requests finish
+      await database.close(); // CHECKPOINT and close for PGlite
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { url: config.publicUrl, database: database.kind },
+    'study portal ready',
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,167 @@
+import type { Admin, AdminBody, AdminListQuery, LoginDetails } from '@portal/shared';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.js';
+import { admins, users } from '../../db/schema.js';
+import { AppError, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
+import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import type { Actor } from '../../plugins/policy.js';
+import { resetPassword, revokeAllSessions } from '../auth/service.js';
+
+const columns = {
+  id: admins.id,
+  user_id: admins.user_id,
+  login: users.login,
+  deleted_at: admins.deleted_at,
+};
+
+type AdminRow = { id: number; user_id: number; login: string; deleted_at: Date | null };
+
+function present(row: AdminRow): Admin {
+  return { id: row.id, login: row.login, deleted_at: row.deleted_at?.toISOString() ?? null };
+}
+
+const selectAdmins = (db: Queryable) =>
+  db.select(columns).from(admins).innerJoin(users, eq(users.id, admins.user_id));
+
+const sortable = { id: admins.id, login: users.login };
+
+export async function listAdmins(db: Database, query: AdminListQuery) {
+  const where = searchAny(query.search, [users.login]);
+  const [rows, [count]] = await Promise.all([
+    selectAdmins(db)
+      .where(where)
+      .orderBy(...orderBy(sortable, query.order_by, query.order_direction, admins.id))
+      .limit(query.limit)
+      .offset(offsetOf(query.page, query.limit)),
+    db
+      .select({ total: countAll })
+      .from(admins)
+      .innerJoin(users, eq(users.id, admins.user_id))
+      .where(where),
+  ]);
+  return { data: rows.map(present), total: count?.total ?? 0 };
+}
+
+export async function allAdmins(db: Database) {
+  const rows = await selectAdmins(db).where(isNull(admins.deleted_at)).orderBy(asc(users.login));
+  return { data: rows.map(present) };
+}
+
+async function findAdmin(db: Queryable, id: number): Promise<AdminRow> {
+  const [row] = await selectAdmins(db).where(eq(admins.id, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function getAdmin(db: Database, id: number): Promise<Admin> {
+  return present(await findAdmin(db, id));
+}
+
+function mapWriteError(error: unknown): never {
+  if (isUniqueViolation(error, 'users_login_lower_key')) throw conflict('exist_admin');
+  throw error;
+}
+
+/** Creates an administrator account; the first password is printed with "print login details". */
+export async function createAdmin(
+  db: Database,
+  body: AdminBody,
+  options: { password?: string; passwordChosen?: boolean } = {},
+): Promise<Admin> {
+  const passwordHash = await hashPassword(options.password ?? generatePassword());
+  try {
+    return await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          login: body.login,
+          password_hash: passwordHash,
+          role: 'admin',
+          changed_password_at: options.passwordChosen ? new Date() : null,
+        })
+        .returning({ id: users.id });
+      const [row] = await tx
+        .insert(admins)
+        .values({ user_id: user!.id })
+        .returning({ id: admins.id });
+      return present(await findAdmin(tx, row!.id));
+    });
+  } catch (error) {
+    mapWriteError(error);
+  }
+}
+
+export async function updateAdmin(db: Database, id: number, body: AdminBody): Promise<Admin> {
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await findAdmin(tx, id);
+      await tx
+        .update(users)
+        .set({ login: body.login, updated_at: new Date() })
+        .where(eq(users.id, current.user_id));
+      return present(await findAdmin(tx, id));
+    });
+  } catch (error) {
+    mapWriteError(error);
+  }
+}
+
+/**
+ * Soft delete. An administrator cannot delete the own account, and the last active administrator
+ * stays, so that the portal never locks everyone out.
+ */
+export async function deleteAdmin(db: Database, actor: Actor, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await findAdmin(tx, id);
+    if (current.deleted_at) return;
+    if (current.user_id === actor.userId) throw new AppError(409, 'cannot_delete_self');
+    const [others] = await tx
+      .select({ total: countAll })
+      .from(admins)
+      .where(and(isNull(admins.deleted_at), ne(admins.id, id)));
+    if (!others?.total) throw new AppError(409, 'last_admin');
+    const now = new Date();
+    await tx.update(admins).set({ deleted_at: now }).where(eq(admins.id, id));
+    await tx.update(users).set({ deleted_at: now }).where(eq(users.id, current.user_id));
+    await revokeAllSessions(tx, current.user_id);
+  });
+}
+
+export async function restoreAdmin(db: Database, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await findAdmin(tx, id);
+    if (!current.deleted_at) return;
+    await tx.update(admins).set({ deleted_at: null }).where(eq(admins.id, id));
+    await tx.update(users).set({ deleted_at: null }).where(eq(users.id, current.user_id));
+  });
+}
+
+export async function printAdminLoginDetails(db: Database, id: number): Promise<LoginDetails> {
+  const current = await findAdmin(db, id);
+  if (current.deleted_at) throw notFound();
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  await db.transaction((tx) => resetPassword(tx, current.user_id, passwordHash));
+  return { login: current.login, password };
+}
+
+/** At start: makes sure an administrator exists (design.md §1). */
+export async function ensureInitialAdmin(
+  db: Database,
+  initial: { login: string; password: string | null },
+): Promise<{ created: false } | { created: true; login: string; generatedPassword: string | null }> {
+  const [existing] = await db
+    .select({ total: countAll })
+    .from(admins)
+    .where(isNull(admins.deleted_at));
+  if (existing?.total) return { created: false };
+  const password = initial.password ?? generatePassword();
+  // A password set by IT in the environment counts as chosen; a printed random one must be changed.
+  await createAdmin(db, { login: initial.login }, { password, passwordChosen: initial.password !== null });
+  return {
+    created: true,
+    login: initial.login,
+    generatedPassword: initial.password ? null : password,
+  };
+}

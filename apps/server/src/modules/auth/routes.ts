@@ -1,0 +1,133 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordBody,
+  changePasswordResponse,
+  errorResponse,
+  loginBody,
+  loginResponse,
+  sessionUser,
+  successResponse,
+  validationErrorResponse,
+} from '@portal/shared';
+import type { Role } from '@portal/shared';
+import { unauthorized } from '../../lib/errors.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { AppDeps } from '../../app.js';
+import * as auth from './service.js';
+import type { IssuedSession } from './service.js';
+
+export const REFRESH_COOKIE = 'portal_refresh';
+const REFRESH_COOKIE_PATH = '/api/auth';
+
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, throttle, config }) => {
+  function setRefreshCookie(reply: FastifyReply, session: IssuedSession) {
+    void reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+      path: REFRESH_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: config.secureCookies,
+      expires: session.refreshExpiresAt,
+    });
+  }
+
+  for (const role of ['admin', 'doctor'] as const satisfies readonly Role[]) {
+    app.post(
+      `/auth/login/${role}`,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: `Sign in as ${role === 'admin' ? 'an administrator' : 'a doctor (login = e-mail)'}`,
+          body: loginBody,
+          response: { 200: loginResponse, 401: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const session = await auth.login(db, throttle, {
+          role,
+          login: request.body.login,
+          password: request.body.password,
+          address: request.ip,
+        });
+        setRefreshCookie(reply, session);
+        void reply.header('Cache-Control', 'no-store');
+        return { access_token: session.accessToken, user: session.user };
+      },
+    );
+
+    app.get(
+      `/auth/validate_token/${role}`,
+      {
+        config: { access: 'authenticated', allowBeforePasswordChange: true },
+        schema: {
+          tags: ['auth'],
+          summary: `Check a ${role}'s access token`,
+          response: { 200: z.object({ user: sessionUser, access_token: z.string() }) },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        if (actor.role !== role) throw unauthorized();
+        const token = request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '';
+        return { user: await auth.loadSessionUser(db, actor.userId), access_token: token };
+      },
+    );
+  }
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange the refresh cookie for a new access token (rotates the cookie)',
+        response: { 200: loginResponse, 401: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[REFRESH_COOKIE];
+      if (!token) throw unauthorized();
+      const session = await auth.refresh(db, token);
+      setRefreshCookie(reply, session);
+      void reply.header('Cache-Control', 'no-store');
+      return { access_token: session.accessToken, user: session.user };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { access: 'authenticated', allowBeforePasswordChange: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: ends every session of the user',
+        response: { 200: successResponse },
+      },
+    },
+    async (request, reply) => {
+      await auth.revokeAllSessions(db, actorOf(request).userId);
+      void reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+      return { status: 'success' as const };
+    },
+  );
+
+  app.put(
+    '/change_password',
+    {
+      config: { access: 'authenticated', allowBeforePasswordChange: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the own password; ends every earlier session and starts a new one',
+        body: changePasswordBody,
+        response: { 200: changePasswordResponse, 422: validationErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const session = await auth.changePassword(db, actorOf(request), request.body);
+      setRefreshCookie(reply, session);
+      return { status: 'success' as const, user: session.user, access_token: session.accessToken };
+    },
+  );
+};

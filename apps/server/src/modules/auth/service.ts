@@ -1,0 +1,200 @@
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@portal/shared';
+import type { ChangePasswordBody, Role, SessionUser } from '@portal/shared';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.js';
+import { admins, doctors, sessions, users } from '../../db/schema.js';
+import { AppError, invalid, unauthorized } from '../../lib/errors.js';
+import type { LoginThrottle } from '../../lib/login-throttle.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { newToken, tokenDigest } from '../../lib/tokens.js';
+import type { Actor } from '../../plugins/policy.js';
+import { EXPIRED_TOKEN_ERROR } from '@portal/shared';
+
+export interface IssuedSession {
+  accessToken: string;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  user: SessionUser;
+}
+
+/** The account, with its staff record, behind a login of the given role. */
+async function findStaffAccount(db: Queryable, role: Role, login: string) {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      passwordHash: users.password_hash,
+      deletedAt: users.deleted_at,
+      staffDeletedAt: role === 'admin' ? admins.deleted_at : doctors.deleted_at,
+    })
+    .from(users)
+    .leftJoin(admins, eq(admins.user_id, users.id))
+    .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .where(and(sql`lower(${users.login}) = lower(${login})`, eq(users.role, role)))
+    .limit(1);
+  return row;
+}
+
+/** The user as the web app sees it. */
+export async function loadSessionUser(db: Queryable, userId: number): Promise<SessionUser> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      login: users.login,
+      role: users.role,
+      changed_password_at: users.changed_password_at,
+      doctor_id: doctors.id,
+      firstname: doctors.firstname,
+      surname: doctors.surname,
+      unit_id: doctors.unit_id,
+    })
+    .from(users)
+    .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .where(eq(users.id, userId));
+  if (!row || row.role === 'patient') throw unauthorized();
+  return {
+    ...row,
+    role: row.role,
+    changed_password_at: row.changed_password_at?.toISOString() ?? null,
+  };
+}
+
+async function issueSession(db: Queryable, userId: number): Promise<IssuedSession> {
+  const accessToken = newToken();
+  const refreshToken = newToken();
+  const now = Date.now();
+  const refreshExpiresAt = new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000);
+  await db.insert(sessions).values({
+    user_id: userId,
+    access_token_hash: tokenDigest(accessToken),
+    access_expires_at: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
+    refresh_token_hash: tokenDigest(refreshToken),
+    refresh_expires_at: refreshExpiresAt,
+  });
+  return { accessToken, refreshToken, refreshExpiresAt, user: await loadSessionUser(db, userId) };
+}
+
+export async function login(
+  db: Database,
+  throttle: LoginThrottle,
+  input: { role: Role; login: string; password: string; address: string },
+): Promise<IssuedSession> {
+  const retryAfter = throttle.retryAfter(input.login, input.address);
+  if (retryAfter > 0) throw new AppError(429, 'too_many_attempts', { retry_after: retryAfter });
+
+  const account = await findStaffAccount(db, input.role, input.login);
+  const usable = account && !account.deletedAt && !account.staffDeletedAt;
+  // Hashing happens outside any transaction (PGlite has one connection).
+  const ok = usable
+    ? await verifyPassword(account.passwordHash, input.password)
+    : (await burnPasswordCheck(input.password), false);
+  if (!ok || !account) {
+    throttle.recordFailure(input.login, input.address);
+    throw new AppError(401, 'invalid_credentials', { error: 'Invalid credentials' });
+  }
+  throttle.recordSuccess(input.login);
+  return issueSession(db, account.userId);
+}
+
+/**
+ * Resolves a bearer token to its actor. An expired access token is told apart from an unknown
+ * one, so that the web app refreshes only when refreshing can help.
+ */
+export async function authenticate(db: Database, accessToken: string): Promise<Actor> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      accessExpiresAt: sessions.access_expires_at,
+      userId: users.id,
+      login: users.login,
+      role: users.role,
+      changedPasswordAt: users.changed_password_at,
+      userDeletedAt: users.deleted_at,
+      doctorId: doctors.id,
+      unitId: doctors.unit_id,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .where(and(eq(sessions.access_token_hash, tokenDigest(accessToken)), isNull(sessions.revoked_at)));
+  if (!row || row.userDeletedAt || row.role === 'patient') throw unauthorized();
+  if (row.accessExpiresAt.getTime() <= Date.now()) throw unauthorized(EXPIRED_TOKEN_ERROR);
+  return {
+    userId: row.userId,
+    sessionId: row.sessionId,
+    login: row.login,
+    role: row.role,
+    doctorId: row.doctorId,
+    unitId: row.unitId,
+    changedPasswordAt: row.changedPasswordAt,
+  };
+}
+
+/** Swaps a refresh token for a new pair; the old refresh token stops working at once. */
+export async function refresh(db: Database, refreshToken: string): Promise<IssuedSession> {
+  const accessToken = newToken();
+  const nextRefresh = newToken();
+  const now = Date.now();
+  const refreshExpiresAt = new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000);
+  const [row] = await db
+    .update(sessions)
+    .set({
+      access_token_hash: tokenDigest(accessToken),
+      access_expires_at: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
+      refresh_token_hash: tokenDigest(nextRefresh),
+      refresh_expires_at: refreshExpiresAt,
+    })
+    .where(
+      and(
+        eq(sessions.refresh_token_hash, tokenDigest(refreshToken)),
+        isNull(sessions.revoked_at),
+        gt(sessions.refresh_expires_at, new Date(now)),
+      ),
+    )
+    .returning({ userId: sessions.user_id });
+  if (!row) throw unauthorized();
+  const user = await loadSessionUser(db, row.userId);
+  return { accessToken, refreshToken: nextRefresh, refreshExpiresAt, user };
+}
+
+/** Ends every session of a user: on logout, password change, password reset and deletion. */
+export async function revokeAllSessions(db: Queryable, userId: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revoked_at: new Date() })
+    .where(and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)));
+}
+
+export async function changePassword(
+  db: Database,
+  actor: Actor,
+  body: ChangePasswordBody,
+): Promise<IssuedSession> {
+  const [row] = await db
+    .select({ passwordHash: users.password_hash })
+    .from(users)
+    .where(eq(users.id, actor.userId));
+  if (!row || !(await verifyPassword(row.passwordHash, body.oldPassword))) {
+    throw invalid({ oldPassword: ['wrong_password'] });
+  }
+  const passwordHash = await hashPassword(body.newPassword);
+  return db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ password_hash: passwordHash, changed_password_at: new Date(), updated_at: new Date() })
+      .where(eq(users.id, actor.userId));
+    await revokeAllSessions(tx, actor.userId);
+    return issueSession(tx, actor.userId);
+  });
+}
+
+/**
+ * Sets a freshly generated password (printed login details). The user must choose an own password
+ * at the next sign-in, and every earlier session ends.
+ */
+export async function resetPassword(db: Queryable, userId: number, passwordHash: string) {
+  await db
+    .update(users)
+    .set({ password_hash: passwordHash, changed_password_at: null, updated_at: new Date() })
+    .where(eq(users.id, userId));
+  await revokeAllSessions(db, userId);
+}

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { credentialsSheetBody, validationErrorResponse } from '@portal/shared';
+import type { AppDeps } from '../../app.js';
+import { requestLocale } from '../../plugins/errors.js';
+import { credentialsSheet } from './sheet.js';
+
+export const credentialsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
+  app.post(
+    '/credentials/pdf',
+    {
+      config: { access: 'credentials.print' },
+      schema: {
+        tags: ['credentials'],
+        summary:
+          'Renders printable login details (login, password, login address) as a PDF; stores nothing',
+        body: credentialsSheetBody,
+        response: { 200: z.any().describe('application/pdf'), 422: validationErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await credentialsSheet(request.body, config.publicUrl, requestLocale(request));
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Disposition', 'inline; filename="dane-logowania.pdf"')
+        .header('Cache-Control', 'no-store')
+        .send(pdf);
+    },
+  );
+};

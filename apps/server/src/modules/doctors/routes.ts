@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  doctor,
+  doctorAll,
+  doctorAllQuery,
+  doctorBody,
+  doctorList,
+  doctorListQuery,
+  doctorSaved,
+  errorResponse,
+  idParams,
+  loginDetails,
+  successResponse,
+  validationErrorResponse,
+} from '@portal/shared';
+import type { AppDeps } from '../../app.js';
+import * as service from './service.js';
+
+const tags = ['doctors'];
+const access = 'doctors.manage' as const;
+
+export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/doctors',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Paged list of doctors, deleted ones included',
+        querystring: doctorListQuery,
+        response: { 200: doctorList, 422: validationErrorResponse },
+      },
+    },
+    (request) => service.listDoctors(db, request.query),
+  );
+
+  app.get(
+    '/doctors/all',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Doctors that are not deleted, optionally of one unit',
+        querystring: doctorAllQuery,
+        response: { 200: doctorAll },
+      },
+    },
+    (request) => service.allDoctors(db, request.query.unit_id),
+  );
+
+  app.get(
+    '/doctors/:id',
+    { config: { access }, schema: { tags, params: idParams, response: { 200: doctor, 404: errorResponse } } },
+    (request) => service.getDoctor(db, request.params.id),
+  );
+
+  app.get(
+    '/doctors/print_login_detail/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Sets a new generated password and returns the login details to print',
+        params: idParams,
+        response: { 200: loginDetails, 404: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('Cache-Control', 'no-store');
+      return service.printDoctorLoginDetails(db, request.params.id);
+    },
+  );
+
+  app.post(
+    '/doctors',
+    {
+      config: { access },
+      schema: {
+        tags,
+        body: doctorBody,
+        response: { 200: doctorSaved, 409: errorResponse, 422: validationErrorResponse },
+      },
+    },
+    async (request) => ({ status: 'success' as const, data: await service.createDoctor(db, request.body) }),
+  );
+
+  app.put(
+    '/doctors/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        params: idParams,
+        body: doctorBody,
+        response: { 200: doctorSaved, 404: errorResponse, 409: errorResponse, 422: validationErrorResponse },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await service.updateDoctor(db, request.params.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/doctors/restore/:id',
+    { config: { access }, schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } } },
+    async (request) => {
+      await service.restoreDoctor(db, request.params.id);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.delete(
+    '/doctors/:id',
+    { config: { access }, schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } } },
+    async (request) => {
+      await service.deleteDoctor(db, request.params.id);
+      return { status: 'success' as const };
+    },
+  );
+};

@@ -1,0 +1,186 @@
+import type { Doctor, DoctorListQuery, LoginDetails } from '@portal/shared';
+import type { doctorBody } from '@portal/shared';
+import type { z } from 'zod';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.js';
+import { doctors, units, users } from '../../db/schema.js';
+import { conflict, invalid, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
+import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { resetPassword, revokeAllSessions } from '../auth/service.js';
+
+type DoctorInput = z.output<typeof doctorBody>;
+
+const columns = {
+  id: doctors.id,
+  user_id: doctors.user_id,
+  firstname: doctors.firstname,
+  surname: doctors.surname,
+  email: doctors.email,
+  phone_number: doctors.phone_number,
+  unit_id: doctors.unit_id,
+  deleted_at: doctors.deleted_at,
+  unit: {
+    name: units.name,
+    street: units.street,
+    building_nr: units.building_nr,
+    postcode: units.postcode,
+    city: units.city,
+  },
+};
+
+type DoctorRow = { deleted_at: Date | null; user_id: number } & Omit<Doctor, 'deleted_at'>;
+
+function present({ user_id: _userId, ...row }: DoctorRow): Doctor {
+  return { ...row, deleted_at: row.deleted_at?.toISOString() ?? null };
+}
+
+const selectDoctors = (db: Queryable) =>
+  db.select(columns).from(doctors).innerJoin(units, eq(units.id, doctors.unit_id));
+
+const sortable = {
+  id: doctors.id,
+  surname: doctors.surname,
+  email: doctors.email,
+  unit: units.name,
+  phone_number: doctors.phone_number,
+};
+
+export async function listDoctors(db: Database, query: DoctorListQuery) {
+  const where = and(
+    searchAny(query.search, [
+      doctors.firstname,
+      doctors.surname,
+      doctors.email,
+      doctors.phone_number,
+      units.name,
+    ]),
+    query.unit_id ? eq(doctors.unit_id, query.unit_id) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    selectDoctors(db)
+      .where(where)
+      .orderBy(...orderBy(sortable, query.order_by, query.order_direction, doctors.id))
+      .limit(query.limit)
+      .offset(offsetOf(query.page, query.limit)),
+    db
+      .select({ total: countAll })
+      .from(doctors)
+      .innerJoin(units, eq(units.id, doctors.unit_id))
+      .where(where),
+  ]);
+  return { data: rows.map(present), total: count?.total ?? 0 };
+}
+
+/** Doctors that can be chosen in forms, optionally of one unit. */
+export async function allDoctors(db: Database, unitId: number | undefined) {
+  const rows = await selectDoctors(db)
+    .where(and(isNull(doctors.deleted_at), unitId ? eq(doctors.unit_id, unitId) : undefined))
+    .orderBy(asc(doctors.surname), asc(doctors.firstname));
+  return { data: rows.map(present) };
+}
+
+async function findDoctor(db: Queryable, id: number): Promise<DoctorRow> {
+  const [row] = await selectDoctors(db).where(eq(doctors.id, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function getDoctor(db: Database, id: number): Promise<Doctor> {
+  return present(await findDoctor(db, id));
+}
+
+/** Maps the database's refusals to the spec's answers: a taken e-mail, a unit that is gone. */
+function mapWriteError(error: unknown): never {
+  if (isUniqueViolation(error, 'users_login_lower_key')) throw conflict('exist_doctor');
+  if (isForeignKeyViolation(error)) throw invalid({ unit_id: ['required'] });
+  throw error;
+}
+
+async function assertUnitUsable(db: Queryable, unitId: number) {
+  const [unit] = await db
+    .select({ id: units.id })
+    .from(units)
+    .where(and(eq(units.id, unitId), isNull(units.deleted_at)));
+  if (!unit) throw invalid({ unit_id: ['required'] });
+}
+
+/**
+ * Creates the doctor and the doctor's account (login = e-mail) with a random password that nobody
+ * knows; an administrator prints login details to hand them over.
+ */
+export async function createDoctor(db: Database, body: DoctorInput): Promise<Doctor> {
+  const passwordHash = await hashPassword(generatePassword());
+  try {
+    return await db.transaction(async (tx) => {
+      await assertUnitUsable(tx, body.unit_id);
+      const [user] = await tx
+        .insert(users)
+        .values({ login: body.email, password_hash: passwordHash, role: 'doctor' })
+        .returning({ id: users.id });
+      const [row] = await tx
+        .insert(doctors)
+        .values({ ...body, user_id: user!.id })
+        .returning({ id: doctors.id });
+      return present(await findDoctor(tx, row!.id));
+    });
+  } catch (error) {
+    mapWriteError(error);
+  }
+}
+
+export async function updateDoctor(db: Database, id: number, body: DoctorInput): Promise<Doctor> {
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await findDoctor(tx, id);
+      if (current.unit_id !== body.unit_id) await assertUnitUsable(tx, body.unit_id);
+      await tx
+        .update(doctors)
+        .set({ ...body, updated_at: new Date() })
+        .where(eq(doctors.id, id));
+      if (current.email !== body.email) {
+        await tx
+          .update(users)
+          .set({ login: body.email, updated_at: new Date() })
+          .where(eq(users.id, current.user_id));
+      }
+      return present(await findDoctor(tx, id));
+    });
+  } catch (error) {
+    mapWriteError(error);
+  }
+}
+
+/** Soft delete: the doctor can no longer sign in and every open session ends. */
+export async function deleteDoctor(db: Database, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await findDoctor(tx, id);
+    if (current.deleted_at) return;
+    const now = new Date();
+    await tx.update(doctors).set({ deleted_at: now }).where(eq(doctors.id, id));
+    await tx.update(users).set({ deleted_at: now }).where(eq(users.id, current.user_id));
+    await revokeAllSessions(tx, current.user_id);
+  });
+}
+
+export async function restoreDoctor(db: Database, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await findDoctor(tx, id);
+    if (!current.deleted_at) return;
+    await tx.update(doctors).set({ deleted_at: null }).where(eq(doctors.id, id));
+    await tx
+      .update(users)
+      .set({ deleted_at: null })
+      .where(and(eq(users.id, current.user_id), isNotNull(users.deleted_at)));
+  });
+}
+
+/** Generates a new password for printing; the doctor must replace it at the next sign-in. */
+export async function printDoctorLoginDetails(db: Database, id: number): Promise<LoginDetails> {
+  const current = await findDoctor(db, id);
+  if (current.deleted_at) throw notFound();
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  await db.transaction((tx) => resetPassword(tx, current.user_id, passwordHash));
+  return { login: current.email, password };
+}

@@ -1,0 +1,83 @@
+import type { Unit, UnitBody, UnitListQuery } from '@portal/shared';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { units } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
+import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
+
+type UnitRow = typeof units.$inferSelect;
+
+function present(row: UnitRow): Unit {
+  return {
+    id: row.id,
+    name: row.name,
+    street: row.street,
+    building_nr: row.building_nr,
+    postcode: row.postcode,
+    city: row.city,
+    deleted_at: row.deleted_at?.toISOString() ?? null,
+  };
+}
+
+const sortable = { id: units.id, name: units.name };
+
+export async function listUnits(db: Database, query: UnitListQuery) {
+  const where = searchAny(query.search, [units.name, units.street, units.city, units.postcode]);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(units)
+      .where(where)
+      .orderBy(...orderBy(sortable, query.order_by, query.order_direction, units.id))
+      .limit(query.limit)
+      .offset(offsetOf(query.page, query.limit)),
+    db.select({ total: countAll }).from(units).where(where),
+  ]);
+  return { data: rows.map(present), total: count?.total ?? 0 };
+}
+
+/** Units that can be chosen in forms: not deleted, by name. */
+export async function allUnits(db: Database) {
+  const rows = await db.select().from(units).where(isNull(units.deleted_at)).orderBy(asc(units.name));
+  return { data: rows.map(present) };
+}
+
+export async function getUnit(db: Database, id: number): Promise<Unit> {
+  const [row] = await db.select().from(units).where(eq(units.id, id));
+  if (!row) throw notFound();
+  return present(row);
+}
+
+export async function createUnit(db: Database, body: UnitBody): Promise<Unit> {
+  const [row] = await db.insert(units).values(body).returning();
+  return present(row!);
+}
+
+export async function updateUnit(db: Database, id: number, body: UnitBody): Promise<Unit> {
+  const [row] = await db
+    .update(units)
+    .set({ ...body, updated_at: new Date() })
+    .where(eq(units.id, id))
+    .returning();
+  if (!row) throw notFound();
+  return present(row);
+}
+
+/** Soft delete: the unit keeps its doctors and history and can be restored. */
+export async function deleteUnit(db: Database, id: number): Promise<void> {
+  const [row] = await db
+    .update(units)
+    .set({ deleted_at: new Date() })
+    .where(and(eq(units.id, id), isNull(units.deleted_at)))
+    .returning({ id: units.id });
+  if (!row) await getUnit(db, id); // 404 when missing; deleting twice is harmless
+}
+
+export async function restoreUnit(db: Database, id: number): Promise<void> {
+  const [row] = await db
+    .update(units)
+    .set({ deleted_at: null })
+    .where(and(eq(units.id, id), isNotNull(units.deleted_at)))
+    .returning({ id: units.id });
+  if (!row) await getUnit(db, id);
+}

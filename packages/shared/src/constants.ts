@@ -1,0 +1,22 @@
+/** Business constants from the specification (§9), shared by the server and the web app. */
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+export const STRING_MAX = 255;
+export const PASSWORD_MIN = 8;
+export const GENERATED_PASSWORD_LENGTH = 12;
+export const PHONE_DIGITS = 9;
+export const PHONE_PREFIX = '+48';
+export const SEARCH_DEBOUNCE_MS = 500;
+export const TOAST_AUTO_CLOSE_MS = 6000;
+export const PASSWORD_CHANGED_REDIRECT_MS = 1000;
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 12 * 60 * 60;
+export const BREAKPOINTS = { xs: 600, sm: 960, md: 1280, lg: 1560 } as const;
+/** Below this width the web app shows the mobile layout (bottom bar, cards). */
+export const MOBILE_MAX_WIDTH = BREAKPOINTS.md;
+
+export const ROLES = ['admin', 'doctor'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const EXPIRED_TOKEN_ERROR = 'Expired Token';

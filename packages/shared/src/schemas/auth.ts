@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
+
+export const loginBody = z.object({
+  login: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(STRING_MAX),
+  password: z.string({ error: 'required' }).min(1, { error: 'required' }).max(STRING_MAX),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const sessionUser = z.object({
+  id: z.number().int(),
+  login: z.string(),
+  role: z.enum(ROLES),
+  changed_password_at: z.string().nullable(),
+  /** Set for doctors: the staff record behind the account. */
+  doctor_id: z.number().int().nullable(),
+  firstname: z.string().nullable(),
+  surname: z.string().nullable(),
+  unit_id: z.number().int().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const loginResponse = z.object({ access_token: z.string(), user: sessionUser });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const changePasswordBody = z
+  .object({
+    oldPassword: z.string({ error: 'required' }).min(1, { error: 'required' }).max(STRING_MAX),
+    newPassword: z
+      .string({ error: 'required' })
+      .min(1, { error: 'required' })
+      .min(PASSWORD_MIN, { error: 'password_too_short' })
+      .max(STRING_MAX, { error: 'too_long' }),
+    passwordConfirm: z.string({ error: 'required' }).min(1, { error: 'required' }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.newPassword && value.newPassword === value.oldPassword) {
+      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'password_same_as_old' });
+    }
+    if (value.passwordConfirm && value.passwordConfirm !== value.newPassword) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['passwordConfirm'],
+        message: 'password_confirm_mismatch',
+      });
+    }
+  });
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+export const changePasswordResponse = z.object({
+  status: z.literal('success'),
+  user: sessionUser,
+  access_token: z.string(),
+});
+
+/** Login details printed for a user (spec: "Login details print: login, password"). */
+export const loginDetails = z.object({ login: z.string(), password: z.string() });
+export type LoginDetails = z.infer<typeof loginDetails>;
+
+export const credentialsSheetBody = z.object({
+  login: z.string().min(1).max(STRING_MAX),
+  password: z.string().min(1).max(STRING_MAX),
+  /** Whose sheet it is; decides the title. */
+  kind: z.enum(['doctor', 'admin', 'patient']),
+  name: z.string().max(2 * STRING_MAX).optional(),
+});
+export type CredentialsSheetBody = z.infer<typeof credentialsSheetBody>;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
+
+/** `{status:"success"}` and friends keep the spec's words in `status`. */
+export const successResponse = z.object({ status: z.literal('success') });
+
+export const validationErrorResponse = z.object({
+  status: z.literal('validation_error'),
+  errors: z.record(z.string(), z.array(z.string())),
+});
+
+export const errorResponse = z.object({
+  status: z.string(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+});
+
+/**
+ * Paged list query with a per-entity allow-list of sort columns: an unknown `order_by` is a
+ * validation error and never reaches SQL.
+ */
+export function pagedListQuery<const T extends readonly [string, ...string[]]>(orderBy: T) {
+  return z.object({
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    page: z.coerce.number().int().min(1).default(1),
+    order_by: z.enum(orderBy).default(orderBy[0]),
+    order_direction: z
+      .enum(['asc', 'desc', 'ASC', 'DESC'])
+      .default('desc')
+      .transform((d) => d.toLowerCase() as 'asc' | 'desc'),
+    search: z.string().trim().max(STRING_MAX, { error: 'too_long' }).optional(),
+  });
+}
+
+export function pagedResponse<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), total: z.number().int() });
+}
+
+export function allResponse<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item) });
+}
+
+export const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** Timestamps leave the server as ISO 8601 strings. */
+export const timestamp = z.string();
+export const nullableTimestamp = z.string().nullable();

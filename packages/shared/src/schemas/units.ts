@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { requiredText } from '../validation.js';
+import { allResponse, nullableTimestamp, pagedListQuery, pagedResponse } from './common.js';
+
+export const unitBody = z.object({
+  name: requiredText(),
+  street: requiredText(),
+  building_nr: requiredText(),
+  postcode: requiredText(),
+  city: requiredText(),
+});
+export type UnitBody = z.infer<typeof unitBody>;
+
+export const unit = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  street: z.string(),
+  building_nr: z.string(),
+  postcode: z.string(),
+  city: z.string(),
+  deleted_at: nullableTimestamp,
+});
+export type Unit = z.infer<typeof unit>;
+
+export const UNIT_ORDER_BY = ['id', 'name'] as const;
+export const unitListQuery = pagedListQuery(UNIT_ORDER_BY);
+export type UnitListQuery = z.infer<typeof unitListQuery>;
+export const unitList = pagedResponse(unit);
+export const unitAll = allResponse(unit);
+export const unitSaved = z.object({ status: z.literal('success'), data: unit });

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { PASSWORD_MIN, PHONE_DIGITS, STRING_MAX } from './constants.js';
+
+/**
+ * Validation messages travel as codes. The server answers 422 with the message in the caller's
+ * language; the web app translates the same codes, so a form and the API say the same words.
+ */
+export const validationMessages = {
+  pl: {
+    required: 'To pole musi być wypełnione',
+    too_long: 'Wartość tego pola jest za długa',
+    invalid_email: 'To pole musi być poprawnym adresem e-mail',
+    invalid_phone: 'Numer telefonu musi składać się z 9 cyfr',
+    invalid_number: 'To pole musi być liczbą',
+    invalid_date: 'To pole musi być poprawną datą',
+    invalid_time: 'To pole musi być poprawną godziną',
+    invalid: 'Niektóre pola są nieprawidłowe',
+    password_too_short: `Hasło musi mieć co najmniej ${PASSWORD_MIN} znaków`,
+    password_same_as_old: 'Pole musi być inne niż stare hasło',
+    password_confirm_mismatch: 'Pole musi być takie samo jak nowe hasło.',
+    wrong_password: 'Niepoprawne hasło',
+    end_before_start: 'To pole musi mieć wartość po lub równą czasie rozpoczęcia',
+  },
+  en: {
+    required: 'This field is required',
+    too_long: 'The value of this field is too long',
+    invalid_email: 'This field must be a valid e-mail address',
+    invalid_phone: 'The phone number must have 9 digits',
+    invalid_number: 'This field must be a number',
+    invalid_date: 'This field must be a valid date',
+    invalid_time: 'This field must be a valid time',
+    invalid: 'Some fields are invalid',
+    password_too_short: `The password must have at least ${PASSWORD_MIN} characters`,
+    password_same_as_old: 'The new password must differ from the old one',
+    password_confirm_mismatch: 'The field must match the new password.',
+    wrong_password: 'Incorrect password',
+    end_before_start: 'This field must be at or after the start time',
+  },
+} as const;
+
+export type ValidationCode = keyof (typeof validationMessages)['pl'];
+export type Locale = keyof typeof validationMessages;
+
+export function isValidationCode(code: string): code is ValidationCode {
+  return Object.hasOwn(validationMessages.pl, code);
+}
+
+/** The message for a code in a locale; unknown codes become the generic "some fields are invalid". */
+export function validationMessage(code: string, locale: Locale = 'pl'): string {
+  return validationMessages[locale][isValidationCode(code) ? code : 'invalid'];
+}
+
+/** A required, trimmed text of at most `max` characters. */
+export const requiredText = (max = STRING_MAX) =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(max, { error: 'too_long' });
+
+/** An optional text: empty input becomes null. */
+export const optionalText = (max = STRING_MAX) =>
+  z
+    .string({ error: 'invalid' })
+    .trim()
+    .max(max, { error: 'too_long' })
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+export const emailField = () =>
+  requiredText().pipe(z.email({ error: 'invalid_email' })).transform((v) => v.toLowerCase());
+
+/** A Polish phone number as its 9 digits; spaces and the +48 prefix are tolerated on input. */
+export const phoneField = () =>
+  z
+    .string({ error: 'required' })
+    .transform((value) => value.replace(/\s|-/g, '').replace(/^(\+48|0048)/, ''))
+    .pipe(
+      z
+        .string()
+        .min(1, { error: 'required' })
+        .regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), { error: 'invalid_phone' }),
+    );
+
+export const idParam = z.coerce.number({ error: 'invalid_number' }).int().positive();
+
+export const requiredId = () =>
+  z.coerce
+    .number({ error: 'required' })
+    .int({ error: 'required' })
+    .positive({ error: 'required' });
+
+/** Groups zod issues by top-level field path (`a.b` for nested), keeping the message codes. */
+export function issuesByField(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    const code = isValidationCode(issue.message) ? issue.message : 'invalid';
+    (errors[key] ??= []).includes(code) || errors[key].push(code);
+  }
+  return errors;
+}
