@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { count } from 'drizzle-orm';
+import { loadConfig } from './config.js';
+import { openDatabase, runMigrations } from './db/client.js';
+import { units, users } from './db/schema.js';
+import { hashPassword } from './lib/passwords.js';
+import { createAdmin, ensureInitialAdmin } from './modules/admins/service.js';
+import { createDoctor } from './modules/doctors/service.js';
+import { createUnit } from './modules/units/service.js';
+import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
+import { eq, inArray } from 'drizzle-orm';
+
+/**
+ * `npm run demo`: fills an EMPTY database with a plausible study (units, doctors, administrators)
+ * so that a new user sees a living portal. Run it while the portal is stopped: the embedded
+ * database may be opened by one process only.
+ */
+async function main() {
+  const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+  const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
+  const database = await openDatabase(
+    config.database.kind === 'pglite'
+      ? { kind: 'pglite', dataDir: config.database.dataDir }
+      : { kind: 'postgres', url: config.database.url },
+  );
+  try {
+    await runMigrations(database);
+    const { db } = database;
+    const [existing] = await db.select({ n: count() }).from(units);
+    if (existing && existing.n > 0) {
+      console.log('The database already holds data; the demo fills only an empty database.');
+      return;
+    }
+    const initial = await ensureInitialAdmin(db, config.initialAdmin);
+    if (initial.created && initial.generatedPassword) {
+      console.log(`First administrator: ${initial.login} / ${initial.generatedPassword}`);
+    }
+
+    const unitIds: number[] = [];
+    for (const unit of demoUnits) unitIds.push((await createUnit(db, unit)).id);
+    const logins: string[] = [];
+    for (const [index, doctor] of demoDoctors.entries()) {
+      const unitId = unitIds[index % unitIds.length]!;
+      logins.push((await createDoctor(db, { ...doctor, unit_id: unitId })).email);
+    }
+    for (const login of demoAdmins) logins.push((await createAdmin(db, { login })).login);
+
+    // Demo accounts share one known password that counts as chosen, so they sign in directly.
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    await db
+      .update(users)
+      .set({ password_hash: passwordHash, changed_password_at: new Date() })
+      .where(inArray(users.login, logins));
+    const [first] = await db.select({ login: users.login }).from(users).where(eq(users.role, 'doctor')).limit(1);
+
+    console.log(
+      `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
+        `${demoAdmins.length} administrators.\n` +
+        `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
+        `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
