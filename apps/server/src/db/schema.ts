@@ -1,15 +1,30 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
+  boolean,
   check,
+  customType,
+  date,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** Binary file content kept in PostgreSQL, so that one backup holds everything. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Doses and measurements: exact decimals in the database, numbers in the API. */
+const decimal = (name: string) => numeric(name, { mode: 'number' });
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -113,3 +128,221 @@ export const settings = pgTable('settings', {
   value: jsonb('value').notNull(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Study configuration (ships with the portal; replaceable by a configuration import).
+
+export const inclusionCriteriaGroups = pgTable('inclusion_criteria_groups', {
+  id: serial('id').primaryKey(),
+  nr: integer('nr').notNull(),
+  name: text('name').notNull(),
+});
+
+export const inclusionCriteriaSubgroups = pgTable(
+  'inclusion_criteria_subgroups',
+  {
+    id: serial('id').primaryKey(),
+    group_id: integer('group_id')
+      .notNull()
+      .references(() => inclusionCriteriaGroups.id),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    /** Comma-separated names of the combination's medicines, as the spec's subgroup carries. */
+    medicines: text('medicines').notNull(),
+    doses: decimal('doses').array().notNull(),
+    is_fixed_dose: smallint('is_fixed_dose').notNull(),
+    allow_custom_interval: smallint('allow_custom_interval').notNull(),
+  },
+  (t) => [index('inclusion_criteria_subgroups_group_id_idx').on(t.group_id)],
+);
+
+export const exclusionCriteria = pgTable('exclusion_criteria', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+});
+
+export const medicines = pgTable('medicines', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  inn: text('inn').notNull(),
+  cas: text('cas').notNull(),
+  doses: decimal('doses').array().notNull(),
+  is_visible: boolean('is_visible').notNull().default(true),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Patients and everything hanging on them. Every table here is audited by triggers.
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    firstname: text('firstname').notNull(),
+    surname: text('surname').notNull(),
+    pesel: text('pesel').notNull(),
+    sex: text('sex', { enum: ['M', 'K'] }).notNull(),
+    birth_date: date('birth_date', { mode: 'string' }).notNull(),
+    address_street: text('address_street'),
+    address_building: text('address_building'),
+    address_apartment: text('address_apartment'),
+    address_postcode: text('address_postcode'),
+    address_city: text('address_city'),
+    phone_number: text('phone_number').notNull(),
+    email: text('email'),
+    weight: decimal('weight'),
+    height: decimal('height'),
+    project_number: text('project_number'),
+    is_above_18: boolean('is_above_18').notNull().default(true),
+    is_classified: boolean('is_classified').notNull().default(false),
+    is_finished: boolean('is_finished').notNull().default(false),
+    acceptance: boolean('acceptance').notNull(),
+    exclusion_criteria_id: integer('exclusion_criteria_id').references(() => exclusionCriteria.id),
+    doctor_id: integer('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('patients_pesel_key').on(t.pesel),
+    uniqueIndex('patients_user_id_key').on(t.user_id),
+    index('patients_unit_id_idx').on(t.unit_id),
+    index('patients_doctor_id_idx').on(t.doctor_id),
+    check('patients_pesel_check', sql`${t.pesel} ~ '^[0-9]{11}$'`),
+    check('patients_phone_number_check', sql`${t.phone_number} ~ '^[0-9]{9}$'`),
+    check('patients_sex_check', sql`${t.sex} in ('M', 'K')`),
+    check('patients_acceptance_check', sql`${t.acceptance}`),
+  ],
+);
+
+export const patientInclusions = pgTable('patient_inclusions', {
+  patient_id: integer('patient_id')
+    .primaryKey()
+    .references(() => patients.id, { onDelete: 'cascade' }),
+  group_id: integer('group_id')
+    .notNull()
+    .references(() => inclusionCriteriaGroups.id),
+  subgroup_id: integer('subgroup_id').references(() => inclusionCriteriaSubgroups.id),
+  dose: decimal('dose'),
+  interval: text('interval'),
+});
+
+export const patientMedicines = pgTable(
+  'patient_medicines',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    medicine_id: integer('medicine_id')
+      .notNull()
+      .references(() => medicines.id),
+    dose: decimal('dose'),
+  },
+  (t) => [uniqueIndex('patient_medicines_patient_medicine_key').on(t.patient_id, t.medicine_id)],
+);
+
+export const patientAdditionalMedicines = pgTable(
+  'patient_additional_medicines',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    dose: decimal('dose').notNull(),
+  },
+  (t) => [index('patient_additional_medicines_patient_id_idx').on(t.patient_id)],
+);
+
+/** Doctors' comments (rich text, sanitised before storing). */
+export const notes = pgTable(
+  'notes',
+  {
+    id: serial('id').primaryKey(),
+    ref_type: text('ref_type').notNull(),
+    ref_id: integer('ref_id').notNull(),
+    patient_id: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    author_user_id: integer('author_user_id')
+      .notNull()
+      .references(() => users.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('notes_ref_idx').on(t.ref_type, t.ref_id)],
+);
+
+/** Uploaded files: attachments now, ECG files and panel documents later. */
+export const files = pgTable(
+  'files',
+  {
+    id: serial('id').primaryKey(),
+    ref_type: text('ref_type').notNull(),
+    ref_id: integer('ref_id').notNull(),
+    patient_id: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    original_name: text('original_name').notNull(),
+    mime_type: text('mime_type').notNull(),
+    size_bytes: integer('size_bytes').notNull(),
+    content: bytea('content').notNull(),
+    comment: text('comment'),
+    uploaded_by: integer('uploaded_by')
+      .notNull()
+      .references(() => users.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('files_ref_idx').on(t.ref_type, t.ref_id)],
+);
+
+/** Messages between the patient's doctor (or an administrator) and the patient. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    sender_user_id: integer('sender_user_id')
+      .notNull()
+      .references(() => users.id),
+    receiver_user_id: integer('receiver_user_id')
+      .notNull()
+      .references(() => users.id),
+    content: text('content').notNull(),
+    read_at: timestamp('read_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('messages_patient_id_idx').on(t.patient_id)],
+);
+
+/**
+ * The audit trail, written only by triggers (migration 0002). Rows can be added, never changed
+ * or removed: the database refuses UPDATE, DELETE and TRUNCATE.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    user_id: integer('user_id'),
+    patient_id: integer('patient_id'),
+    entity_name: text('entity_name').notNull(),
+    entity_id: text('entity_id'),
+    operation: text('operation').notNull(),
+    column_name: text('column_name').notNull(),
+    old_value: text('old_value'),
+    new_value: text('new_value'),
+  },
+  (t) => [
+    index('audit_entries_patient_id_idx').on(t.patient_id),
+    index('audit_entries_user_id_idx').on(t.user_id),
+    index('audit_entries_updated_at_idx').on(t.updated_at),
+  ],
+);
