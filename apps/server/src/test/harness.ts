@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { doctorBody } from '@portal/shared';
+import type { Admin, Doctor, DoctorBody, SessionUser, Unit, UnitBody } from '@portal/shared';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, runMigrations } from '../db/client.js';
+import type { Database, DatabaseHandle } from '../db/client.js';
+import { LoginThrottle, defaultThrottleLimits } from '../lib/login-throttle.js';
+import type { ThrottleLimits } from '../lib/login-throttle.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { REFRESH_COOKIE } from '../modules/auth/routes.js';
+import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
+import { createUnit } from '../modules/units/service.js';
+
+/** The PostgreSQL lane: set to a server URL whose role may CREATE DATABASE. */
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+export const PUBLIC_URL = 'http://portal.test';
+/** The password that every "ready" user chooses in the harness. */
+export const CHOSEN_PASSWORD = 'Wybrane-Haslo-2026';
+
+export interface Session {
+  token: string;
+  /** The refresh cookie's value, as the browser would keep it. */
+  refreshCookie: string;
+  user: SessionUser;
+}
+
+export interface ReadyAdmin {
+  admin: Admin;
+  login: string;
+  password: string;
+  session: Session;
+}
+
+export interface ReadyDoctor {
+  doctor: Doctor;
+  login: string;
+  password: string;
+  session: Session;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  cookies?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+let sequence = 0;
+const fileTag = randomBytes(3).toString('hex');
+/** A value no other test in this database has used: `prefix-<file>-<n>`. */
+export function unique(prefix = 'x'): string {
+  sequence += 1;
+  return `${prefix}-${fileTag}-${sequence}`;
+}
+
+export function uniqueEmail(prefix = 'lekarz'): string {
+  return `${unique(prefix)}@szpital.test`;
+}
+
+/**
+ * A fresh in-memory PGlite, or with TEST_DATABASE_URL a new database on that server (created
+ * here, dropped by close), so that test files never see each other's rows and may run at once.
+ */
+async function openTestDatabase(): Promise<{
+  handle: DatabaseHandle;
+  /** The database created on the server; null for PGlite. */
+  name: string | null;
+  drop: () => Promise<void>;
+}> {
+  if (!serverUrl) {
+    const handle = await openDatabase({ kind: 'pglite', dataDir: null });
+    return { handle, name: null, drop: () => Promise.resolve() };
+  }
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await withServer(async (client) => {
+    await client.query(`CREATE DATABASE "${name}"`);
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), max: 4 });
+  return {
+    handle,
+    name,
+    drop: () =>
+      withServer(async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
+  };
+}
+
+async function withServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestAppOptions {
+  throttleLimits?: ThrottleLimits;
+  /** A fake clock for the login throttle. */
+  now?: () => number;
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * The real application, built in-process on a real migrated database, with helpers that create
+ * users through the services and sign them in through the real endpoints.
+ */
+export async function createTestApp(options: TestAppOptions = {}) {
+  const { handle, name, drop } = await openTestDatabase();
+  let app: FastifyInstance | undefined;
+  try {
+    await runMigrations(handle);
+    const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }, null);
+    const throttle = new LoginThrottle(
+      options.throttleLimits ?? defaultThrottleLimits,
+      options.now ?? Date.now,
+    );
+    app = await buildApp({ db: handle.db, config, throttle, logger: false });
+    await app.ready();
+  } catch (error) {
+    await app?.close();
+    await handle.close();
+    await drop();
+    throw error;
+  }
+  return testApi(app, handle, name, drop);
+}
+
+function testApi(
+  app: FastifyInstance,
+  handle: DatabaseHandle,
+  databaseName: string | null,
+  drop: () => Promise<void>,
+) {
+  const db: Database = handle.db;
+
+  function request(
+    method: InjectOptions['method'],
+    url: string,
+    options: RequestOptions = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const inject: InjectOptions = { method, url, headers };
+    if (options.body !== undefined) inject.payload = options.body as InjectOptions['payload'];
+    if (options.query) inject.query = options.query;
+    if (options.cookies) inject.cookies = options.cookies;
+    if (options.remoteAddress) inject.remoteAddress = options.remoteAddress;
+    return app.inject(inject);
+  }
+
+  /** Signs in through the real endpoint; fails loudly unless the answer is 200. */
+  async function login(
+    role: 'admin' | 'doctor',
+    login: string,
+    password: string,
+  ): Promise<Session> {
+    const res = await request('POST', `/api/auth/login/${role}`, { body: { login, password } });
+    if (res.statusCode !== 200) {
+      throw new Error(`login of ${role} ${login} answered ${res.statusCode}: ${res.body}`);
+    }
+    const body = res.json<{ access_token: string; user: SessionUser }>();
+    return { token: body.access_token, refreshCookie: refreshCookieOf(res), user: body.user };
+  }
+
+  /** Replaces the password through the real endpoint and returns the session it starts. */
+  async function changePassword(
+    session: Session,
+    oldPassword: string,
+    newPassword = CHOSEN_PASSWORD,
+  ): Promise<Session> {
+    const res = await request('PUT', '/api/change_password', {
+      token: session.token,
+      body: { oldPassword, newPassword, passwordConfirm: newPassword },
+    });
+    if (res.statusCode !== 200)
+      throw new Error(`change_password answered ${res.statusCode}: ${res.body}`);
+    const body = res.json<{ access_token: string; user: SessionUser }>();
+    return { token: body.access_token, refreshCookie: refreshCookieOf(res), user: body.user };
+  }
+
+  async function unit(overrides: Partial<UnitBody> = {}): Promise<Unit> {
+    return createUnit(db, {
+      name: unique('Poradnia'),
+      street: 'Marszałkowska',
+      building_nr: '10',
+      postcode: '00-001',
+      city: 'Warszawa',
+      ...overrides,
+    });
+  }
+
+  /**
+   * An administrator created through the service. `ready` (the default) means the password was
+   * chosen, so the account may use the API at once; otherwise it must be changed first.
+   */
+  async function admin(
+    options: { login?: string; password?: string; ready?: boolean } = {},
+  ): Promise<{ admin: Admin; login: string; password: string }> {
+    const login = options.login ?? unique('admin');
+    const password = options.password ?? `Haslo-${randomBytes(6).toString('hex')}`;
+    const created = await createAdmin(
+      db,
+      { login },
+      { password, passwordChosen: options.ready ?? true },
+    );
+    return { admin: created, login, password };
+  }
+
+  async function readyAdmin(options: { login?: string } = {}): Promise<ReadyAdmin> {
+    const created = await admin({ ...options, ready: true });
+    return { ...created, session: await login('admin', created.login, created.password) };
+  }
+
+  /** A doctor with printed login details that were never changed (changed_password_at null). */
+  async function doctor(
+    unitId: number,
+    overrides: Partial<DoctorBody> = {},
+  ): Promise<{ doctor: Doctor; login: string; password: string }> {
+    // Parsed by the shared schema, as the route would, so the phone is normalised the same way.
+    const body = doctorBody.parse({
+      firstname: 'Jan',
+      surname: unique('Kowalski'),
+      email: uniqueEmail(),
+      phone_number: '600100200',
+      unit_id: unitId,
+      ...overrides,
+    });
+    const created = await createDoctor(db, body);
+    const details = await printDoctorLoginDetails(db, created.id);
+    return { doctor: created, login: details.login, password: details.password };
+  }
+
+  /** A doctor of the unit who signed in and chose an own password, as on a first visit. */
+  async function readyDoctor(
+    unitId: number,
+    overrides: Partial<DoctorBody> = {},
+  ): Promise<ReadyDoctor> {
+    const created = await doctor(unitId, overrides);
+    const first = await login('doctor', created.login, created.password);
+    const session = await changePassword(first, created.password);
+    return { doctor: created.doctor, login: created.login, password: CHOSEN_PASSWORD, session };
+  }
+
+  return {
+    app,
+    db,
+    kind: handle.kind,
+    databaseName,
+    request,
+    login,
+    changePassword,
+    unit,
+    admin,
+    readyAdmin,
+    doctor,
+    readyDoctor,
+    async close() {
+      try {
+        await app.close();
+        await handle.close();
+      } finally {
+        await drop();
+      }
+    },
+  };
+}
+
+/** The value of the refresh cookie a response set (empty when it set none). */
+export function refreshCookieOf(res: LightMyRequestResponse): string {
+  return res.cookies.find((cookie) => cookie.name === REFRESH_COOKIE)?.value ?? '';
+}
+
+export { REFRESH_COOKIE };
