@@ -170,14 +170,15 @@ describe('GET /api/units', () => {
   it('accepts a limit of 100 and refuses 101, page 0 and an unknown order_by', async () => {
     const ok = await t.request('GET', '/api/units', { ...as(), query: { limit: '100' } });
     expect(ok.statusCode).toBe(200);
-    for (const query of [
+    const refused: Record<string, string>[] = [
       { limit: '101' },
       { limit: '0' },
       { page: '0' },
       { order_by: 'password_hash' },
       { order_by: 'name; drop table units' },
       { order_direction: 'sideways' },
-    ]) {
+    ];
+    for (const query of refused) {
       const res = await t.request('GET', '/api/units', { ...as(), query });
       expect(res.statusCode, JSON.stringify(query)).toBe(422);
       expect(res.json()).toEqual({
