@@ -78,7 +78,7 @@ export const phoneField = () =>
     .pipe(
       z
         .string()
-        .min(1, { error: 'required' })
+        .min(1, { error: 'required', abort: true })
         .regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), { error: 'invalid_phone' }),
     );
 
