@@ -17,10 +17,16 @@ import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { adminRoutes } from './modules/admins/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { credentialsRoutes } from './modules/credentials/routes.js';
 import { doctorRoutes } from './modules/doctors/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { lookupRoutes } from './modules/lookups/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
+import { noteRoutes } from './modules/notes/routes.js';
+import { patientRoutes } from './modules/patients/routes.js';
 import { unitRoutes } from './modules/units/routes.js';
 
 /** What every feature module receives. */
@@ -107,6 +113,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(doctorRoutes, deps);
       await api.register(adminRoutes, deps);
       await api.register(credentialsRoutes, deps);
+      await api.register(lookupRoutes, deps);
+      await api.register(patientRoutes, deps);
+      await api.register(noteRoutes, deps);
+      await api.register(fileRoutes, deps);
+      await api.register(messageRoutes, deps);
+      await api.register(auditRoutes, deps);
     },
     { prefix: '/api' },
   );

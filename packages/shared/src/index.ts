@@ -7,3 +7,6 @@ export * from './schemas/auth.js';
 export * from './schemas/units.js';
 export * from './schemas/doctors.js';
 export * from './schemas/admins.js';
+export * from './schemas/lookups.js';
+export * from './schemas/patients.js';
+export * from './schemas/patient-records.js';

@@ -15,7 +15,8 @@ export function generatePassword(
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < limit && out.length < length) out += PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length];
+      if (byte < limit && out.length < length)
+        out += PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length];
     }
   }
   return out;

@@ -20,6 +20,15 @@ export const validationMessages = {
     password_confirm_mismatch: 'Pole musi być takie samo jak nowe hasło.',
     wrong_password: 'Niepoprawne hasło',
     end_before_start: 'To pole musi mieć wartość po lub równą czasie rozpoczęcia',
+    invalid_pesel: 'Niepoprawny numer PESEL',
+    pesel_taken: 'Pacjent o podanym numerze PESEL istnieje już w bazie.',
+    acceptance_required: 'Pacjent musi wyrazić zgodę na przetwarzanie danych osobowych',
+    select_inclusion: 'Wybierz kryterium włączenia',
+    invalid_dose: 'Wybierz dawkę z listy',
+    not_qualifiable: 'Pacjent niespełniający kryteriów nie może zostać zakwalifikowany',
+    doctor_not_in_unit: 'Lekarz nie należy do wybranej jednostki',
+    invalid_file_type: 'Nieprawidłowy rodzaj pliku',
+    file_too_large: 'Plik jest za duży (maksymalnie 20 MB)',
   },
   en: {
     required: 'This field is required',
@@ -35,6 +44,15 @@ export const validationMessages = {
     password_confirm_mismatch: 'The field must match the new password.',
     wrong_password: 'Incorrect password',
     end_before_start: 'This field must be at or after the start time',
+    invalid_pesel: 'Invalid PESEL number',
+    pesel_taken: 'A patient with this PESEL number already exists.',
+    acceptance_required: 'The patient must consent to the processing of personal data',
+    select_inclusion: 'Select an inclusion criterion',
+    invalid_dose: 'Choose a dose from the list',
+    not_qualifiable: 'A patient who does not meet the criteria cannot be qualified',
+    doctor_not_in_unit: 'The doctor does not belong to the selected unit',
+    invalid_file_type: 'Invalid file type',
+    file_too_large: 'The file is too large (20 MB at most)',
   },
 } as const;
 
@@ -68,7 +86,9 @@ export const optionalText = (max = STRING_MAX) =>
     .transform((value) => (value ? value : null));
 
 export const emailField = () =>
-  requiredText().pipe(z.email({ error: 'invalid_email' })).transform((v) => v.toLowerCase());
+  requiredText()
+    .pipe(z.email({ error: 'invalid_email' }))
+    .transform((v) => v.toLowerCase());
 
 /** A Polish phone number as its 9 digits; spaces and the +48 prefix are tolerated on input. */
 export const phoneField = () =>
@@ -85,10 +105,7 @@ export const phoneField = () =>
 export const idParam = z.coerce.number({ error: 'invalid_number' }).int().positive();
 
 export const requiredId = () =>
-  z.coerce
-    .number({ error: 'required' })
-    .int({ error: 'required' })
-    .positive({ error: 'required' });
+  z.coerce.number({ error: 'required' }).int({ error: 'required' }).positive({ error: 'required' });
 
 /** Groups zod issues by top-level field path (`a.b` for nested), keeping the message codes. */
 export function issuesByField(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {

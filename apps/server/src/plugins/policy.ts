@@ -10,7 +10,12 @@ export type Permission =
   | 'units.manage'
   | 'doctors.manage'
   | 'admins.manage'
-  | 'credentials.print';
+  | 'credentials.print'
+  | 'doctors.lookup'
+  | 'lookups.read'
+  | 'patients.read'
+  | 'patients.write'
+  | 'audit.read';
 
 const grants: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set<Permission>([
@@ -19,8 +24,21 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'doctors.manage',
     'admins.manage',
     'credentials.print',
+    'doctors.lookup',
+    'lookups.read',
+    'patients.read',
+    'patients.write',
+    'audit.read',
   ]),
-  doctor: new Set<Permission>(['units.read', 'credentials.print']),
+  // Doctors work with the patients of their own unit only (see unitScope).
+  doctor: new Set<Permission>([
+    'units.read',
+    'credentials.print',
+    'doctors.lookup',
+    'lookups.read',
+    'patients.read',
+    'patients.write',
+  ]),
 };
 
 /** The signed-in user on whose behalf a request runs. */

@@ -62,6 +62,9 @@ export const credentialsSheetBody = z.object({
   password: z.string().min(1).max(STRING_MAX),
   /** Whose sheet it is; decides the title. */
   kind: z.enum(['doctor', 'admin', 'patient']),
-  name: z.string().max(2 * STRING_MAX).optional(),
+  name: z
+    .string()
+    .max(2 * STRING_MAX)
+    .optional(),
 });
 export type CredentialsSheetBody = z.infer<typeof credentialsSheetBody>;

@@ -14,6 +14,7 @@ import {
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
 const tags = ['doctors'];
@@ -37,20 +38,24 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
   app.get(
     '/doctors/all',
     {
-      config: { access },
+      config: { access: 'doctors.lookup' },
       schema: {
         tags,
-        summary: 'Doctors that are not deleted, optionally of one unit',
+        summary:
+          'Doctors that are not deleted, optionally of one unit (a doctor sees the own unit)',
         querystring: doctorAllQuery,
         response: { 200: doctorAll },
       },
     },
-    (request) => service.allDoctors(db, request.query.unit_id),
+    (request) => service.allDoctors(db, actorOf(request), request.query.unit_id),
   );
 
   app.get(
     '/doctors/:id',
-    { config: { access }, schema: { tags, params: idParams, response: { 200: doctor, 404: errorResponse } } },
+    {
+      config: { access },
+      schema: { tags, params: idParams, response: { 200: doctor, 404: errorResponse } },
+    },
     (request) => service.getDoctor(db, request.params.id),
   );
 
@@ -81,7 +86,10 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
         response: { 200: doctorSaved, 409: errorResponse, 422: validationErrorResponse },
       },
     },
-    async (request) => ({ status: 'success' as const, data: await service.createDoctor(db, request.body) }),
+    async (request) => ({
+      status: 'success' as const,
+      data: await service.createDoctor(db, request.body),
+    }),
   );
 
   app.put(
@@ -92,7 +100,12 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
         tags,
         params: idParams,
         body: doctorBody,
-        response: { 200: doctorSaved, 404: errorResponse, 409: errorResponse, 422: validationErrorResponse },
+        response: {
+          200: doctorSaved,
+          404: errorResponse,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => ({
@@ -103,7 +116,10 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 
   app.put(
     '/doctors/restore/:id',
-    { config: { access }, schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } } },
+    {
+      config: { access },
+      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+    },
     async (request) => {
       await service.restoreDoctor(db, request.params.id);
       return { status: 'success' as const };
@@ -112,7 +128,10 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 
   app.delete(
     '/doctors/:id',
-    { config: { access }, schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } } },
+    {
+      config: { access },
+      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+    },
     async (request) => {
       await service.deleteDoctor(db, request.params.id);
       return { status: 'success' as const };

@@ -4,10 +4,18 @@ import type { z } from 'zod';
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, units, users } from '../../db/schema.js';
-import { conflict, invalid, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.js';
+import {
+  conflict,
+  invalid,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  notFound,
+} from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { resetPassword, revokeAllSessions } from '../auth/service.js';
+import { unitScope } from '../../plugins/policy.js';
+import type { Actor } from '../../plugins/policy.js';
 
 type DoctorInput = z.output<typeof doctorBody>;
 
@@ -72,10 +80,13 @@ export async function listDoctors(db: Database, query: DoctorListQuery) {
   return { data: rows.map(present), total: count?.total ?? 0 };
 }
 
-/** Doctors that can be chosen in forms, optionally of one unit. */
-export async function allDoctors(db: Database, unitId: number | undefined) {
+/** Doctors that can be chosen in forms, optionally of one unit; a doctor sees the own unit. */
+export async function allDoctors(db: Database, actor: Actor, unitId: number | undefined) {
+  const scope = unitScope(actor);
+  if (scope !== null && unitId !== undefined && unitId !== scope) return { data: [] };
+  const unit = scope ?? unitId;
   const rows = await selectDoctors(db)
-    .where(and(isNull(doctors.deleted_at), unitId ? eq(doctors.unit_id, unitId) : undefined))
+    .where(and(isNull(doctors.deleted_at), unit ? eq(doctors.unit_id, unit) : undefined))
     .orderBy(asc(doctors.surname), asc(doctors.firstname));
   return { data: rows.map(present) };
 }

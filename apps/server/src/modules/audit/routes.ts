@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditList, auditQuery, validationErrorResponse } from '@portal/shared';
+import type { AppDeps } from '../../app.js';
+import * as service from './service.js';
+
+export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/audit_trial',
+    {
+      config: { access: 'audit.read' },
+      schema: {
+        tags: ['audit'],
+        summary: 'Audit entries, newest first: one per changed column of patient data',
+        querystring: auditQuery,
+        response: { 200: auditList, 422: validationErrorResponse },
+      },
+    },
+    (request) => service.listAudit(db, request.query),
+  );
+};

@@ -1,0 +1,118 @@
+import type { FileView } from '@portal/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { files } from '../../db/schema.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import type { Actor } from '../../plugins/policy.js';
+import { findReachablePatient } from '../patients/service.js';
+import { checkAttachment } from './content-check.js';
+
+const listed = {
+  id: files.id,
+  original_name: files.original_name,
+  mime_type: files.mime_type,
+  size_bytes: files.size_bytes,
+  comment: files.comment,
+  ref_type: files.ref_type,
+  ref_id: files.ref_id,
+  patient_id: files.patient_id,
+  created_at: files.created_at,
+  updated_at: files.updated_at,
+};
+
+type ListedRow = { created_at: Date; updated_at: Date; patient_id: number | null } & Omit<
+  FileView,
+  'created_at' | 'updated_at'
+>;
+
+function present({ patient_id: _p, ...row }: ListedRow): FileView {
+  return {
+    ...row,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export async function listPatientFiles(db: Database, actor: Actor, patientId: number) {
+  await findReachablePatient(db, actor, patientId);
+  const rows = await db
+    .select(listed)
+    .from(files)
+    .where(and(eq(files.ref_type, 'patient'), eq(files.ref_id, patientId)))
+    .orderBy(desc(files.created_at), desc(files.id));
+  return { data: rows.map(present) };
+}
+
+export interface Upload {
+  fileName: string;
+  content: Buffer;
+  comment: string | null;
+  refId: number;
+}
+
+/** Stores a patient attachment whose content matches its extension (checked by magic bytes). */
+export async function uploadPatientFile(
+  db: Database,
+  actor: Actor,
+  upload: Upload,
+): Promise<FileView> {
+  await findReachablePatient(db, actor, upload.refId);
+  const mimeType = await checkAttachment(upload.fileName, upload.content);
+  if (!mimeType) throw invalid({ file: ['invalid_file_type'] });
+  const comment = upload.comment ? sanitizeRichText(upload.comment) : '';
+  const row = await inTransaction(db, actor.userId, async (tx) => {
+    const [inserted] = await tx
+      .insert(files)
+      .values({
+        ref_type: 'patient',
+        ref_id: upload.refId,
+        patient_id: upload.refId,
+        // Only the last path segment: browsers may send "C:\\fakepath\\x.pdf".
+        original_name: upload.fileName.split(/[\\/]/).pop()!.slice(0, 255),
+        mime_type: mimeType,
+        size_bytes: upload.content.length,
+        content: upload.content,
+        comment: comment && !isBlankRichText(comment) ? comment : null,
+        uploaded_by: actor.userId,
+      })
+      .returning(listed);
+    return inserted!;
+  });
+  return present(row);
+}
+
+async function findReachableFile(db: Database, actor: Actor, id: number) {
+  const [row] = await db
+    .select({ patientId: files.patient_id })
+    .from(files)
+    .where(eq(files.id, id));
+  // Files not tied to a patient (panel documents) come with the settings feature.
+  if (!row?.patientId) throw notFound();
+  await findReachablePatient(db, actor, row.patientId);
+}
+
+export async function downloadFile(db: Database, actor: Actor, id: number) {
+  await findReachableFile(db, actor, id);
+  const [row] = await db
+    .select({ name: files.original_name, mimeType: files.mime_type, content: files.content })
+    .from(files)
+    .where(eq(files.id, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function deleteFile(db: Database, actor: Actor, id: number) {
+  await findReachableFile(db, actor, id);
+  await inTransaction(db, actor.userId, (tx) => tx.delete(files).where(eq(files.id, id)));
+}
+
+/** `attachment` with the original (possibly Polish) name, RFC 6266 / 5987. */
+export function contentDisposition(name: string): string {
+  const fallback = name
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,110 @@
+import type { PatientMessage } from '@portal/shared';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { doctors, messages, patients, users } from '../../db/schema.js';
+import { AppError, invalid, notFound } from '../../lib/errors.js';
+import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import type { Actor } from '../../plugins/policy.js';
+import { findReachablePatient, patientScope } from '../patients/service.js';
+
+/** The reachable patient whose account has this user id (messages address patients by user). */
+async function patientOfUser(db: Database, actor: Actor, userId: number) {
+  const [row] = await db
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(eq(patients.user_id, userId), patientScope(actor)));
+  if (!row) throw notFound();
+  return row.id;
+}
+
+const selectMessages = (db: Database) =>
+  db
+    .select({
+      message: messages,
+      role: users.role,
+      firstname: doctors.firstname,
+      surname: doctors.surname,
+    })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.sender_user_id))
+    .leftJoin(doctors, eq(doctors.user_id, users.id));
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectMessages>['execute']>>[number];
+
+function present({ message, role, firstname, surname }: Row): PatientMessage {
+  return {
+    id: message.id,
+    content: message.content,
+    created_at: message.created_at.toISOString(),
+    read_at: message.read_at?.toISOString() ?? null,
+    sender: { firstname, surname, role },
+    receiver_user_id: message.receiver_user_id,
+  };
+}
+
+function cleanContent(html: string): string {
+  const content = sanitizeRichText(html);
+  if (isBlankRichText(content)) throw invalid({ content: ['required'] });
+  return content;
+}
+
+export async function listMessages(db: Database, actor: Actor, receiverUserId: number) {
+  const patientId = await patientOfUser(db, actor, receiverUserId);
+  const rows = await selectMessages(db)
+    .where(eq(messages.patient_id, patientId))
+    .orderBy(desc(messages.created_at), desc(messages.id));
+  return { data: rows.map(present) };
+}
+
+export async function sendMessage(
+  db: Database,
+  actor: Actor,
+  input: { content: string; receiver_user_id: number },
+) {
+  const patientId = await patientOfUser(db, actor, input.receiver_user_id);
+  const content = cleanContent(input.content);
+  const id = await inTransaction(db, actor.userId, async (tx) => {
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        patient_id: patientId,
+        sender_user_id: actor.userId,
+        receiver_user_id: input.receiver_user_id,
+        content,
+      })
+      .returning({ id: messages.id });
+    return row!.id;
+  });
+  const [row] = await selectMessages(db).where(eq(messages.id, id));
+  return present(row!);
+}
+
+/** A message the patient has read is history: only unread ones can be edited or deleted. */
+async function findUnread(db: Database, actor: Actor, id: number) {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id));
+  if (!row) throw notFound();
+  await findReachablePatient(db, actor, row.patient_id);
+  if (row.read_at) throw new AppError(409, 'already_read');
+  return row;
+}
+
+export async function updateMessage(db: Database, actor: Actor, id: number, html: string) {
+  await findUnread(db, actor, id);
+  const content = cleanContent(html);
+  await inTransaction(db, actor.userId, (tx) =>
+    tx
+      .update(messages)
+      .set({ content, updated_at: new Date() })
+      .where(and(eq(messages.id, id), isNull(messages.read_at))),
+  );
+  const [row] = await selectMessages(db).where(eq(messages.id, id));
+  return present(row!);
+}
+
+export async function deleteMessage(db: Database, actor: Actor, id: number) {
+  await findUnread(db, actor, id);
+  await inTransaction(db, actor.userId, (tx) =>
+    tx.delete(messages).where(and(eq(messages.id, id), isNull(messages.read_at))),
+  );
+}

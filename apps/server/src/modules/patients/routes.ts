@@ -1,0 +1,178 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorResponse,
+  idParams,
+  loginDetails,
+  patientAll,
+  patientBasic,
+  patientCreateBody,
+  patientCreated,
+  patientDetail,
+  patientList,
+  patientListQuery,
+  patientUpdateBody,
+  peselQuery,
+  peselStatus,
+  successResponse,
+  validationErrorResponse,
+} from '@portal/shared';
+import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
+import * as service from './service.js';
+
+const tags = ['patients'];
+const read = { access: 'patients.read' } as const;
+const write = { access: 'patients.write' } as const;
+
+export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/patients',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Paged list (offset) with search by surname, first name or PESEL and filters',
+        querystring: patientListQuery,
+        response: { 200: patientList, 422: validationErrorResponse },
+      },
+    },
+    (request) => service.listPatients(db, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/patients/all',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Reachable patients that are not deleted',
+        response: { 200: patientAll },
+      },
+    },
+    (request) => service.allPatients(db, actorOf(request)),
+  );
+
+  app.get(
+    '/patients/validate_pesel',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'success (valid and free), exist_patient (taken) or validation_error (invalid)',
+        querystring: peselQuery,
+        response: { 200: peselStatus },
+      },
+    },
+    async (request) => ({
+      status: await service.validatePesel(db, request.query.pesel, request.query.except_id),
+    }),
+  );
+
+  app.get(
+    '/patients/print_password/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Sets a new generated password for the patient's account and returns it to print",
+        params: idParams,
+        response: { 200: loginDetails, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('Cache-Control', 'no-store');
+      return service.printPatientPassword(db, actorOf(request), request.params.id);
+    },
+  );
+
+  app.get(
+    '/patients/:id',
+    {
+      config: read,
+      schema: { tags, params: idParams, response: { 200: patientDetail, 404: errorResponse } },
+    },
+    (request) => service.getPatient(db, actorOf(request), request.params.id),
+  );
+
+  app.get(
+    '/patients/:id/basic',
+    {
+      config: read,
+      schema: { tags, params: idParams, response: { 200: patientBasic, 404: errorResponse } },
+    },
+    (request) => service.getPatientBasic(db, actorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/patients',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary:
+          "Registers a patient and creates the patient's account (login and password returned once)",
+        body: patientCreateBody,
+        response: {
+          200: patientCreated,
+          403: errorResponse,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('Cache-Control', 'no-store');
+      return {
+        status: 'success' as const,
+        patient: await service.createPatient(db, actorOf(request), request.body),
+      };
+    },
+  );
+
+  app.put(
+    '/patients/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        params: idParams,
+        body: patientUpdateBody,
+        response: {
+          200: successResponse,
+          403: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      await service.updatePatient(db, actorOf(request), request.params.id, request.body);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.put(
+    '/patients/restore/:id',
+    {
+      config: write,
+      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+    },
+    async (request) => {
+      await service.restorePatient(db, actorOf(request), request.params.id);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.delete(
+    '/patients/:id',
+    {
+      config: write,
+      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+    },
+    async (request) => {
+      await service.deletePatient(db, actorOf(request), request.params.id);
+      return { status: 'success' as const };
+    },
+  );
+};

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { STRING_MAX } from '../constants.js';
+import { MAX_PAGE_SIZE } from '../constants.js';
+
+/** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
+export const RICH_TEXT_MAX = 100_000;
+export const richText = () =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(RICH_TEXT_MAX, { error: 'too_long' });
+
+export const noteBody = z.object({
+  content: richText(),
+  ref_type: z.literal('patient').default('patient'),
+  ref_id: z.coerce.number().int().positive(),
+});
+export const note = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  author: z.object({ firstname: z.string(), surname: z.string(), login: z.string() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ref_type: z.string(),
+  ref_id: z.number().int(),
+});
+export type Note = z.infer<typeof note>;
+export const noteList = z.object({ data: z.array(note) });
+export const noteSaved = z.object({ status: z.literal('success'), note });
+
+/** Attachments: extensions the spec allows; the content is checked too, not only the name. */
+export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export const fileView = z.object({
+  id: z.number().int(),
+  original_name: z.string(),
+  mime_type: z.string(),
+  size_bytes: z.number().int(),
+  comment: z.string().nullable(),
+  ref_type: z.string(),
+  ref_id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type FileView = z.infer<typeof fileView>;
+export const fileList = z.object({ data: z.array(fileView) });
+export const fileSaved = z.object({ status: z.literal('success'), file: fileView });
+
+export const messageBody = z.object({
+  content: richText(),
+  receiver_user_id: z.coerce.number().int().positive(),
+});
+export const messageUpdateBody = z.object({ content: richText() });
+export const messageQuery = z.object({ user_id: z.coerce.number().int().positive() });
+export const patientMessage = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  created_at: z.string(),
+  read_at: z.string().nullable(),
+  sender: z.object({
+    firstname: z.string().nullable(),
+    surname: z.string().nullable(),
+    role: z.string(),
+  }),
+  receiver_user_id: z.number().int(),
+});
+export type PatientMessage = z.infer<typeof patientMessage>;
+export const patientMessageList = z.object({ data: z.array(patientMessage) });
+export const patientMessageSaved = z.object({ status: z.literal('success'), data: patientMessage });
+
+const idList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, { error: 'invalid' })
+  .transform((s) => s.split(',').map(Number))
+  .optional();
+
+export const auditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  page: z.coerce.number().int().min(1).default(1),
+  doctorIds: idList,
+  patientIds: idList,
+  from_date: z.iso.date({ error: 'invalid_date' }).optional(),
+  to_date: z.iso.date({ error: 'invalid_date' }).optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+export const auditEntry = z.object({
+  id: z.number().int(),
+  updated_at: z.string(),
+  user: z.object({ login: z.string().nullable() }),
+  patient: z
+    .object({ id: z.number().int(), firstname: z.string(), surname: z.string() })
+    .nullable(),
+  entity_name: z.string(),
+  column_name: z.string(),
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+  operation: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+export const auditList = z.object({ data: z.array(auditEntry), total: z.number().int() });

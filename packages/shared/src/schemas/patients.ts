@@ -1,0 +1,288 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
+import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
+import { optionalText, phoneField, requiredId, requiredText } from '../validation.js';
+import { nullableTimestamp } from './common.js';
+
+const optionalEmail = () =>
+  z
+    .string({ error: 'invalid_email' })
+    .trim()
+    .max(STRING_MAX, { error: 'too_long' })
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : null))
+    .pipe(z.email({ error: 'invalid_email' }).nullable());
+
+const optionalMeasure = (max: number) =>
+  z
+    .union([z.number(), z.string().trim()], { error: 'invalid_number' })
+    .nullish()
+    .transform((v) => (v === '' || v === null || v === undefined ? null : Number(v)))
+    .pipe(
+      z
+        .number({ error: 'invalid_number' })
+        .positive({ error: 'invalid_number' })
+        .max(max, { error: 'invalid_number' })
+        .nullable(),
+    );
+
+export const peselField = () =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(PESEL_LENGTH, { error: 'too_long' })
+    .refine(isValidPesel, { error: 'invalid_pesel' });
+
+/** Step 1 of both wizards. `acceptance` is asked on registration only. */
+export const patientPersonalFields = {
+  firstname: requiredText(),
+  surname: requiredText(),
+  pesel: peselField(),
+  address_street: optionalText(),
+  address_building: optionalText(),
+  address_apartment: optionalText(),
+  address_postcode: optionalText(),
+  address_city: optionalText(),
+  phone_number: phoneField(),
+  email: optionalEmail(),
+  /** kg */
+  weight: optionalMeasure(500),
+  /** cm */
+  height: optionalMeasure(300),
+  project_number: optionalText(),
+  doctor_id: requiredId(),
+  unit_id: requiredId(),
+};
+
+export const patientPersonalCreate = z.object({
+  ...patientPersonalFields,
+  acceptance: z.literal(true, { error: 'acceptance_required' }),
+});
+export const patientPersonalUpdate = z.object({
+  ...patientPersonalFields,
+  /** Finished participation in the programme; kept when omitted. */
+  is_finished: z
+    .union([z.boolean(), z.literal(0), z.literal(1)])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Boolean(v))),
+});
+
+export const patientExclusion = z
+  .object({
+    is_above_18: z.boolean().default(true),
+    exclusion_criteria_id: z.number().int().positive().nullable().default(null),
+    is_classified: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    // Under 18 or meeting an exclusion criterion forces "not qualified".
+    if (v.is_classified && (!v.is_above_18 || v.exclusion_criteria_id !== null)) {
+      ctx.addIssue({ code: 'custom', path: ['is_classified'], message: 'not_qualifiable' });
+    }
+  });
+
+const dose = z
+  .number({ error: 'invalid_number' })
+  .nonnegative({ error: 'invalid_number' })
+  .max(100_000);
+
+export const patientInclusion = z.object({
+  group_id: z
+    .number({ error: 'select_inclusion' })
+    .int()
+    .positive({ error: 'select_inclusion' })
+    .nullable(),
+  subgroup_id: z.number().int().positive().nullable().default(null),
+  dose: dose.nullable().default(null),
+  interval: z
+    .string()
+    .trim()
+    .max(STRING_MAX, { error: 'too_long' })
+    .nullish()
+    .transform((v) => v || null),
+});
+
+export const patientMedicineInput = z.object({
+  medicine_id: z.number().int().positive(),
+  dose: dose.nullable().default(null),
+});
+export const additionalMedicineInput = z.object({ name: requiredText(), dose });
+
+const patientSections = {
+  exclusion: patientExclusion,
+  medicines: z.array(patientMedicineInput).max(100).default([]),
+  additional_medicines: z.array(additionalMedicineInput).max(100).default([]),
+};
+
+/** POST /api/patients: registration requires a subgroup (spec §5). */
+export const patientCreateBody = z
+  .object({ personal: patientPersonalCreate, inclusion: patientInclusion, ...patientSections })
+  .superRefine((v, ctx) => {
+    if (!v.inclusion.subgroup_id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['inclusion', 'subgroup_id'],
+        message: 'select_inclusion',
+      });
+    }
+  });
+/** PUT /api/patients/{id}: editing requires a group. */
+export const patientUpdateBody = z
+  .object({ personal: patientPersonalUpdate, inclusion: patientInclusion, ...patientSections })
+  .superRefine((v, ctx) => {
+    if (!v.inclusion.group_id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['inclusion', 'group_id'],
+        message: 'select_inclusion',
+      });
+    }
+  });
+export type PatientCreateBody = z.input<typeof patientCreateBody>;
+export type PatientUpdateBody = z.input<typeof patientUpdateBody>;
+
+export const patientCreated = z.object({
+  status: z.literal('success'),
+  patient: z.object({
+    id: z.number().int(),
+    login: z.string(),
+    password: z.string(),
+    firstname: z.string(),
+    surname: z.string(),
+  }),
+});
+
+const person = z.object({ id: z.number().int(), firstname: z.string(), surname: z.string() });
+
+export const patientInclusionView = z.object({
+  group_id: z.number().int().nullable(),
+  subgroup_id: z.number().int().nullable(),
+  dose: z.number().nullable(),
+  interval: z.string().nullable(),
+});
+
+export const patientMedicineView = z.object({
+  medicine_id: z.number().int(),
+  name: z.string(),
+  dose: z.number().nullable(),
+});
+export const additionalMedicineView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dose: z.number(),
+});
+
+/** GET /api/patients/{id}: the spec's Patient, flat, plus derived and related data. */
+export const patientDetail = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  login: z.string(),
+  firstname: z.string(),
+  surname: z.string(),
+  pesel: z.string(),
+  sex: z.enum(['M', 'K']),
+  birth_date: z.string(),
+  address_street: z.string().nullable(),
+  address_building: z.string().nullable(),
+  address_apartment: z.string().nullable(),
+  address_postcode: z.string().nullable(),
+  address_city: z.string().nullable(),
+  phone_number: z.string(),
+  email: z.string().nullable(),
+  weight: z.number().nullable(),
+  height: z.number().nullable(),
+  project_number: z.string().nullable(),
+  is_above_18: z.boolean(),
+  is_classified: z.boolean(),
+  is_finished: z.union([z.literal(0), z.literal(1)]),
+  acceptance: z.boolean(),
+  exclusion_criteria_id: z.number().int().nullable(),
+  doctor_id: z.number().int(),
+  unit_id: z.number().int(),
+  doctor: person,
+  unit: z.object({ id: z.number().int(), name: z.string() }),
+  inclusion: patientInclusionView.nullable(),
+  medicines: z.array(patientMedicineView),
+  additional_medicines: z.array(additionalMedicineView),
+  probes_count: z.number().int(),
+  past_visit_date: z.string().nullable(),
+  next_visit_date: z.string().nullable(),
+  created_at: z.string(),
+  deleted_at: nullableTimestamp,
+});
+export type PatientDetail = z.infer<typeof patientDetail>;
+
+export const patientBasic = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  login: z.string(),
+  firstname: z.string(),
+  surname: z.string(),
+  pesel: z.string(),
+  unit_id: z.number().int(),
+  deleted_at: nullableTimestamp,
+});
+
+export const patientListItem = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  surname: z.string(),
+  pesel: z.string(),
+  phone_number: z.string(),
+  email: z.string().nullable(),
+  address_street: z.string().nullable(),
+  address_building: z.string().nullable(),
+  address_apartment: z.string().nullable(),
+  address_postcode: z.string().nullable(),
+  address_city: z.string().nullable(),
+  group: z.object({ id: z.number().int(), nr: z.number().int(), name: z.string() }).nullable(),
+  subgroup: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  medicines: z.array(
+    z.object({ id: z.number().int(), name: z.string(), dose: z.number().nullable() }),
+  ),
+  doctor: person,
+  unit_id: z.number().int(),
+  is_finished: z.union([z.literal(0), z.literal(1)]),
+  past_visit_date: z.string().nullable(),
+  next_visit_date: z.string().nullable(),
+  deleted_at: nullableTimestamp,
+});
+export type PatientListItem = z.infer<typeof patientListItem>;
+
+const idList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, { error: 'invalid' })
+  .transform((s) => s.split(',').map(Number))
+  .optional();
+
+export const PATIENT_ORDER_BY = ['id', 'surname', 'pesel', 'group'] as const;
+/** The patients list pages by offset (spec §7) and answers `total_count`. */
+export const patientListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  order_by: z.enum(PATIENT_ORDER_BY).default('id'),
+  order_direction: z
+    .enum(['asc', 'desc', 'ASC', 'DESC'])
+    .default('asc')
+    .transform((d) => d.toLowerCase() as 'asc' | 'desc'),
+  search: z.string().trim().max(STRING_MAX).optional(),
+  groups: idList,
+  sub_groups: idList,
+  medicines: idList,
+  doctors: idList,
+  is_finished: z.enum(['0', '1']).transform(Number).optional(),
+});
+export type PatientListQuery = z.infer<typeof patientListQuery>;
+export const patientList = z.object({
+  data: z.array(patientListItem),
+  total_count: z.number().int(),
+});
+export const patientAll = z.object({ data: z.array(patientBasic) });
+
+export const peselQuery = z.object({
+  pesel: z.string().max(64),
+  except_id: z.coerce.number().int().positive().optional(),
+});
+export const peselStatus = z.object({
+  status: z.enum(['success', 'exist_patient', 'validation_error']),
+});
