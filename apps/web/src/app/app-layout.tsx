@@ -1,0 +1,214 @@
+import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconKey, IconLogout } from '@tabler/icons-react';
+import type { Icon } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { LanguageSwitch } from '../components/language-switch';
+import { useIsDesktop } from '../components/use-is-desktop';
+import { useLogout } from './use-logout';
+import { useSession } from '../lib/session';
+import { mustChangePassword } from '../lib/session-rules';
+import classes from './app-layout.module.css';
+import { menuFor } from './menu';
+
+const CHANGE_PASSWORD = '/changepassword';
+
+function isActive(pathname: string, path: string) {
+  return pathname === path || pathname.startsWith(`${path}/`);
+}
+
+/** A menu entry; while the password was never changed it is shown but disabled. */
+function SideLink({
+  to,
+  label,
+  icon: ItemIcon,
+  disabled,
+}: {
+  to: string;
+  label: string;
+  icon: Icon;
+  disabled: boolean;
+}) {
+  const { pathname } = useLocation();
+  const active = isActive(pathname, to);
+  const icon = <ItemIcon size={20} stroke={1.6} aria-hidden />;
+  if (disabled) {
+    return (
+      <NavLink
+        component="a"
+        role="link"
+        aria-disabled="true"
+        disabled
+        label={label}
+        leftSection={icon}
+      />
+    );
+  }
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      leftSection={icon}
+      active={active}
+      aria-current={active ? 'page' : undefined}
+    />
+  );
+}
+
+function BarLink({
+  to,
+  label,
+  icon: ItemIcon,
+  disabled,
+}: {
+  to: string;
+  label: string;
+  icon: Icon;
+  disabled: boolean;
+}) {
+  const { pathname } = useLocation();
+  const active = isActive(pathname, to);
+  const content = (
+    <>
+      <ItemIcon size={22} stroke={1.6} aria-hidden />
+      <span className={classes.barLabel}>{label}</span>
+    </>
+  );
+  if (disabled) {
+    return (
+      <a role="link" aria-disabled="true" className={classes.barItem} data-disabled>
+        {content}
+      </a>
+    );
+  }
+  return (
+    <UnstyledButton
+      component={Link}
+      to={to}
+      className={classes.barItem}
+      data-active={active || undefined}
+      aria-current={active ? 'page' : undefined}
+    >
+      {content}
+    </UnstyledButton>
+  );
+}
+
+/**
+ * The signed-in shell: a sidebar from 1280 px, a top strip and a fixed bottom bar below it.
+ * Only one of the two navigations is rendered, so each control exists once on the page.
+ */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const isDesktop = useIsDesktop();
+  const session = useSession();
+  const logout = useLogout();
+  if (!session) return null;
+
+  const locked = mustChangePassword(session.user);
+  const items = menuFor(session.user);
+  const who =
+    session.user.firstname || session.user.surname
+      ? `${session.user.firstname ?? ''} ${session.user.surname ?? ''}`.trim()
+      : session.user.login;
+
+  return (
+    <AppShell
+      padding={{ base: 'sm', md: 'lg' }}
+      navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: true, desktop: !isDesktop } }}
+      header={{ height: 52, collapsed: isDesktop }}
+      footer={{ height: 64, collapsed: isDesktop }}
+    >
+      {!isDesktop && (
+        <AppShell.Header px="sm">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Text fw={700} size="sm" truncate>
+              {t('app.title')}
+            </Text>
+            <LanguageSwitch />
+          </Group>
+        </AppShell.Header>
+      )}
+
+      {isDesktop && (
+        <AppShell.Navbar p="md">
+          <AppShell.Section>
+            <Text fw={700}>{t('app.title')}</Text>
+            <Text size="xs" c="dimmed" mb="md">
+              {t('auth.signedInAs', { name: who })}
+            </Text>
+          </AppShell.Section>
+          <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
+            {items.map((item) => (
+              <SideLink
+                key={item.path}
+                to={item.path}
+                label={t(item.label)}
+                icon={item.icon}
+                disabled={locked}
+              />
+            ))}
+            {locked && (
+              <Text size="xs" c="dimmed" mt="sm">
+                {t('nav.lockedHint')}
+              </Text>
+            )}
+          </AppShell.Section>
+          <AppShell.Section>
+            <Stack gap="xs">
+              <LanguageSwitch />
+              <SideLink
+                to={CHANGE_PASSWORD}
+                label={t('nav.changePassword')}
+                icon={IconKey}
+                disabled={false}
+              />
+              <Button
+                variant="subtle"
+                color="gray"
+                justify="flex-start"
+                leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+                onClick={() => void logout()}
+              >
+                {t('nav.logout')}
+              </Button>
+            </Stack>
+          </AppShell.Section>
+        </AppShell.Navbar>
+      )}
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+
+      {!isDesktop && (
+        <AppShell.Footer>
+          <nav aria-label={t('nav.label')} className={classes.bar}>
+            {items
+              .filter((item) => item.mobile)
+              .map((item) => (
+                <BarLink
+                  key={item.path}
+                  to={item.path}
+                  label={t(item.label)}
+                  icon={item.icon}
+                  disabled={locked}
+                />
+              ))}
+            <BarLink
+              to={CHANGE_PASSWORD}
+              label={t('nav.changePassword')}
+              icon={IconKey}
+              disabled={false}
+            />
+            <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
+              <IconLogout size={22} stroke={1.6} aria-hidden />
+              <span className={classes.barLabel}>{t('nav.logout')}</span>
+            </UnstyledButton>
+          </nav>
+        </AppShell.Footer>
+      )}
+    </AppShell>
+  );
+}

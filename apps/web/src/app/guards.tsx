@@ -1,0 +1,36 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useSession } from '../lib/session';
+import { homePath, isAdmin, landingPath, mustChangePassword } from '../lib/session-rules';
+
+const CHANGE_PASSWORD = '/changepassword';
+
+/** Signed-in area: no session leads to /login; a generated password to /changepassword. */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/login" replace />;
+  if (mustChangePassword(session.user) && location.pathname !== CHANGE_PASSWORD) {
+    return <Navigate to={CHANGE_PASSWORD} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Doctors and administrators lists: the server answers 403 to doctors, so they never go there. */
+export function RequireAdmin() {
+  const session = useSession();
+  if (session && !isAdmin(session.user)) return <Navigate to={landingPath(session.user)} replace />;
+  return <Outlet />;
+}
+
+/** /login is for signed-out users only. */
+export function PublicOnly() {
+  const session = useSession();
+  if (session) return <Navigate to={homePath(session.user)} replace />;
+  return <Outlet />;
+}
+
+/** `/` and unknown paths. */
+export function HomeRedirect() {
+  const session = useSession();
+  return <Navigate to={session ? homePath(session.user) : '/login'} replace />;
+}

@@ -1,0 +1,64 @@
+import { Button, Center, Group, Loader, Modal, Stack } from '@mantine/core';
+import type { FormEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useIsPhone } from './use-is-desktop';
+
+/**
+ * An add/edit dialog around a form: Mantine's Modal traps focus and is named by its title;
+ * Enter submits; Anuluj/Zapisz at the bottom.
+ */
+export function FormModal({
+  opened,
+  title,
+  onClose,
+  onSubmit,
+  saving,
+  loading = false,
+  extraActions,
+  children,
+}: {
+  opened: boolean;
+  title: string;
+  onClose: () => void;
+  onSubmit: (event: FormEvent) => void;
+  saving: boolean;
+  /** The edited record is still loading. */
+  loading?: boolean;
+  extraActions?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const fullScreen = useIsPhone();
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size="lg"
+      centered={!fullScreen}
+      fullScreen={fullScreen}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      {loading ? (
+        <Center py="xl">
+          <Loader aria-label={t('app.loading')} />
+        </Center>
+      ) : (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="sm">{children}</Stack>
+          <Group justify="space-between" mt="xl" gap="sm">
+            <Group gap="sm">{extraActions}</Group>
+            <Group gap="sm" ml="auto">
+              <Button variant="default" onClick={onClose}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={saving}>
+                {t('common.save')}
+              </Button>
+            </Group>
+          </Group>
+        </form>
+      )}
+    </Modal>
+  );
+}

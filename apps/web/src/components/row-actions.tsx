@@ -1,0 +1,60 @@
+import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
+import { IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Operations of one row: edit and delete, or only restore for a deleted row. Icon buttons carry
+ * their name in aria-label.
+ */
+export function RowActions({
+  deleted,
+  onEdit,
+  onDelete,
+  onRestore,
+  children,
+}: {
+  deleted: boolean;
+  onEdit?: () => void;
+  onDelete?: () => void;
+  onRestore?: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (deleted) {
+    return onRestore ? (
+      <Button
+        size="xs"
+        variant="light"
+        leftSection={<IconRestore size={16} aria-hidden />}
+        onClick={onRestore}
+      >
+        {t('common.restore')}
+      </Button>
+    ) : null;
+  }
+  return (
+    <Group gap={4} wrap="nowrap">
+      {children}
+      {onEdit && (
+        <Tooltip label={t('common.edit')} withinPortal>
+          <ActionIcon variant="subtle" aria-label={t('common.edit')} onClick={onEdit}>
+            <IconPencil size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {onDelete && (
+        <Tooltip label={t('common.delete')} withinPortal>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={t('common.delete')}
+            onClick={onDelete}
+          >
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}

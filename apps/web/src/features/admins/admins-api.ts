@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Admin, AdminBody, LoginDetails } from '@portal/shared';
+import { api } from '../../lib/api-client';
+import { isApiError } from '../../lib/api';
+
+export const ADMINS = 'admins';
+
+export function useAdmin(id: number | null) {
+  return useQuery({
+    queryKey: [ADMINS, 'detail', id],
+    queryFn: ({ signal }) => api.request<Admin>(`/admins/${id}`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useSaveAdmin(id: number | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AdminBody) =>
+      id === null
+        ? api.post<{ status: 'success'; data: Admin }>('/admins', body)
+        : api.put<{ status: 'success'; data: Admin }>(`/admins/${id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ADMINS] }),
+  });
+}
+
+/** Sets a new generated password and returns it once, to be printed. */
+export function usePrintAdminLogin() {
+  return useMutation({
+    mutationFn: (id: number) => api.get<LoginDetails>(`/admins/print_login_detail/${id}`),
+  });
+}
+
+/** The server refuses to delete the own account and the last administrator (409). */
+export function deleteRefusalKey(error: unknown) {
+  if (!isApiError(error) || error.httpStatus !== 409) return undefined;
+  if (error.status === 'cannot_delete_self') return 'admins.cannotDeleteSelf' as const;
+  if (error.status === 'last_admin') return 'admins.lastAdmin' as const;
+  return undefined;
+}

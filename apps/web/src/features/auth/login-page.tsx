@@ -1,0 +1,97 @@
+import {
+  Button,
+  Center,
+  Group,
+  Paper,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loginBody } from '@portal/shared';
+import type { LoginBody, Role } from '@portal/shared';
+import { LanguageSwitch } from '../../components/language-switch';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey } from '../../lib/api-errors';
+import { notifyError } from '../../lib/notify';
+import { sessionStore } from '../../lib/session';
+import { useZodForm } from '../../lib/use-zod-form';
+import { login } from './auth-api';
+
+/**
+ * The only screen without a session. On success the session is stored and the route guard takes
+ * the user to the landing list (or to the change-password screen).
+ */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [role, setRole] = useState<Role>('admin');
+  const form = useZodForm(loginBody, { login: '', password: '' });
+
+  const mutation = useMutation({
+    mutationFn: (body: LoginBody) => login(role, body),
+    onSuccess: (answer) => sessionStore.set({ token: answer.access_token, user: answer.user }),
+    onError: (error) => {
+      if (isApiError(error) && error.httpStatus === 401) notifyError(t('auth.invalidCredentials'));
+      else if (isApiError(error) && error.httpStatus === 429)
+        notifyError(t('auth.tooManyAttempts'));
+      else notifyError(t(commonErrorKey(error)));
+    },
+  });
+
+  return (
+    <Center mih="100dvh" p="md" bg="gray.0">
+      <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={420} component="main">
+        <form onSubmit={form.onSubmit((body) => mutation.mutate(body))} noValidate>
+          <Stack gap="md">
+            <Group justify="space-between" align="flex-start">
+              <div>
+                <Text size="sm" c="dimmed">
+                  {t('app.title')}
+                </Text>
+                <Title order={1} size="h2">
+                  {t('auth.loginTitle')}
+                </Title>
+              </div>
+              <LanguageSwitch />
+            </Group>
+
+            <SegmentedControl
+              fullWidth
+              aria-label={t('auth.role')}
+              value={role}
+              onChange={(value) => setRole(value === 'doctor' ? 'doctor' : 'admin')}
+              data={[
+                { value: 'admin', label: t('auth.roleAdmin') },
+                { value: 'doctor', label: t('auth.roleDoctor') },
+              ]}
+            />
+
+            <TextInput
+              label={t('auth.login')}
+              description={role === 'doctor' ? t('auth.doctorLoginHint') : undefined}
+              autoComplete="username"
+              required
+              data-autofocus
+              {...form.getInputProps('login')}
+            />
+            <PasswordInput
+              label={t('auth.password')}
+              autoComplete="current-password"
+              required
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+              {...form.getInputProps('password')}
+            />
+            <Button type="submit" fullWidth loading={mutation.isPending} mt="sm">
+              {t('auth.submit')}
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

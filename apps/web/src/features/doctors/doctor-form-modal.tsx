@@ -1,0 +1,148 @@
+import { Button, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { IconPrinter } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { doctorBody, PHONE_DIGITS, PHONE_PREFIX, STRING_MAX } from '@portal/shared';
+import type { Doctor } from '@portal/shared';
+import { useCredentialsSheet } from '../../components/credentials-modal';
+import { FormModal } from '../../components/form-modal';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useZodForm } from '../../lib/use-zod-form';
+import { usePrintDoctorLogin, useSaveDoctor, useUnitOptions } from './doctors-api';
+
+/**
+ * Add or edit a doctor. The phone is typed as 9 digits after a fixed +48; for an existing doctor
+ * new login details can be generated and printed.
+ */
+export function DoctorFormModal({
+  doctor,
+  loading = false,
+  onClose,
+}: {
+  doctor: Doctor | null;
+  loading?: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const save = useSaveDoctor(doctor?.id ?? null);
+  const units = useUnitOptions();
+  const printLogin = usePrintDoctorLogin();
+  const credentials = useCredentialsSheet();
+  const form = useZodForm(doctorBody, {
+    firstname: doctor?.firstname ?? '',
+    surname: doctor?.surname ?? '',
+    email: doctor?.email ?? '',
+    phone_number: doctor?.phone_number ?? '',
+    unit_id: doctor ? String(doctor.unit_id) : (null as string | null),
+  });
+
+  const submit = form.onSubmit((body) =>
+    save.mutate(body, {
+      onSuccess: () => {
+        notifySuccess(t('common.saved'));
+        onClose();
+      },
+      onError: (error) => {
+        const fields = serverFieldErrors(error);
+        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
+        else notifyError(t(commonErrorKey(error)));
+      },
+    }),
+  );
+
+  function print(current: Doctor) {
+    printLogin.mutate(current.id, {
+      onSuccess: (details) =>
+        credentials.open({
+          details,
+          kind: 'doctor',
+          name: `${current.firstname} ${current.surname}`,
+        }),
+      onError: (error) =>
+        notifyError(t(isApiError(error) ? commonErrorKey(error) : 'common.unexpectedError')),
+    });
+  }
+
+  const unitOptions = (units.data ?? []).map((unit) => ({
+    value: String(unit.id),
+    label: unit.name,
+  }));
+  // A doctor of a deleted unit still shows the unit's name.
+  if (doctor && !unitOptions.some((option) => option.value === String(doctor.unit_id))) {
+    unitOptions.push({ value: String(doctor.unit_id), label: doctor.unit.name });
+  }
+
+  return (
+    <>
+      <FormModal
+        opened
+        title={doctor || loading ? t('doctors.editTitle') : t('doctors.createTitle')}
+        onClose={onClose}
+        onSubmit={submit}
+        saving={save.isPending}
+        loading={loading}
+        extraActions={
+          doctor && (
+            <Button
+              variant="light"
+              leftSection={<IconPrinter size={16} aria-hidden />}
+              loading={printLogin.isPending}
+              onClick={() => print(doctor)}
+            >
+              {t('doctors.printLogin')}
+            </Button>
+          )
+        }
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <TextInput
+            label={t('doctors.firstname')}
+            required
+            maxLength={STRING_MAX}
+            autoComplete="off"
+            data-autofocus
+            {...form.getInputProps('firstname')}
+          />
+          <TextInput
+            label={t('doctors.surname')}
+            required
+            maxLength={STRING_MAX}
+            autoComplete="off"
+            {...form.getInputProps('surname')}
+          />
+        </SimpleGrid>
+        <TextInput
+          label={t('doctors.email')}
+          type="email"
+          required
+          maxLength={STRING_MAX}
+          autoComplete="off"
+          {...form.getInputProps('email')}
+        />
+        <TextInput
+          label={t('doctors.phone')}
+          type="tel"
+          inputMode="numeric"
+          required
+          maxLength={PHONE_DIGITS}
+          leftSection={PHONE_PREFIX}
+          leftSectionWidth={48}
+          autoComplete="off"
+          {...form.getInputProps('phone_number')}
+        />
+        <Select
+          label={t('doctors.unit')}
+          placeholder={t('doctors.unitPlaceholder')}
+          required
+          searchable
+          data={unitOptions}
+          nothingFoundMessage={t('list.empty')}
+          comboboxProps={{ withinPortal: true }}
+          {...form.getInputProps('unit_id')}
+        />
+      </FormModal>
+      {credentials.modal}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { Button, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Unit } from '@portal/shared';
+import { DataTable } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
+import { RowActions } from '../../components/row-actions';
+import { useListQuery } from '../../components/use-list-query';
+import { useSoftDelete } from '../../components/use-soft-delete';
+import { formatAddress } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import { isAdmin } from '../../lib/session-rules';
+import { UnitFormModal } from './unit-form-modal';
+import { UNITS } from './units-api';
+
+type Editing = { unit: Unit | null } | null;
+
+export function UnitsPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  // Doctors may read units; only administrators manage them (design §4).
+  const canManage = isAdmin(session?.user);
+  const list = useListQuery<Unit>({ entity: UNITS, path: '/units' });
+  const softDelete = useSoftDelete({ entity: UNITS, path: '/units' });
+  const [editing, setEditing] = useState<Editing>(null);
+
+  const columns: Column<Unit>[] = [
+    { key: 'id', header: t('units.id'), sortKey: 'id', width: 90, cell: (unit) => unit.id },
+    { key: 'name', header: t('units.name'), sortKey: 'name', cell: (unit) => unit.name },
+    { key: 'address', header: t('units.address'), cell: (unit) => formatAddress(unit) },
+  ];
+  if (canManage) {
+    columns.push({
+      key: 'operations',
+      header: t('common.operations'),
+      width: 140,
+      actions: true,
+      cell: (unit) => (
+        <RowActions
+          deleted={!!unit.deleted_at}
+          onEdit={() => setEditing({ unit })}
+          onDelete={() => softDelete.askDelete(unit.id)}
+          onRestore={() => softDelete.askRestore(unit.id)}
+        />
+      ),
+    });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={t('units.title')}
+        actions={
+          canManage && (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setEditing({ unit: null })}
+            >
+              {t('units.add')}
+            </Button>
+          )
+        }
+      />
+      <DataTable
+        list={list}
+        columns={columns}
+        label={t('units.title')}
+        renderCard={(unit) => (
+          <Stack gap={2}>
+            <Text fw={600}>{unit.name}</Text>
+            <Text size="sm">{formatAddress(unit)}</Text>
+            <Text size="xs" c="dimmed">
+              {t('units.id')}: {unit.id}
+            </Text>
+          </Stack>
+        )}
+      />
+      {editing && (
+        <UnitFormModal
+          key={editing.unit?.id ?? 'new'}
+          unit={editing.unit}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </>
+  );
+}

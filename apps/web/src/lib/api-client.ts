@@ -1,0 +1,13 @@
+import { currentLanguage } from '../i18n/i18n';
+import { createApiClient } from './api';
+import { sessionStore } from './session';
+
+/**
+ * The app's API client. When the server ends the session the store is cleared, and the route
+ * guards send the user to /login.
+ */
+export const api = createApiClient({
+  fetch: (input, init) => window.fetch(input, init),
+  session: sessionStore,
+  getLanguage: currentLanguage,
+});

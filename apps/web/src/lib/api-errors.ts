@@ -1,0 +1,31 @@
+import { isApiError } from './api';
+
+export type CommonErrorKey =
+  | 'common.networkError'
+  | 'common.forbidden'
+  | 'common.notFound'
+  | 'common.validationError'
+  | 'common.duplicate'
+  | 'common.unexpectedError';
+
+/** The generic message for a failed call, when the screen has nothing more specific to say. */
+export function commonErrorKey(error: unknown): CommonErrorKey {
+  if (!isApiError(error)) return 'common.unexpectedError';
+  if (error.httpStatus === 0) return 'common.networkError';
+  if (error.httpStatus === 403) return 'common.forbidden';
+  if (error.httpStatus === 404) return 'common.notFound';
+  if (error.httpStatus === 422) return 'common.validationError';
+  if (error.status === 'exist_doctor' || error.status === 'exist_admin') return 'common.duplicate';
+  return 'common.unexpectedError';
+}
+
+/** First message per field of a 422 answer; the server already wrote them in the UI language. */
+export function serverFieldErrors(error: unknown): Record<string, string> {
+  if (!isApiError(error) || !error.errors) return {};
+  const result: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(error.errors)) {
+    const first = messages[0];
+    if (first) result[field] = first;
+  }
+  return result;
+}

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { formatAddress, formatPhone } from './format';
+
+describe('format', () => {
+  it('shows a phone number with the +48 prefix in groups of three', () => {
+    expect(formatPhone('123456789')).toBe('+48 123 456 789');
+  });
+
+  it('shows an address as street and number, postcode and city', () => {
+    expect(
+      formatAddress({ street: 'Długa', building_nr: '5a', postcode: '00-950', city: 'Łódź' }),
+    ).toBe('Długa 5a, 00-950 Łódź');
+  });
+});

@@ -1,0 +1,75 @@
+import type { SessionUser } from '@portal/shared';
+
+/** The signed-in user with the bearer token that represents the session. */
+export interface Session {
+  token: string;
+  user: SessionUser;
+}
+
+/** The subset of the Web Storage API the store needs; tests pass an in-memory one. */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export const TOKEN_KEY = 'portal.token';
+export const USER_KEY = 'portal.user';
+
+// Function properties rather than methods: the store is passed around unbound.
+export interface SessionStore {
+  get: () => Session | null;
+  set: (session: Session) => void;
+  clear: () => void;
+  subscribe: (listener: () => void) => () => void;
+}
+
+function readUser(raw: string | null): SessionUser | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === 'object' ? (value as SessionUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps the session in storage so that a reload restores it. The snapshot object only changes on
+ * set/clear, which is what useSyncExternalStore needs.
+ */
+export function createSessionStore(storage: KeyValueStorage): SessionStore {
+  const listeners = new Set<() => void>();
+  const token = storage.getItem(TOKEN_KEY);
+  const user = readUser(storage.getItem(USER_KEY));
+  let current: Session | null = token && user ? { token, user } : null;
+
+  const emit = () => listeners.forEach((listener) => listener());
+
+  return {
+    get: () => current,
+    set(session) {
+      current = session;
+      storage.setItem(TOKEN_KEY, session.token);
+      storage.setItem(USER_KEY, JSON.stringify(session.user));
+      emit();
+    },
+    clear() {
+      const had = current !== null;
+      current = null;
+      storage.removeItem(TOKEN_KEY);
+      storage.removeItem(USER_KEY);
+      if (had) emit();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** In-memory storage for tests and for browsers that refuse localStorage. */
+export function memoryStorage(): KeyValueStorage {
+  const map = new Map<string, string>();
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  };
+}

@@ -1,0 +1,76 @@
+import { useCallback, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { validateWith } from './form-validation';
+
+type Errors<V> = Partial<Record<Extract<keyof V, string>, string>>;
+
+/** Text inputs hand over an event, selects a value. */
+function valueOf(input: unknown): unknown {
+  if (input && typeof input === 'object' && 'currentTarget' in input) {
+    const target = (input as { currentTarget: { value?: unknown } }).currentTarget;
+    return target.value;
+  }
+  return input;
+}
+
+/**
+ * A small form state for Mantine inputs, validated with a shared zod schema. Messages come from
+ * the shared catalogue (client side) or from the server's 422 answer (already translated).
+ */
+export function useZodForm<V extends Record<string, unknown>, S extends z.ZodType>(
+  schema: S,
+  initialValues: V,
+) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<V>(initialValues);
+  const [errors, setErrors] = useState<Errors<V>>({});
+
+  const setFieldValue = useCallback(<K extends Extract<keyof V, string>>(name: K, value: V[K]) => {
+    setValues((previous) => ({ ...previous, [name]: value }));
+    setErrors((previous) => {
+      if (!(name in previous)) return previous;
+      const next = { ...previous };
+      delete next[name];
+      return next;
+    });
+  }, []);
+
+  function getInputProps<K extends Extract<keyof V, string>>(name: K) {
+    return {
+      value: values[name],
+      onChange: (input: unknown) => setFieldValue(name, valueOf(input) as V[K]),
+      error: errors[name],
+    };
+  }
+
+  /** Field errors from the server; unknown fields are ignored by the inputs. */
+  function setServerErrors(fieldErrors: Record<string, string>) {
+    setErrors(fieldErrors);
+  }
+
+  function onSubmit(handler: (data: z.output<S>) => unknown) {
+    return (event?: FormEvent) => {
+      event?.preventDefault();
+      const result = validateWith(schema, values);
+      if (!result.ok) {
+        const translated: Record<string, string> = {};
+        for (const [field, code] of Object.entries(result.codes)) {
+          translated[field] = t(`validation.${code}`);
+        }
+        setErrors(translated);
+        return;
+      }
+      setErrors({});
+      void handler(result.data);
+    };
+  }
+
+  function reset(next: V) {
+    setValues(next);
+    setErrors({});
+  }
+
+  return { values, errors, setFieldValue, getInputProps, setServerErrors, onSubmit, reset };
+}
