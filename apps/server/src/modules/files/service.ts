@@ -110,9 +110,12 @@ export async function deleteFile(db: Database, actor: Actor, id: number) {
 
 /** `attachment` with the original (possibly Polish) name, RFC 6266 / 5987. */
 export function contentDisposition(name: string): string {
+  // Old clients read only the ASCII name: drop diacritics ("żółć" -> "zolc"), mask the rest.
   const fallback = name
     .normalize('NFD')
-    .replace(/[^\x20-\x7e]/g, '_')
-    .replace(/["\\]/g, '_');
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
+    .replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

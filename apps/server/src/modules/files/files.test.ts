@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/harness.js';
+import type { ReadyDoctor, TestApp } from '../../test/harness.js';
+import { registerPatient } from '../../test/patients-fixture.js';
+import { checkAttachment } from './content-check.js';
+
+let t: TestApp;
+let doctor: ReadyDoctor;
+let otherDoctor: ReadyDoctor;
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const RTF = Buffer.from('{\\rtf1\\ansi Zażółć gęślą jaźń}');
+
+/** A multipart body as a browser sends it. */
+function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; content: Buffer; type?: string },
+) {
+  const boundary = '----portal-test-boundary';
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    body: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function upload(
+  token: string,
+  patientId: number,
+  name: string,
+  content: Buffer,
+  comment = '',
+) {
+  const { body, headers } = multipart(
+    { ref_type: 'patient', ref_id: String(patientId), comment },
+    { name, content },
+  );
+  return t.request('POST', '/api/files', { token, body, headers });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  doctor = await t.readyDoctor((await t.unit()).id);
+  otherDoctor = await t.readyDoctor((await t.unit()).id);
+});
+afterAll(() => t?.close());
+
+describe('content check', () => {
+  it.each([
+    ['wynik.pdf', PDF, 'application/pdf'],
+    ['notatka.rtf', RTF, 'application/rtf'],
+    ['notatka.txt', Buffer.from('Zażółć gęślą jaźń'), 'text/plain; charset=utf-8'],
+  ])('accepts %s whose content matches', async (name, content, mime) => {
+    expect(await checkAttachment(name, content)).toBe(mime);
+  });
+
+  it.each([
+    ['wynik.pdf', Buffer.from('not a pdf at all')],
+    ['skrypt.exe', Buffer.from('MZ\x90\x00')],
+    ['obraz.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])],
+    ['pusty.pdf', Buffer.alloc(0)],
+    ['udaje.docx', PDF],
+  ])('refuses %s', async (name, content) => {
+    expect(await checkAttachment(name, content)).toBeNull();
+  });
+});
+
+describe('attachments', () => {
+  it('uploads, lists, downloads under the original name and deletes', async () => {
+    const patient = await registerPatient(t, doctor);
+    const res = await upload(
+      doctor.session.token,
+      patient.id,
+      'Wyniki badań – żółć.pdf',
+      PDF,
+      '<p>Badanie <em>kontrolne</em><script>x</script></p>',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const file = res.json<{
+      status: string;
+      file: { id: number; original_name: string; comment: string; size_bytes: number };
+    }>();
+    expect(file).toMatchObject({
+      status: 'success',
+      file: {
+        original_name: 'Wyniki badań – żółć.pdf',
+        comment: '<p>Badanie <em>kontrolne</em></p>',
+        size_bytes: PDF.length,
+      },
+    });
+
+    const list = (
+      await t.request('GET', '/api/files', {
+        token: doctor.session.token,
+        query: { ref_type: 'patient', ref_id: String(patient.id) },
+      })
+    ).json<{ data: { id: number }[] }>();
+    expect(list.data.map((f) => f.id)).toEqual([file.file.id]);
+
+    const download = await t.request('GET', `/api/files/${file.file.id}`, {
+      token: doctor.session.token,
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="Wyniki badan _ zolc.pdf"; filename*=UTF-8''${encodeURIComponent('Wyniki badań – żółć.pdf')}`,
+    );
+    expect(download.rawPayload.equals(PDF)).toBe(true);
+
+    expect(
+      (await t.request('GET', `/api/files/${file.file.id}`, { token: otherDoctor.session.token }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.request('DELETE', `/api/files/${file.file.id}`, {
+          token: otherDoctor.session.token,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.request('DELETE', `/api/files/${file.file.id}`, { token: doctor.session.token })
+      ).json(),
+    ).toEqual({ status: 'success' });
+    expect(
+      (await t.request('GET', `/api/files/${file.file.id}`, { token: doctor.session.token }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it("refuses a file whose content does not match its extension, with the spec's message", async () => {
+    const patient = await registerPatient(t, doctor);
+    const res = await upload(
+      doctor.session.token,
+      patient.id,
+      'faktura.pdf',
+      Buffer.from('<html>phishing</html>'),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: 'validation_error',
+      errors: { file: ['Nieprawidłowy rodzaj pliku'] },
+    });
+    const list = (
+      await t.request('GET', '/api/files', {
+        token: doctor.session.token,
+        query: { ref_type: 'patient', ref_id: String(patient.id) },
+      })
+    ).json<{ data: unknown[] }>();
+    expect(list.data).toHaveLength(0);
+  });
+
+  it("refuses an upload without a file and one for another unit's patient", async () => {
+    const patient = await registerPatient(t, doctor);
+    const { body, headers } = multipart({ ref_type: 'patient', ref_id: String(patient.id) });
+    const res = await t.request('POST', '/api/files', {
+      token: doctor.session.token,
+      body,
+      headers,
+    });
+    expect(res.statusCode).toBe(422);
+    expect((await upload(otherDoctor.session.token, patient.id, 'a.pdf', PDF)).statusCode).toBe(
+      404,
+    );
+  });
+});
