@@ -10,6 +10,7 @@ import { createDoctor } from './modules/doctors/service.js';
 import { createUnit } from './modules/units/service.js';
 import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
 import { eq, inArray } from 'drizzle-orm';
+import { addDemoPatients } from './demo-patients.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units, doctors, administrators)
@@ -52,11 +53,16 @@ async function main() {
       .update(users)
       .set({ password_hash: passwordHash, changed_password_at: new Date() })
       .where(inArray(users.login, logins));
-    const [first] = await db.select({ login: users.login }).from(users).where(eq(users.role, 'doctor')).limit(1);
+    const [first] = await db
+      .select({ login: users.login })
+      .from(users)
+      .where(eq(users.role, 'doctor'))
+      .limit(1);
+    const patientCount = await addDemoPatients(db);
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
-        `${demoAdmins.length} administrators.\n` +
+        `${demoAdmins.length} administrators, ${patientCount} patients.\n` +
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );
