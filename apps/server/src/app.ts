@@ -123,18 +123,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     { prefix: '/api' },
   );
 
-  if (config.webRoot) await serveWebApp(app, config.webRoot);
-  return app;
-}
-
-/** Serves the built SPA; unknown non-API paths get index.html so deep links work. */
-async function serveWebApp(app: FastifyInstance, root: string) {
-  await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+  const webRoot = config.webRoot;
+  if (webRoot)
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  // Unknown API paths answer JSON; with the web app built, other GETs get index.html so that
+  // deep links such as /units/calendar/3 open the app, which then routes on the client.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (request.method === 'GET' && !path.startsWith('/api') && !/\.[a-z0-9]+$/i.test(path)) {
+    const isAppRoute =
+      request.method === 'GET' && !path.startsWith('/api') && !/\.[a-z0-9]+$/i.test(path);
+    if (webRoot && isAppRoute)
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-    }
     return reply.status(404).send({ status: 'not_found' });
   });
+  return app;
 }

@@ -52,7 +52,10 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
       return reply
         .status(422)
-        .send({ status: 'validation_error', errors: translate(fieldErrors(error.validation), locale) });
+        .send({
+          status: 'validation_error',
+          errors: translate(fieldErrors(error.validation), locale),
+        });
     }
     const statusCode = error.statusCode ?? 500;
     if (statusCode < 500) {
@@ -61,9 +64,5 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ status: 'error', error: 'Internal Server Error' });
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ status: 'not_found' });
   });
 });
