@@ -103,21 +103,27 @@ export function useCredentialsSheet() {
           <Table variant="vertical" withTableBorder layout="fixed">
             <Table.Tbody>
               <Table.Tr>
-                <Table.Th w={180}>{t('credentials.login')}</Table.Th>
+                <Table.Th w="35%">{t('credentials.login')}</Table.Th>
                 <Table.Td>
-                  <Text ff="monospace">{shown.details.login}</Text>
+                  <Text ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {shown.details.login}
+                  </Text>
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>{t('credentials.password')}</Table.Th>
                 <Table.Td>
-                  <Text ff="monospace">{shown.details.password}</Text>
+                  <Text ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {shown.details.password}
+                  </Text>
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>{t('credentials.address')}</Table.Th>
                 <Table.Td>
-                  <Text ff="monospace">{loginAddress()}</Text>
+                  <Text ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {loginAddress()}
+                  </Text>
                 </Table.Td>
               </Table.Tr>
             </Table.Tbody>

@@ -70,6 +70,7 @@ export function DataTable<T extends TableRow>({
   const { state, query, rows, total } = list;
   const range = rangeOf(state.page, state.limit, total);
   const actionColumn = columns.find((column) => column.actions);
+  const sortable = columns.filter((column) => column.sortKey);
 
   let content: ReactNode;
   if (query.isPending) {
@@ -165,8 +166,30 @@ export function DataTable<T extends TableRow>({
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" wrap="wrap">
+      <Group justify="space-between" wrap="wrap" gap="sm">
         <SearchInput value={list.searchInput} onChange={list.setSearch} />
+        {!isDesktop && sortable.length > 0 && (
+          // Cards have no headers to click: phones choose the order here.
+          <NativeSelect
+            aria-label={t('list.sort')}
+            w={{ base: '100%', xs: 260 }}
+            value={`${state.orderBy}:${state.direction}`}
+            onChange={(event) => {
+              const [key = 'id', direction] = event.currentTarget.value.split(':');
+              list.setSort(key, direction === 'asc' ? 'asc' : 'desc');
+            }}
+            data={sortable.flatMap((column) => [
+              {
+                value: `${column.sortKey}:asc`,
+                label: t('list.ascending', { column: column.header }),
+              },
+              {
+                value: `${column.sortKey}:desc`,
+                label: t('list.descending', { column: column.header }),
+              },
+            ])}
+          />
+        )}
       </Group>
 
       <Box pos="relative" aria-busy={query.isFetching}>

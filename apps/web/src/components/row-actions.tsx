@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Tooltip } from '@mantine/core';
 import { IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,16 +22,24 @@ export function RowActions({
 }) {
   const { t } = useTranslation();
   if (deleted) {
-    return onRestore ? (
-      <Button
-        size="xs"
-        variant="light"
-        leftSection={<IconRestore size={16} aria-hidden />}
-        onClick={onRestore}
-      >
-        {t('common.restore')}
-      </Button>
-    ) : null;
+    // Said in words too: the greyed row alone would not reach screen readers.
+    return (
+      <Group gap="xs" wrap="nowrap">
+        <Badge color="gray" variant="light">
+          {t('list.deleted')}
+        </Badge>
+        {onRestore && (
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconRestore size={16} aria-hidden />}
+            onClick={onRestore}
+          >
+            {t('common.restore')}
+          </Button>
+        )}
+      </Group>
+    );
   }
   return (
     <Group gap={4} wrap="nowrap">

@@ -50,6 +50,8 @@ export function useListQuery<T>({ entity, path, orderBy, direction }: ListQueryO
     setPage: (page: number) => setState((previous) => ({ ...previous, page })),
     setLimit: (limit: number) => setState((previous) => ({ ...previous, limit, page: 1 })),
     sortBy: (key: string) => setState((previous) => toggleSort(previous, key)),
+    setSort: (orderBy: string, direction: SortDirection) =>
+      setState((previous) => ({ ...previous, orderBy, direction, page: 1 })),
   };
 }
 

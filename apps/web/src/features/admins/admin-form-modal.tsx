@@ -1,5 +1,6 @@
 import { Button, TextInput } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminBody, STRING_MAX } from '@portal/shared';
 import type { Admin } from '@portal/shared';
@@ -25,6 +26,12 @@ export function AdminFormModal({
   const printLogin = usePrintAdminLogin();
   const credentials = useCredentialsSheet();
   const form = useZodForm(adminBody, { login: admin?.login ?? '' });
+  // The edited administrator arrives after the dialog opened: fill the form then (no effect).
+  const [shownAdmin, setShownAdmin] = useState(admin);
+  if (admin !== shownAdmin) {
+    setShownAdmin(admin);
+    form.reset({ login: admin?.login ?? '' });
+  }
 
   const submit = form.onSubmit((body) =>
     save.mutate(body, {

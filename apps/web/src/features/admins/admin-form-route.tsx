@@ -32,7 +32,6 @@ export function AdminEditRoute() {
 
   return (
     <AdminFormModal
-      key={admin.data?.id ?? 'loading'}
       admin={admin.data ?? null}
       loading={!admin.data}
       onClose={() => void navigate(LIST)}

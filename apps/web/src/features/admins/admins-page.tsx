@@ -31,7 +31,7 @@ export function AdminsPage() {
     {
       key: 'operations',
       header: t('common.operations'),
-      width: 140,
+      width: 210,
       actions: true,
       cell: (a) => (
         <RowActions

@@ -75,14 +75,12 @@ export function LoginPage() {
               label={t('auth.login')}
               description={role === 'doctor' ? t('auth.doctorLoginHint') : undefined}
               autoComplete="username"
-              required
               data-autofocus
               {...form.getInputProps('login')}
             />
             <PasswordInput
               label={t('auth.password')}
               autoComplete="current-password"
-              required
               visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
               {...form.getInputProps('password')}
             />

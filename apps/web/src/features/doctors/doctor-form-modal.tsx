@@ -1,5 +1,6 @@
 import { Button, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { doctorBody, PHONE_DIGITS, PHONE_PREFIX, STRING_MAX } from '@portal/shared';
 import type { Doctor } from '@portal/shared';
@@ -10,6 +11,16 @@ import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useZodForm } from '../../lib/use-zod-form';
 import { usePrintDoctorLogin, useSaveDoctor, useUnitOptions } from './doctors-api';
+
+function initialValues(doctor: Doctor | null) {
+  return {
+    firstname: doctor?.firstname ?? '',
+    surname: doctor?.surname ?? '',
+    email: doctor?.email ?? '',
+    phone_number: doctor?.phone_number ?? '',
+    unit_id: doctor ? String(doctor.unit_id) : (null as string | null),
+  };
+}
 
 /**
  * Add or edit a doctor. The phone is typed as 9 digits after a fixed +48; for an existing doctor
@@ -29,13 +40,14 @@ export function DoctorFormModal({
   const units = useUnitOptions();
   const printLogin = usePrintDoctorLogin();
   const credentials = useCredentialsSheet();
-  const form = useZodForm(doctorBody, {
-    firstname: doctor?.firstname ?? '',
-    surname: doctor?.surname ?? '',
-    email: doctor?.email ?? '',
-    phone_number: doctor?.phone_number ?? '',
-    unit_id: doctor ? String(doctor.unit_id) : (null as string | null),
-  });
+  const form = useZodForm(doctorBody, initialValues(doctor));
+  // The edited doctor arrives after the dialog opened: fill the form then, keeping the dialog
+  // mounted (React's "adjust state when a prop changes" pattern, no effect).
+  const [shownDoctor, setShownDoctor] = useState(doctor);
+  if (doctor !== shownDoctor) {
+    setShownDoctor(doctor);
+    form.reset(initialValues(doctor));
+  }
 
   const submit = form.onSubmit((body) =>
     save.mutate(body, {

@@ -32,7 +32,6 @@ export function DoctorEditRoute() {
 
   return (
     <DoctorFormModal
-      key={doctor.data?.id ?? 'loading'}
       doctor={doctor.data ?? null}
       loading={!doctor.data}
       onClose={() => void navigate(LIST)}

@@ -39,7 +39,7 @@ export function DoctorsPage() {
     {
       key: 'operations',
       header: t('common.operations'),
-      width: 140,
+      width: 210,
       actions: true,
       cell: (d) => (
         <RowActions

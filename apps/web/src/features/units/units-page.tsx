@@ -35,7 +35,7 @@ export function UnitsPage() {
     columns.push({
       key: 'operations',
       header: t('common.operations'),
-      width: 140,
+      width: 210,
       actions: true,
       cell: (unit) => (
         <RowActions
