@@ -33,6 +33,8 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
+  /** A multipart body (file uploads), sent as it is; the browser sets its Content-Type. */
+  form?: FormData;
   query?: Record<string, QueryValue>;
   /** false for public endpoints (login): no bearer token, and a 401 is just an answer. */
   auth?: boolean;
@@ -56,6 +58,8 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
+  /** POST of a multipart form (one file and its fields); refreshed and retried like the rest. */
+  postForm<T>(path: string, form: FormData): Promise<T>;
   /**
    * Exchanges the refresh cookie for a new access token and stores it. Concurrent callers share
    * one request (the cookie rotates, so a second parallel refresh would fail). Resolves null when
@@ -111,12 +115,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function send(path: string, init: RequestOptions, token: string | null) {
-    const hasBody = init.body !== undefined;
+    const hasBody = init.body !== undefined && !init.form;
     try {
       return await options.fetch(`${baseUrl}${path}${buildQuery(init.query)}`, {
         method: init.method ?? 'GET',
         headers: headers(token, hasBody),
-        body: hasBody ? JSON.stringify(init.body) : null,
+        body: init.form ?? (hasBody ? JSON.stringify(init.body) : null),
         credentials: 'same-origin',
         signal: init.signal ?? null,
       });
@@ -197,6 +201,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     post: (path, body) => request(path, { method: 'POST', body }),
     put: (path, body) => request(path, { method: 'PUT', body }),
     delete: (path) => request(path, { method: 'DELETE' }),
+    postForm: (path, form) => request(path, { method: 'POST', form }),
     refresh,
   };
 }
