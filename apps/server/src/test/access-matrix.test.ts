@@ -1,0 +1,659 @@
+/**
+ * Who may call what, checked on every /api route the built app registers. Routes are collected
+ * from the app itself; each must be classified below, so a new route fails this file until its
+ * access is decided here.
+ */
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type * as Fastify from 'fastify';
+import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildPesel } from '@portal/shared';
+import type { CriteriaGroup, Role } from '@portal/shared';
+import { sessions } from '../db/schema.js';
+import { tokenDigest } from '../lib/tokens.js';
+import { createTestApp } from './harness.js';
+import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
+import { routeKey } from './routes.js';
+import type { RouteKey } from './routes.js';
+
+// Every route the app registers, recorded by an onRoute hook on the instance buildApp creates.
+const registered = vi.hoisted((): RouteKey[] => []);
+vi.mock('fastify', async (importOriginal) => {
+  const actual = await importOriginal<typeof Fastify>();
+  const { recordingFactory } = await import('./routes.js');
+  return { ...actual, default: recordingFactory(actual.default, registered) };
+});
+
+/**
+ * - public: no token needed.
+ * - signed-in: any signed-in user, also before a generated password was replaced (auth calls).
+ * - staff: administrators and doctors with a chosen password.
+ * - admin: administrators only; a doctor gets 403.
+ */
+type Who = 'public' | 'signed-in' | 'staff' | 'admin';
+
+interface Rule {
+  who: Who;
+  /** validate_token answers 401 to the other role. */
+  role?: Role;
+  /** The call ends the caller's sessions, so it gets a session of its own. */
+  endsSession?: boolean;
+  /** Doctors reach only their own unit's rows here: see the unit-scope rows below. */
+  unitScoped?: boolean;
+}
+
+const rules: Record<string, Rule> = {
+  'GET /api/health': { who: 'public' },
+  'POST /api/auth/login/admin': { who: 'public' },
+  'POST /api/auth/login/doctor': { who: 'public' },
+  'POST /api/auth/refresh': { who: 'public' },
+
+  'GET /api/auth/validate_token/admin': { who: 'signed-in', role: 'admin' },
+  'GET /api/auth/validate_token/doctor': { who: 'signed-in', role: 'doctor' },
+  'POST /api/auth/logout': { who: 'signed-in', endsSession: true },
+  'PUT /api/change_password': { who: 'signed-in' },
+
+  'GET /api/units': { who: 'staff' },
+  'GET /api/units/all': { who: 'staff' },
+  'GET /api/units/:id': { who: 'staff' },
+  'POST /api/units': { who: 'admin' },
+  'PUT /api/units/:id': { who: 'admin' },
+  'PUT /api/units/restore/:id': { who: 'admin' },
+  'DELETE /api/units/:id': { who: 'admin' },
+
+  'GET /api/doctors': { who: 'admin' },
+  'GET /api/doctors/all': { who: 'staff', unitScoped: true },
+  'GET /api/doctors/:id': { who: 'admin' },
+  'GET /api/doctors/print_login_detail/:id': { who: 'admin' },
+  'POST /api/doctors': { who: 'admin' },
+  'PUT /api/doctors/:id': { who: 'admin' },
+  'PUT /api/doctors/restore/:id': { who: 'admin' },
+  'DELETE /api/doctors/:id': { who: 'admin' },
+
+  'GET /api/admins': { who: 'admin' },
+  'GET /api/admins/all': { who: 'admin' },
+  'GET /api/admins/:id': { who: 'admin' },
+  'GET /api/admins/print_login_detail/:id': { who: 'admin' },
+  'POST /api/admins': { who: 'admin' },
+  'PUT /api/admins/:id': { who: 'admin' },
+  'PUT /api/admins/restore/:id': { who: 'admin' },
+  'DELETE /api/admins/:id': { who: 'admin' },
+
+  'POST /api/credentials/pdf': { who: 'staff' },
+
+  'GET /api/inclusion_criteria_group': { who: 'staff' },
+  'GET /api/exclusion_criteria': { who: 'staff' },
+  'GET /api/medicine': { who: 'staff' },
+
+  'GET /api/patients': { who: 'staff', unitScoped: true },
+  'GET /api/patients/all': { who: 'staff', unitScoped: true },
+  // Uniqueness of PESEL is global, so the check looks at every unit.
+  'GET /api/patients/validate_pesel': { who: 'staff' },
+  'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
+  'GET /api/patients/:id': { who: 'staff', unitScoped: true },
+  'GET /api/patients/:id/basic': { who: 'staff', unitScoped: true },
+  'POST /api/patients': { who: 'staff', unitScoped: true },
+  'PUT /api/patients/:id': { who: 'staff', unitScoped: true },
+  'PUT /api/patients/restore/:id': { who: 'staff', unitScoped: true },
+  'DELETE /api/patients/:id': { who: 'staff', unitScoped: true },
+  'GET /api/patients/notes': { who: 'staff', unitScoped: true },
+  'POST /api/patients/notes': { who: 'staff', unitScoped: true },
+  'DELETE /api/patients/notes/:id': { who: 'staff', unitScoped: true },
+  'GET /api/files': { who: 'staff', unitScoped: true },
+  'POST /api/files': { who: 'staff', unitScoped: true },
+  'GET /api/files/:id': { who: 'staff', unitScoped: true },
+  'DELETE /api/files/:id': { who: 'staff', unitScoped: true },
+  'GET /api/notifications': { who: 'staff', unitScoped: true },
+  'POST /api/notifications': { who: 'staff', unitScoped: true },
+  'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
+  'DELETE /api/notifications/:id': { who: 'staff', unitScoped: true },
+
+  'GET /api/audit_trial': { who: 'admin' },
+};
+
+/** The OpenAPI document and its UI are public. */
+const isDocs = (route: RouteKey) => route.url === '/api/docs' || route.url.startsWith('/api/docs/');
+
+function ruleOf(route: RouteKey): Rule | undefined {
+  if (isDocs(route)) return { who: 'public' };
+  // HEAD is Fastify's automatic twin of GET and shares its configuration.
+  const key = route.method === 'HEAD' ? routeKey({ ...route, method: 'GET' }) : routeKey(route);
+  return rules[key];
+}
+
+const UNAUTHORIZED = { status: 'unauthorized', error: 'Unauthorized' };
+const EXPIRED = { status: 'unauthorized', error: 'Expired Token' };
+const FORBIDDEN = { status: 'forbidden' };
+const MUST_CHANGE = { status: 'password_change_required' };
+const NOT_FOUND = { status: 'not_found' };
+
+// Built at load time so that one test per route can be declared.
+const t = await createTestApp();
+afterAll(async () => {
+  await t.close();
+});
+
+const apiRoutes = registered.filter((r) => r.url.startsWith('/api'));
+const classified = apiRoutes.filter((r) => ruleOf(r) !== undefined);
+const withRule = (pred: (rule: Rule, route: RouteKey) => boolean, methods: 'all' | 'no-head') =>
+  classified
+    .filter((r) => methods === 'all' || r.method !== 'HEAD')
+    .filter((r) => pred(ruleOf(r)!, r))
+    .map((r) => [routeKey(r), r] as const);
+
+/** A request that reaches the route: path parameters get an id that does not exist. */
+function call(route: RouteKey, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
+  const url = route.url.replace(/:[A-Za-z_]+/g, '999999').replace(/\*$/, 'x');
+  return t.request(route.method, url, options);
+}
+
+function expectBody(res: LightMyRequestResponse, route: RouteKey, body: unknown) {
+  // HEAD answers carry no body.
+  if (route.method !== 'HEAD') expect(res.json()).toEqual(body);
+}
+
+describe('route inventory', () => {
+  it('finds the routes of every feature', () => {
+    const keys = apiRoutes.map(routeKey);
+    for (const key of [
+      'GET /api/health',
+      'POST /api/units',
+      'GET /api/docs/json',
+      'PUT /api/change_password',
+    ]) {
+      expect(keys).toContain(key);
+    }
+    expect(apiRoutes.length).toBeGreaterThan(30);
+  });
+
+  it('classifies every /api route', () => {
+    const unclassified = apiRoutes.filter((r) => ruleOf(r) === undefined).map(routeKey);
+    // A new route must be added to `rules` above with who may call it.
+    expect(unclassified).toEqual([]);
+  });
+
+  it('lists every documented path', () => {
+    const documented = Object.keys(t.app.swagger().paths ?? {}).map((p) =>
+      p.replace(/\{(\w+)\}/g, ':$1'),
+    );
+    const urls = new Set(apiRoutes.map((r) => r.url));
+    expect(documented.filter((p) => !urls.has(p))).toEqual([]);
+  });
+});
+
+describe('without a token', () => {
+  it.each(withRule((rule) => rule.who !== 'public', 'all'))('%s answers 401', async (_, route) => {
+    const res = await call(route);
+    expect(res.statusCode).toBe(401);
+    expectBody(res, route, UNAUTHORIZED);
+  });
+
+  it.each(withRule((rule) => rule.who !== 'public', 'no-head'))(
+    '%s answers 401 to an unknown or malformed token',
+    async (_, route) => {
+      for (const authorization of [
+        `Bearer ${randomBytes(32).toString('base64url')}`,
+        'Token abc',
+      ]) {
+        const res = await call(route, { headers: { authorization } });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual(UNAUTHORIZED);
+      }
+    },
+  );
+
+  it.each(withRule((rule, r) => rule.who === 'public' && r.url !== '/api/auth/refresh', 'no-head'))(
+    '%s is reachable',
+    async (_, route) => {
+      const res = await call(route);
+      expect([401, 403]).not.toContain(res.statusCode);
+      expect(res.statusCode).toBeLessThan(500);
+    },
+  );
+});
+
+describe('signed in', () => {
+  let admin: ReadyAdmin;
+  let doctor: ReadyDoctor;
+  let expired: Session;
+  let mustChange: Record<Role, { login: string; password: string }>;
+  beforeAll(async () => {
+    admin = await t.readyAdmin();
+    doctor = await t.readyDoctor((await t.unit()).id);
+    expired = await t.login('admin', admin.login, admin.password);
+    await t.db
+      .update(sessions)
+      .set({ access_expires_at: new Date(Date.now() - 1000) })
+      .where(eq(sessions.access_token_hash, tokenDigest(expired.token)));
+    const pendingAdmin = await t.admin({ ready: false });
+    const pendingDoctor = await t.doctor((await t.unit()).id);
+    mustChange = { admin: pendingAdmin, doctor: pendingDoctor };
+  });
+
+  /**
+   * A token of the role's shared user, or of a throwaway user for a call that ends every session
+   * of its user (logout), so that the shared users keep theirs.
+   */
+  async function tokenFor(role: Role, rule: Rule, ready = true): Promise<string> {
+    if (!ready) {
+      const user = rule.endsSession
+        ? role === 'admin'
+          ? await t.admin({ ready: false })
+          : await t.doctor(doctor.doctor.unit_id)
+        : mustChange[role];
+      return (await t.login(role, user.login, user.password)).token;
+    }
+    if (rule.endsSession) {
+      const user =
+        role === 'admin' ? await t.readyAdmin() : await t.readyDoctor(doctor.doctor.unit_id);
+      return user.session.token;
+    }
+    return (role === 'admin' ? admin : doctor).session.token;
+  }
+
+  it.each(withRule((rule) => rule.who !== 'public', 'no-head'))(
+    '%s answers Expired Token to an expired access token',
+    async (_, route) => {
+      const res = await call(route, { token: expired.token });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(EXPIRED);
+    },
+  );
+
+  it.each(withRule((rule) => rule.who === 'admin', 'no-head'))(
+    '%s forbids a doctor',
+    async (_, route) => {
+      const res = await call(route, { token: doctor.session.token, body: {} });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    },
+  );
+
+  for (const role of ['admin', 'doctor'] as const) {
+    it.each(withRule((rule) => rule.who === 'staff' || rule.who === 'admin', 'no-head'))(
+      `%s requires a ${role} to change the generated password first`,
+      async (_, route) => {
+        const res = await call(route, {
+          token: await tokenFor(role, ruleOf(route)!, false),
+          body: {},
+        });
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual(MUST_CHANGE);
+      },
+    );
+
+    it.each(withRule((rule) => rule.who === 'signed-in', 'no-head'))(
+      `%s is open to a ${role} who has not changed the password`,
+      async (_, route) => {
+        const rule = ruleOf(route)!;
+        const res = await call(route, { token: await tokenFor(role, rule, false), body: {} });
+        if (rule.role && rule.role !== role) {
+          expect(res.statusCode).toBe(401);
+          expect(res.json()).toEqual(UNAUTHORIZED);
+          return;
+        }
+        expect([401, 403]).not.toContain(res.statusCode);
+        expect(res.statusCode).toBeLessThan(500);
+      },
+    );
+
+    const allowed = (rule: Rule) =>
+      rule.who === 'signed-in' ||
+      rule.who === 'staff' ||
+      (rule.who === 'admin' && role === 'admin');
+    it.each(withRule(allowed, 'no-head'))(`%s lets a ${role} through`, async (_, route) => {
+      const rule = ruleOf(route)!;
+      const res = await call(route, { token: await tokenFor(role, rule), body: {} });
+      if (rule.role && rule.role !== role) {
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual(UNAUTHORIZED);
+        return;
+      }
+      expect([401, 403]).not.toContain(res.statusCode);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.body).not.toContain('password_hash');
+      expect(res.body).not.toContain('$argon2');
+    });
+  }
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* A doctor reaching into another unit                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** What one unit holds: a doctor, and a patient with a note, a file and a message. */
+interface UnitData {
+  unitId: number;
+  doctor: ReadyDoctor;
+  patient: { id: number; userId: number; pesel: string; surname: string };
+  noteId: number;
+  fileId: number;
+  messageId: number;
+}
+
+interface ScopeRow {
+  /** The route, as in `rules`. */
+  route: string;
+  request: (target: UnitData, me: UnitData) => RequestOptions & { url: string };
+  /** Another unit's row: 404 unless said otherwise (its existence is not revealed). */
+  other?: (res: LightMyRequestResponse, target: UnitData) => void;
+  /** The own unit's row: 200 unless said otherwise. */
+  own?: (res: LightMyRequestResponse, target: UnitData) => void;
+}
+
+const ids = (res: LightMyRequestResponse) =>
+  res.json<{ data: { id: number }[] }>().data.map((x) => x.id);
+
+/**
+ * One row per request a doctor could aim at another unit's data. The doctor of unit A sends it
+ * once at unit B's data (refused) and once at unit A's (allowed). Rows run in order; the ones that
+ * delete come last. A new unit-scoped feature (visits, probes...) adds its rows here.
+ */
+const scopeRows: ScopeRow[] = [
+  {
+    route: 'GET /api/units/:id',
+    request: (u) => ({ url: `/api/units/${u.unitId}` }),
+    // Units themselves are not confidential: every doctor may read every unit.
+    other: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ id: number }>().id).toBe(u.unitId);
+    },
+  },
+  {
+    route: 'GET /api/doctors/all',
+    request: (u) => ({ url: '/api/doctors/all', query: { unit_id: String(u.unitId) } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [] });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toContain(u.doctor.doctor.id);
+    },
+  },
+  {
+    route: 'GET /api/patients',
+    request: (u) => ({ url: '/api/patients', query: { search: u.patient.surname } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total_count: 0 });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.patient.id]);
+    },
+  },
+  {
+    route: 'GET /api/patients/all',
+    request: () => ({ url: '/api/patients/all' }),
+    other: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).not.toContain(u.patient.id);
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toContain(u.patient.id);
+    },
+  },
+  { route: 'GET /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },
+  {
+    route: 'GET /api/patients/:id/basic',
+    request: (u) => ({ url: `/api/patients/${u.patient.id}/basic` }),
+  },
+  {
+    route: 'GET /api/patients/notes',
+    request: (u) => ({ url: '/api/patients/notes', query: { ref_id: String(u.patient.id) } }),
+  },
+  {
+    route: 'GET /api/files',
+    request: (u) => ({
+      url: '/api/files',
+      query: { ref_type: 'patient', ref_id: String(u.patient.id) },
+    }),
+  },
+  { route: 'GET /api/files/:id', request: (u) => ({ url: `/api/files/${u.fileId}` }) },
+  {
+    route: 'GET /api/notifications',
+    request: (u) => ({ url: '/api/notifications', query: { user_id: String(u.patient.userId) } }),
+  },
+  {
+    route: 'POST /api/patients/notes',
+    request: (u) => ({
+      url: '/api/patients/notes',
+      body: { content: '<p>Uwaga</p>', ref_type: 'patient', ref_id: u.patient.id },
+    }),
+  },
+  {
+    route: 'POST /api/notifications',
+    request: (u) => ({
+      url: '/api/notifications',
+      body: { content: '<p>Proszę o kontakt</p>', receiver_user_id: u.patient.userId },
+    }),
+  },
+  {
+    route: 'PUT /api/notifications/:id',
+    request: (u) => ({
+      url: `/api/notifications/${u.messageId}`,
+      body: { content: '<p>Zmiana</p>' },
+    }),
+  },
+  {
+    route: 'POST /api/files',
+    request: (u) => ({
+      url: '/api/files',
+      ...multipart(
+        { ref_type: 'patient', ref_id: String(u.patient.id), comment: 'wynik' },
+        'wynik.txt',
+      ),
+    }),
+  },
+  {
+    route: 'PUT /api/patients/:id',
+    // The body names the doctor's own unit, as an attacker would.
+    request: (u, me) => ({ url: `/api/patients/${u.patient.id}`, body: updateBody(u, me) }),
+  },
+  {
+    route: 'POST /api/patients',
+    request: (u) => ({ url: '/api/patients', body: registrationBody(u) }),
+    // Registering into another unit is refused outright: nothing there is revealed.
+    other: (res) => {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    },
+  },
+  {
+    route: 'GET /api/patients/print_password/:id',
+    request: (u) => ({ url: `/api/patients/print_password/${u.patient.id}` }),
+  },
+  {
+    route: 'DELETE /api/notifications/:id',
+    request: (u) => ({ url: `/api/notifications/${u.messageId}` }),
+  },
+  {
+    route: 'DELETE /api/patients/notes/:id',
+    request: (u) => ({ url: `/api/patients/notes/${u.noteId}` }),
+  },
+  { route: 'DELETE /api/files/:id', request: (u) => ({ url: `/api/files/${u.fileId}` }) },
+  { route: 'DELETE /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },
+  {
+    route: 'PUT /api/patients/restore/:id',
+    request: (u) => ({ url: `/api/patients/restore/${u.patient.id}` }),
+  },
+];
+
+let lookups: { groupId: number; subgroupId: number; dose: number | null };
+let peselSerial = 0;
+
+function freshPesel(): string {
+  peselSerial += 1;
+  return buildPesel({ year: 1968, month: 4, day: 17 }, peselSerial * 10, 'K');
+}
+
+function registrationBody(u: UnitData, pesel = freshPesel()) {
+  return {
+    personal: {
+      firstname: 'Halina',
+      surname: u.patient?.surname ?? 'Pacjentka',
+      pesel,
+      phone_number: '602303404',
+      doctor_id: u.doctor.doctor.id,
+      unit_id: u.unitId,
+      acceptance: true,
+    },
+    exclusion: { is_above_18: true, exclusion_criteria_id: null, is_classified: true },
+    inclusion: {
+      group_id: lookups.groupId,
+      subgroup_id: lookups.subgroupId,
+      dose: lookups.dose,
+      interval: null,
+    },
+    medicines: [],
+    additional_medicines: [],
+  };
+}
+
+function updateBody(u: UnitData, me: UnitData) {
+  const personal: Partial<ReturnType<typeof registrationBody>['personal']> = {
+    ...registrationBody(me, u.patient.pesel).personal,
+    surname: u.patient.surname,
+  };
+  delete personal.acceptance; // asked on registration only
+  return { ...registrationBody(me), personal };
+}
+
+function multipart(fields: Record<string, string>, fileName: string) {
+  const boundary = `----portal${randomBytes(8).toString('hex')}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      'Content-Type: text/plain\r\n\r\nCiśnienie 120/80, tętno 64.\r\n',
+  );
+  parts.push(`--${boundary}--\r\n`);
+  return {
+    body: Buffer.from(parts.join(''), 'utf8'),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+describe('a doctor reaching into another unit', () => {
+  let admin: ReadyAdmin;
+  let mine: UnitData;
+  let theirs: UnitData;
+
+  function ok(res: LightMyRequestResponse) {
+    if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${res.body}`);
+    return res.json<Record<string, unknown>>();
+  }
+
+  async function unitWithData(name: string): Promise<UnitData> {
+    const unit = await t.unit({ name });
+    const doctor = await t.readyDoctor(unit.id);
+    const as = { token: doctor.session.token };
+    const surname = `Pacjent-${randomBytes(4).toString('hex')}`;
+    const partial = { unitId: unit.id, doctor, patient: { surname } } as unknown as UnitData;
+    const created = ok(
+      await t.request('POST', '/api/patients', { ...as, body: registrationBody(partial) }),
+    );
+    const patientId = (created.patient as { id: number }).id;
+    const detail = ok(await t.request('GET', `/api/patients/${patientId}`, as));
+    const note = ok(
+      await t.request('POST', '/api/patients/notes', {
+        ...as,
+        body: { content: '<p>Notatka</p>', ref_type: 'patient', ref_id: patientId },
+      }),
+    );
+    const file = ok(
+      await t.request('POST', '/api/files', {
+        ...as,
+        ...multipart({ ref_type: 'patient', ref_id: String(patientId) }, 'ekg.txt'),
+      }),
+    );
+    const message = ok(
+      await t.request('POST', '/api/notifications', {
+        ...as,
+        body: { content: '<p>Dzień dobry</p>', receiver_user_id: detail.user_id },
+      }),
+    );
+    return {
+      unitId: unit.id,
+      doctor,
+      patient: {
+        id: patientId,
+        userId: detail.user_id as number,
+        pesel: detail.pesel as string,
+        surname,
+      },
+      noteId: (note.note as { id: number }).id,
+      fileId: (file.file as { id: number }).id,
+      messageId: (message.data as { id: number }).id,
+    };
+  }
+
+  beforeAll(async () => {
+    admin = await t.readyAdmin();
+    const groups = await t.request('GET', '/api/inclusion_criteria_group', {
+      token: admin.session.token,
+    });
+    const group = groups.json<{ data: CriteriaGroup[] }>().data.find((g) => g.sub_groups.length);
+    const subgroup = group!.sub_groups[0]!;
+    lookups = { groupId: group!.id, subgroupId: subgroup.id, dose: subgroup.doses[0] ?? null };
+    mine = await unitWithData('Poradnia A');
+    theirs = await unitWithData('Poradnia B');
+  });
+
+  it('has a row for every unit-scoped route', () => {
+    const scoped = classified
+      .filter((r) => r.method !== 'HEAD' && ruleOf(r)?.unitScoped)
+      .map(routeKey);
+    const covered = new Set(scopeRows.map((row) => row.route));
+    expect(scoped.filter((key) => !covered.has(key))).toEqual([]);
+    expect(scopeRows.map((row) => row.route).filter((key) => !rules[key])).toEqual([]);
+  });
+
+  it.each(scopeRows.map((row) => [row.route, row] as const))('%s', async (route, row) => {
+    const method = route.split(' ')[0] as HTTPMethods;
+    const send = async (target: UnitData) => {
+      const { url, ...options } = row.request(target, mine);
+      return t.request(method, url, { ...options, token: mine.doctor.session.token });
+    };
+
+    const other = await send(theirs);
+    if (row.other) row.other(other, theirs);
+    else {
+      expect(other.statusCode, other.body).toBe(404);
+      expect(other.json()).toEqual(NOT_FOUND);
+    }
+
+    const own = await send(mine);
+    if (row.own) row.own(own, mine);
+    else expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it("left the other unit's data as it was", async () => {
+    const as = { token: admin.session.token };
+    const patient = await t.request('GET', `/api/patients/${theirs.patient.id}`, as);
+    expect(patient.statusCode).toBe(200);
+    expect(patient.json()).toMatchObject({ surname: theirs.patient.surname, deleted_at: null });
+    const notes = await t.request('GET', '/api/patients/notes', {
+      ...as,
+      query: { ref_id: String(theirs.patient.id) },
+    });
+    expect(ids(notes)).toEqual([theirs.noteId]);
+    const files = await t.request('GET', '/api/files', {
+      ...as,
+      query: { ref_type: 'patient', ref_id: String(theirs.patient.id) },
+    });
+    expect(ids(files)).toEqual([theirs.fileId]);
+    const messages = await t.request('GET', '/api/notifications', {
+      ...as,
+      query: { user_id: String(theirs.patient.userId) },
+    });
+    expect(ids(messages)).toEqual([theirs.messageId]);
+    const message = messages.json<{ data: { content: string }[] }>().data[0];
+    expect(message?.content).toBe('<p>Dzień dobry</p>');
+  });
+});
