@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
         config: { access: 'authenticated', allowBeforePasswordChange: true },
         schema: {
           tags: ['auth'],
-          summary: `Check a ${role}'s access token`,
+          summary: `Check ${role === 'admin' ? 'an administrator' : 'a doctor'}'s access token`,
           response: { 200: z.object({ user: sessionUser, access_token: z.string() }) },
         },
       },
