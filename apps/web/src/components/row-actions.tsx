@@ -25,13 +25,14 @@ export function RowActions({
     // Said in words too: the greyed row alone would not reach screen readers.
     return (
       <Group gap="xs" wrap="nowrap">
-        <Badge color="gray" variant="light">
+        <Badge color="gray" variant="light" style={{ flexShrink: 0 }}>
           {t('list.deleted')}
         </Badge>
         {onRestore && (
           <Button
             size="xs"
             variant="light"
+            style={{ flexShrink: 0 }}
             leftSection={<IconRestore size={16} aria-hidden />}
             onClick={onRestore}
           >

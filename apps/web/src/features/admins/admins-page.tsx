@@ -31,7 +31,7 @@ export function AdminsPage() {
     {
       key: 'operations',
       header: t('common.operations'),
-      width: 210,
+      width: 240,
       actions: true,
       cell: (a) => (
         <RowActions

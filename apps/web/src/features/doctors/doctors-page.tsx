@@ -39,7 +39,7 @@ export function DoctorsPage() {
     {
       key: 'operations',
       header: t('common.operations'),
-      width: 210,
+      width: 240,
       actions: true,
       cell: (d) => (
         <RowActions

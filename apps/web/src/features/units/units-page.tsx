@@ -35,7 +35,7 @@ export function UnitsPage() {
     columns.push({
       key: 'operations',
       header: t('common.operations'),
-      width: 210,
+      width: 240,
       actions: true,
       cell: (unit) => (
         <RowActions
