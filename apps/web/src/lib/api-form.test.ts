@@ -25,11 +25,12 @@ function setup(answers: Response[]) {
   session.set({ token: 'old', user });
   const calls: { url: string; headers: Headers; body: unknown }[] = [];
   const fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: input.toString(), headers: new Headers(init?.headers), body: init?.body });
+    const url = input instanceof Request ? input.url : input.toString();
+    calls.push({ url, headers: new Headers(init?.headers), body: init?.body });
     return Promise.resolve(answers.shift() ?? json(500, {}));
   });
   const api = createApiClient({
-    fetch: fetch as unknown as typeof globalThis.fetch,
+    fetch,
     session,
     getLanguage: () => 'pl',
   });
