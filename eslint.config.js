@@ -42,9 +42,13 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // Features never import each other (bulletproof-react); the route table composes them and
+    // shared widgets live in components/.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
     rules: {
-      ...reactHooks.configs.recommended.rules,
-      // Features never import each other (bulletproof-react); shared widgets live in components/.
       'no-restricted-imports': [
         'error',
         {

@@ -133,7 +133,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isAppRoute =
-      request.method === 'GET' && !path.startsWith('/api') && !/\.[a-z0-9]+$/i.test(path);
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api') &&
+      !/\.[a-z0-9]+$/i.test(path);
     if (webRoot && isAppRoute)
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     return reply.status(404).send({ status: 'not_found' });
