@@ -41,6 +41,15 @@ export class PortalApi {
     };
   }
 
+  /** A request as the administrator whose answer the test inspects itself (refusals too). */
+  send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, data?: unknown) {
+    return this.request.fetch(`${BASE_URL}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, 'accept-language': 'pl' },
+      ...(data === undefined ? {} : { data }),
+    });
+  }
+
   async call<T>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -104,6 +113,33 @@ export class PortalApi {
     });
     return { doctor, credentials: { login: printed.login, password } };
   }
+
+  async createAdmin(login = unique('admin').replace(' ', '.')) {
+    return (await this.call<{ data: { id: number; login: string } }>('POST', '/admins', { login }))
+      .data;
+  }
+
+  /** Generates fresh login details for an administrator (to be changed at first sign-in). */
+  printAdminLogin(adminId: number) {
+    return this.call<Credentials>('GET', `/admins/print_login_detail/${adminId}`);
+  }
+
+  /**
+   * An administrator of the test's own who already chose a password. Tests that sign out use one:
+   * signing out ends every session of the user, so the seeded administrator must never do it.
+   */
+  async readyAdmin() {
+    const admin = await this.createAdmin();
+    const printed = await this.printAdminLogin(admin.id);
+    const { api } = await PortalApi.signIn(this.request, 'admin', printed);
+    const password = `Admin-${randomBytes(4).toString('hex')}`;
+    await api.call('PUT', '/change_password', {
+      oldPassword: printed.password,
+      newPassword: password,
+      passwordConfirm: password,
+    });
+    return { admin, credentials: { login: printed.login, password } };
+  }
 }
 
 /** Opens the portal already signed in, by writing the session the login screen would write. */
@@ -121,6 +157,23 @@ export async function openSignedIn(
     localStorage.setItem('portal.user', JSON.stringify(s.user));
   }, session);
   await page.goto(path);
+}
+
+/** Signs in on the login screen the way a user does: role, login, password, Enter. */
+export async function signInThroughUi(
+  page: Page,
+  role: 'admin' | 'doctor',
+  credentials: Credentials,
+) {
+  await page.goto('/login');
+  const roles = page.getByRole('radiogroup', { name: 'Rola' });
+  await roles.getByText(role === 'doctor' ? 'Lekarz' : 'Administrator', { exact: true }).click();
+  await expect(
+    roles.getByRole('radio', { name: role === 'doctor' ? 'Lekarz' : 'Administrator' }),
+  ).toBeChecked();
+  await page.getByLabel('Login').fill(credentials.login);
+  await page.getByLabel('Hasło', { exact: true }).fill(credentials.password);
+  await page.getByLabel('Hasło', { exact: true }).press('Enter');
 }
 
 export const test = base.extend<{ api: PortalApi }>({

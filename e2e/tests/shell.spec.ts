@@ -1,0 +1,214 @@
+import { expect, openSignedIn, signInThroughUi, test } from '../fixtures.js';
+
+test.describe('Układ na telefonie (poniżej 1280 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the bottom bar holds the menu, change password and logout, and navigates', async ({
+    page,
+    request,
+    api,
+  }) => {
+    // Logging out ends every session of the user: an administrator of this test's own.
+    const { credentials } = await api.readyAdmin();
+    const unit = await api.createUnit();
+    await openSignedIn(page, request, '/doctors', 'admin', credentials);
+
+    const bar = page.getByRole('navigation', { name: 'Menu główne' });
+    await expect(bar).toHaveCount(1); // no sidebar besides it
+    await expect(bar.getByRole('link', { name: 'Lekarze' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(bar.getByRole('link', { name: 'Jednostki' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Zmień hasło' })).toBeVisible();
+    await expect(bar.getByRole('button', { name: 'Wyloguj się' })).toBeVisible();
+    // The spec's bar: doctors, patients, units; administrators only in the desktop menu.
+    await expect(bar.getByRole('link', { name: 'Administratorzy' })).toHaveCount(0);
+    const box = await bar.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y + box!.height).toBeGreaterThan(844 - 8);
+    expect(box!.y).toBeGreaterThan(844 / 2);
+
+    // Units: cards instead of a table, with the order chosen in a select.
+    await bar.getByRole('link', { name: 'Jednostki' }).click();
+    await expect(page).toHaveURL(/\/units$/);
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Jednostki' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
+    const cards = page.getByRole('list', { name: 'Jednostki' });
+    await expect(cards.getByRole('listitem').filter({ hasText: unit.name })).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expect(page.getByRole('combobox', { name: 'Sortowanie' })).toBeVisible();
+
+    await bar.getByRole('link', { name: 'Zmień hasło' }).click();
+    await expect(page).toHaveURL(/\/changepassword$/);
+    await expect(page.getByRole('heading', { name: 'Zmiana hasła' })).toBeVisible();
+
+    await bar.getByRole('link', { name: 'Lekarze' }).click();
+    await expect(page).toHaveURL(/\/doctors$/);
+    await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+
+    await bar.getByRole('button', { name: 'Wyloguj się' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+  });
+
+  test('the language switch is in the top strip', async ({ page, request }) => {
+    await openSignedIn(page, request, '/units');
+    await page.getByRole('radiogroup', { name: 'Język' }).getByText('EN', { exact: true }).click();
+    const bar = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(bar.getByRole('link', { name: 'Units' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Doctors' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Units' })).toBeVisible();
+  });
+});
+
+test.describe('Układ na komputerze', () => {
+  test('the sidebar shows the menu and navigates', async ({ page, request }) => {
+    await openSignedIn(page, request, '/doctors');
+    const menu = page.getByRole('navigation', { name: 'Menu główne' });
+    await expect(menu).toHaveCount(1); // no bottom bar besides it
+    // Later screens add entries (patients, audit trail); these are the foundation's.
+    for (const name of ['Lekarze', 'Administratorzy', 'Jednostki']) {
+      await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(page.getByText('Zalogowano jako koordynator')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Zmień hasło' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Wyloguj się' })).toBeVisible();
+    const box = await menu.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeLessThan(40);
+
+    await menu.getByRole('link', { name: 'Administratorzy' }).click();
+    await expect(page).toHaveURL(/\/admins$/);
+    await expect(page.getByRole('heading', { name: 'Administratorzy' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Administratorzy' })).toBeVisible();
+
+    await menu.getByRole('link', { name: 'Jednostki' }).click();
+    await expect(page).toHaveURL(/\/units$/);
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Zmień hasło' }).click();
+    await expect(page).toHaveURL(/\/changepassword$/);
+    await expect(page.getByRole('heading', { name: 'Zmiana hasła' })).toBeVisible();
+  });
+
+  test('English can be chosen, is remembered after a reload, and Polish comes back', async ({
+    page,
+    request,
+  }) => {
+    await openSignedIn(page, request, '/units');
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+
+    await page.getByRole('radiogroup', { name: 'Język' }).getByText('EN', { exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Units' })).toBeVisible();
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    for (const name of ['Doctors', 'Administrators', 'Units']) {
+      await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+    // Forms speak English too, down to the validation messages.
+    await page.getByRole('button', { name: 'Add unit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('This field is required')).toHaveCount(5);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Units' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'EN' })).toBeChecked();
+
+    await page
+      .getByRole('radiogroup', { name: 'Language' })
+      .getByText('PL', { exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    const polishMenu = page.getByRole('navigation', { name: 'Menu główne' });
+    for (const name of ['Lekarze', 'Administratorzy', 'Jednostki']) {
+      await expect(polishMenu.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+  });
+
+  test('the login screen can be switched to English as well', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('radiogroup', { name: 'Język' }).getByText('EN', { exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  });
+});
+
+test.describe('Dostęp i sesja', () => {
+  test('signed out, protected and unknown paths lead to the login screen', async ({ page }) => {
+    for (const path of ['/units', '/doctors/create', '/nie-ma-takiej-strony', '/']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    }
+  });
+
+  test('signed in, an unknown path leads to the landing list', async ({ page, request }) => {
+    await openSignedIn(page, request, '/nie-ma-takiej-strony');
+    await expect(page).toHaveURL(/\/doctors$/);
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/doctors$/);
+  });
+
+  test('a deep link reloaded while signed in stays where it was', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    await openSignedIn(page, request, '/units');
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
+    await expect(page.getByRole('row').filter({ hasText: unit.name })).toBeVisible();
+
+    await page.reload();
+    await expect(page).toHaveURL(/\/units$/);
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Jednostki' })).toBeVisible();
+  });
+
+  test('logout returns to the login screen and Back shows no data', async ({ page, api }) => {
+    const { credentials } = await api.readyAdmin();
+    const unit = await api.createUnit();
+
+    await signInThroughUi(page, 'admin', credentials);
+    await expect(page).toHaveURL(/\/doctors$/);
+    const menu = page.getByRole('navigation', { name: 'Menu główne' });
+    await menu.getByRole('link', { name: 'Jednostki' }).click();
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
+    await expect(page.getByRole('row').filter({ hasText: unit.name })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Wyloguj się' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    await expect(page.getByText(unit.name)).toHaveCount(0);
+    await expect(page.getByRole('table')).toHaveCount(0);
+
+    // Nothing remembered the session: a typed address leads to the login screen too.
+    await page.goto('/units');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText(unit.name)).toHaveCount(0);
+  });
+});
