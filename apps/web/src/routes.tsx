@@ -8,6 +8,7 @@ import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
 import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-form-route';
 import { DoctorsPage } from './features/doctors/doctors-page';
+import { PatientCardPage } from './features/patients/card/patient-card-page';
 import { UnitsPage } from './features/units/units-page';
 
 /**
@@ -27,6 +28,7 @@ export const router = createBrowserRouter([
             children: [
               { path: '/changepassword', element: <ChangePasswordPage /> },
               { path: '/units', element: <UnitsPage /> },
+              { path: '/patients/card/:patientId', element: <PatientCardPage /> },
               {
                 element: <RequireAdmin />,
                 children: [

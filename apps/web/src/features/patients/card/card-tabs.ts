@@ -1,0 +1,10 @@
+/** The card's tabs complete so far, in the spec's order (visits and samples come later). */
+export const CARD_TABS = ['personal', 'medicines', 'notes', 'attachments', 'messages'] as const;
+export type CardTab = (typeof CARD_TABS)[number];
+
+/** The tab named in the address (?tab=notes), or the first one. */
+export function tabFrom(value: string | null): CardTab {
+  return (CARD_TABS as readonly (string | null)[]).includes(value)
+    ? (value as CardTab)
+    : 'personal';
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FileView } from '@portal/shared';
+import { api } from '../../../lib/api-client';
+import { PATIENTS } from './patient-api';
+
+const filesKey = (patientId: number) => [PATIENTS, patientId, 'files'] as const;
+
+export function useFiles(patientId: number) {
+  return useQuery({
+    queryKey: filesKey(patientId),
+    queryFn: ({ signal }) =>
+      api.request<{ data: FileView[] }>('/files', {
+        query: { ref_type: 'patient', ref_id: patientId },
+        signal,
+      }),
+    select: (answer) => answer.data,
+  });
+}
+
+export function useUploadFile(patientId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, comment }: { file: File; comment: string | null }) => {
+      const form = new FormData();
+      // Fields before the file: the server reads them together with the file part.
+      form.set('ref_type', 'patient');
+      form.set('ref_id', String(patientId));
+      if (comment) form.set('comment', comment);
+      form.set('file', file, file.name);
+      return api.postForm<{ status: 'success'; file: FileView }>('/files', form);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
+  });
+}
+
+export function useDeleteFile(patientId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<{ status: 'success' }>(`/files/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
+  });
+}
+
+/**
+ * Downloads through fetch (the bearer token cannot ride on a plain link) and saves the blob
+ * under the file's original name.
+ */
+export async function downloadFile(file: Pick<FileView, 'id' | 'original_name'>) {
+  const blob = await api.request<Blob>(`/files/${file.id}`, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.original_name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the URL goes away.
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

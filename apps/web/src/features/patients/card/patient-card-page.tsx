@@ -1,0 +1,305 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  IconArrowLeft,
+  IconCheck,
+  IconChevronDown,
+  IconKey,
+  IconLogout,
+  IconPencil,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { PatientDetail } from '@portal/shared';
+import { useLogout } from '../../../app/use-logout';
+import { confirmAction } from '../../../components/confirm';
+import { useCredentialsSheet } from '../../../components/credentials-modal';
+import { useIsDesktop } from '../../../components/use-is-desktop';
+import { isApiError } from '../../../lib/api';
+import { commonErrorKey } from '../../../lib/api-errors';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { AttachmentsTab } from './attachments-tab';
+import { CARD_TABS, tabFrom } from './card-tabs';
+import type { CardTab } from './card-tabs';
+import { MedicinesTab } from './medicines-tab';
+import { MessagesTab } from './messages-tab';
+import { NotesTab } from './notes-tab';
+import { useDeletePatient, usePatient, useResetPatientPassword } from './patient-api';
+import { PersonalTab } from './personal-tab';
+
+const PATIENTS_PATH = '/patients';
+
+function CardHeader({ patient }: { patient: PatientDetail }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const credentials = useCredentialsSheet();
+  const reset = useResetPatientPassword(patient.id);
+  const remove = useDeletePatient(patient.id);
+  const deleted = !!patient.deleted_at;
+
+  function resetPassword() {
+    reset.mutate(undefined, {
+      onSuccess: (details) =>
+        credentials.open({
+          details,
+          kind: 'patient',
+          name: `${patient.firstname} ${patient.surname}`,
+        }),
+      onError: (error) => notifyError(t(commonErrorKey(error))),
+    });
+  }
+
+  function askDelete() {
+    confirmAction({
+      question: t('card.confirmDelete'),
+      danger: true,
+      onConfirm: () =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            notifySuccess(t('card.deleted'));
+            void navigate(PATIENTS_PATH);
+          },
+          onError: (error) => notifyError(t(commonErrorKey(error))),
+        }),
+    });
+  }
+
+  return (
+    <Stack gap="xs" mb="md">
+      <Anchor component={Link} to={PATIENTS_PATH} size="sm" w="fit-content">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          {t('card.backToList')}
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <div>
+          <Group gap="sm" align="center">
+            <Title order={1} size="h2">
+              {patient.surname} {patient.firstname}
+            </Title>
+            {deleted && (
+              <Badge color="red" variant="filled" size="lg">
+                {t('card.deletedBadge')}
+              </Badge>
+            )}
+          </Group>
+          <Text c="dimmed">
+            {t('card.pesel')}: <span data-testid="patient-pesel">{patient.pesel}</span>
+          </Text>
+        </div>
+        {!deleted && (
+          <Group gap="sm" wrap="wrap">
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              loading={reset.isPending}
+              onClick={resetPassword}
+            >
+              {t('card.resetPassword')}
+            </Button>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              loading={remove.isPending}
+              onClick={askDelete}
+            >
+              {t('card.delete')}
+            </Button>
+            <Button
+              component={Link}
+              to={`${PATIENTS_PATH}/${patient.id}/edit`}
+              leftSection={<IconPencil size={16} aria-hidden />}
+            >
+              {t('card.edit')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {deleted && (
+        <Alert color="red" variant="light">
+          {t('card.deletedNotice')}
+        </Alert>
+      )}
+      {credentials.modal}
+    </Stack>
+  );
+}
+
+/** Below 1280 px: the tabs as a menu, with the user's login, change password and logout. */
+function MobileTabMenu({ tab, onChange }: { tab: CardTab; onChange: (tab: CardTab) => void }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const logout = useLogout();
+  return (
+    <Menu position="bottom-start" width="target" withinPortal>
+      <Menu.Target>
+        <Button
+          variant="default"
+          fullWidth
+          justify="space-between"
+          rightSection={<IconChevronDown size={16} aria-hidden />}
+          aria-label={`${t('card.sectionMenu')}: ${t(`card.tabs.${tab}`)}`}
+        >
+          {t(`card.tabs.${tab}`)}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('card.sectionMenu')}</Menu.Label>
+        {CARD_TABS.map((item) => (
+          <Menu.Item
+            key={item}
+            onClick={() => onChange(item)}
+            aria-current={item === tab ? 'true' : undefined}
+            leftSection={
+              item === tab ? <IconCheck size={16} aria-hidden /> : <Box w={16} aria-hidden />
+            }
+            fw={item === tab ? 600 : undefined}
+          >
+            {t(`card.tabs.${item}`)}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Label>
+          {t('card.signedInAs')}: {session?.user.login}
+        </Menu.Label>
+        <Menu.Item
+          component={Link}
+          to="/changepassword"
+          leftSection={<IconKey size={16} aria-hidden />}
+        >
+          {t('nav.changePassword')}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
+          {t('nav.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function CardBody({ patient }: { patient: PatientDetail }) {
+  const { t } = useTranslation();
+  const isDesktop = useIsDesktop();
+  const [params, setParams] = useSearchParams();
+  const tab = tabFrom(params.get('tab'));
+  const readOnly = !!patient.deleted_at;
+
+  const select = (next: CardTab) =>
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        if (next === 'personal') copy.delete('tab');
+        else copy.set('tab', next);
+        return copy;
+      },
+      { replace: true },
+    );
+
+  const panel = (item: CardTab): ReactNode => {
+    switch (item) {
+      case 'personal':
+        return <PersonalTab patient={patient} />;
+      case 'medicines':
+        return <MedicinesTab patient={patient} />;
+      case 'notes':
+        return <NotesTab patientId={patient.id} readOnly={readOnly} />;
+      case 'attachments':
+        return <AttachmentsTab patientId={patient.id} readOnly={readOnly} />;
+      case 'messages':
+        return <MessagesTab userId={patient.user_id} readOnly={readOnly} />;
+    }
+  };
+
+  if (!isDesktop) {
+    return (
+      <Stack gap="md">
+        <MobileTabMenu tab={tab} onChange={select} />
+        <section aria-label={t(`card.tabs.${tab}`)}>{panel(tab)}</section>
+      </Stack>
+    );
+  }
+
+  return (
+    <Tabs
+      value={tab}
+      onChange={(value) => select(tabFrom(value))}
+      keepMounted={false}
+      activateTabWithKeyboard
+    >
+      <Tabs.List aria-label={t('card.tabsLabel')} mb="md">
+        {CARD_TABS.map((item) => (
+          <Tabs.Tab key={item} value={item}>
+            {t(`card.tabs.${item}`)}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+      {CARD_TABS.map((item) => (
+        <Tabs.Panel key={item} value={item}>
+          {item === tab && panel(item)}
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  );
+}
+
+/** /patients/card/{patientId}: the patient's header, actions and tabs. */
+export function PatientCardPage() {
+  const { t } = useTranslation();
+  const { patientId } = useParams();
+  const id = Number(patientId);
+  const valid = Number.isInteger(id) && id > 0;
+  const patient = usePatient(valid ? id : 0);
+
+  if (
+    !valid ||
+    (patient.isError && isApiError(patient.error) && patient.error.httpStatus === 404)
+  ) {
+    return (
+      <Alert color="yellow" role="alert" title={t('card.title')}>
+        {t('card.notFound')}{' '}
+        <Anchor component={Link} to={PATIENTS_PATH}>
+          {t('card.backToList')}
+        </Anchor>
+      </Alert>
+    );
+  }
+  if (patient.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  if (patient.isError) {
+    return (
+      <Alert color="red" role="alert" title={t('card.title')}>
+        {t('card.loadError')}
+      </Alert>
+    );
+  }
+  return (
+    <>
+      <CardHeader patient={patient.data} />
+      <CardBody patient={patient.data} />
+    </>
+  );
+}
