@@ -2,6 +2,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
+import type { QueryValue } from '../lib/api';
 import { api } from '../lib/api-client';
 import { initialListState, toggleSort, toListQuery } from './list-state';
 import type { ListState, Paged, SortDirection } from './list-state';
@@ -13,13 +14,33 @@ export interface ListQueryOptions {
   path: string;
   orderBy?: string;
   direction?: SortDirection;
+  /**
+   * 'offset' asks limit&offset and reads {data,total_count} (the patients list, spec §7);
+   * default 'page'.
+   */
+  paging?: 'page' | 'offset';
+  /** Filters sent with every request; the caller returns to page 1 when they change. */
+  params?: Record<string, QueryValue>;
+}
+
+/** The answer of an offset-paged list. */
+interface OffsetPaged<T> {
+  data: T[];
+  total_count: number;
 }
 
 /**
  * Page, page size, sort and search of one list, feeding
  * GET /api/<entity>?limit&page&order_by&order_direction&search -> {data,total}.
  */
-export function useListQuery<T>({ entity, path, orderBy, direction }: ListQueryOptions) {
+export function useListQuery<T>({
+  entity,
+  path,
+  orderBy,
+  direction,
+  paging = 'page',
+  params: filters,
+}: ListQueryOptions) {
   const [state, setState] = useState<ListState>(() => initialListState(orderBy, direction));
   // What the user typed; the query follows it after the debounce.
   const [searchInput, setSearchInput] = useState('');
@@ -30,10 +51,17 @@ export function useListQuery<T>({ entity, path, orderBy, direction }: ListQueryO
     );
   }, SEARCH_DEBOUNCE_MS);
 
-  const params = toListQuery(state);
+  const { page, ...rest } = toListQuery(state);
+  const params = {
+    ...(paging === 'offset' ? { ...rest, offset: (page - 1) * state.limit } : { ...rest, page }),
+    ...filters,
+  };
   const query = useQuery({
     queryKey: [entity, 'list', params],
-    queryFn: ({ signal }) => api.request<Paged<T>>(path, { query: params, signal }),
+    queryFn: ({ signal }) =>
+      api.request<Paged<T> | OffsetPaged<T>>(path, { query: params, signal }),
+    select: (answer): Paged<T> =>
+      'total_count' in answer ? { data: answer.data, total: answer.total_count } : answer,
     placeholderData: keepPreviousData,
   });
 
