@@ -9,6 +9,7 @@ import { LoginPage } from './features/auth/login-page';
 import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-form-route';
 import { DoctorsPage } from './features/doctors/doctors-page';
 import { PatientCardPage } from './features/patients/card/patient-card-page';
+import { PatientsPage } from './features/patients/list/patients-page';
 import { UnitsPage } from './features/units/units-page';
 
 /**
@@ -28,6 +29,7 @@ export const router = createBrowserRouter([
             children: [
               { path: '/changepassword', element: <ChangePasswordPage /> },
               { path: '/units', element: <UnitsPage /> },
+              { path: '/patients', element: <PatientsPage /> },
               { path: '/patients/card/:patientId', element: <PatientCardPage /> },
               {
                 element: <RequireAdmin />,

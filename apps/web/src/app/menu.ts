@@ -1,10 +1,15 @@
-import { IconBuildingHospital, IconShieldLock, IconStethoscope } from '@tabler/icons-react';
+import {
+  IconBuildingHospital,
+  IconShieldLock,
+  IconStethoscope,
+  IconUsers,
+} from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
 import type { SessionUser } from '@portal/shared';
 
 export interface MenuItem {
   path: string;
-  label: 'nav.doctors' | 'nav.admins' | 'nav.units';
+  label: 'nav.doctors' | 'nav.admins' | 'nav.patients' | 'nav.units';
   icon: Icon;
   /** Shown in the phone bottom bar too (spec: doctors, patients, units). */
   mobile: boolean;
@@ -15,6 +20,7 @@ export interface MenuItem {
 const ITEMS: MenuItem[] = [
   { path: '/doctors', label: 'nav.doctors', icon: IconStethoscope, mobile: true, adminOnly: true },
   { path: '/admins', label: 'nav.admins', icon: IconShieldLock, mobile: false, adminOnly: true },
+  { path: '/patients', label: 'nav.patients', icon: IconUsers, mobile: true, adminOnly: false },
   {
     path: '/units',
     label: 'nav.units',

@@ -1,0 +1,78 @@
+/** The filter panel of the patients list and the query parameters it stands for (spec §7). */
+
+export interface PatientFilters {
+  /** Medicine ids */
+  medicines: number[];
+  /** Values of the grouped groups-and-subgroups select: 'g<id>' whole group, 's<id>' subgroup */
+  inclusion: string[];
+  /** Doctor ids */
+  doctors: number[];
+  /** 'Zakończył udział w programie' */
+  finished: boolean;
+}
+
+export const emptyFilters = (): PatientFilters => ({
+  medicines: [],
+  inclusion: [],
+  doctors: [],
+  finished: false,
+});
+
+export function activeFilterCount(filters: PatientFilters): number {
+  return (
+    (filters.medicines.length ? 1 : 0) +
+    (filters.inclusion.length ? 1 : 0) +
+    (filters.doctors.length ? 1 : 0) +
+    (filters.finished ? 1 : 0)
+  );
+}
+
+export const groupValue = (id: number) => `g${id}`;
+export const subgroupValue = (id: number) => `s${id}`;
+
+interface GroupShape {
+  id: number;
+  sub_groups: { id: number }[];
+}
+
+/**
+ * The server keeps a patient when the group is among `groups` AND the subgroup among `sub_groups`.
+ * The select means "any of these", so a mix of whole groups and single subgroups is widened:
+ * the parents of the chosen subgroups join `groups`, the subgroups of the chosen groups join
+ * `sub_groups`. Whole groups alone are sent as `groups` only (patients without a subgroup match).
+ */
+export function inclusionParams(
+  selected: readonly string[],
+  groups: readonly GroupShape[],
+): { groups?: string; sub_groups?: string } {
+  const groupIds = new Set<number>();
+  const subgroupIds = new Set<number>();
+  for (const value of selected) {
+    const id = Number(value.slice(1));
+    if (!Number.isInteger(id) || id <= 0) continue;
+    if (value.startsWith('g')) groupIds.add(id);
+    else if (value.startsWith('s')) subgroupIds.add(id);
+  }
+  const join = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b).join(',');
+  if (!subgroupIds.size) return groupIds.size ? { groups: join(groupIds) } : {};
+
+  const wideGroups = new Set(groupIds);
+  const wideSubgroups = new Set(subgroupIds);
+  for (const group of groups) {
+    if (group.sub_groups.some((s) => subgroupIds.has(s.id))) wideGroups.add(group.id);
+    if (groupIds.has(group.id)) group.sub_groups.forEach((s) => wideSubgroups.add(s.id));
+  }
+  return { groups: join(wideGroups), sub_groups: join(wideSubgroups) };
+}
+
+/** The filter part of GET /api/patients (paging, sort and search come from the list state). */
+export function patientFilterParams(filters: PatientFilters, groups: readonly GroupShape[]) {
+  const ids = (list: number[]) =>
+    list.length ? [...list].sort((a, b) => a - b).join(',') : undefined;
+  return {
+    ...inclusionParams(filters.inclusion, groups),
+    medicines: ids(filters.medicines),
+    doctors: ids(filters.doctors),
+    is_finished: filters.finished ? 1 : undefined,
+  };
+}

@@ -1,0 +1,226 @@
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconId, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { PatientListItem } from '@portal/shared';
+import { DataTable } from '../../../components/data-table';
+import type { Column } from '../../../components/data-table';
+import { PageHeader } from '../../../components/page-header';
+import { RowActions } from '../../../components/row-actions';
+import { useListQuery } from '../../../components/use-list-query';
+import { useSoftDelete } from '../../../components/use-soft-delete';
+import { formatPhone } from '../../../lib/format';
+import {
+  EMPTY_VALUE,
+  addressLines,
+  formatNumber,
+  formatPatientAddress,
+  formatVisitDate,
+} from '../patient-format';
+import { PATIENTS, useCriteriaGroups } from '../patients-api';
+import { PatientFiltersPanel } from './patient-filters';
+import { emptyFilters, patientFilterParams } from './patient-filters-state';
+import type { PatientFilters } from './patient-filters-state';
+import { useRegistrationCredentials } from '../registration-credentials';
+
+const fullName = (p: PatientListItem) => `${p.surname} ${p.firstname}`;
+
+/** The patients list (spec §2): filters, search, offset paging, cards below 1280 px. */
+export function PatientsPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [filters, setFiltersState] = useState<PatientFilters>(emptyFilters);
+  const groups = useCriteriaGroups();
+  const list = useListQuery<PatientListItem>({
+    entity: PATIENTS,
+    path: '/patients',
+    orderBy: 'id',
+    direction: 'asc',
+    paging: 'offset',
+    params: patientFilterParams(filters, groups.data ?? []),
+  });
+  const softDelete = useSoftDelete({ entity: PATIENTS, path: '/patients' });
+  // Login details of a patient registered with "Drukuj" are shown over the list.
+  const credentials = useRegistrationCredentials();
+
+  function setFilters(next: PatientFilters) {
+    setFiltersState(next);
+    list.setPage(1);
+  }
+
+  const medicines = (p: PatientListItem) =>
+    p.medicines.length ? (
+      <Stack gap={0}>
+        {p.medicines.map((m) => (
+          <Text key={m.id} size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {m.dose === null
+              ? m.name
+              : t('patients.list.medicineDose', {
+                  name: m.name,
+                  dose: formatNumber(m.dose, i18n.language),
+                })}
+          </Text>
+        ))}
+      </Stack>
+    ) : (
+      <Text size="sm">{EMPTY_VALUE}</Text>
+    );
+
+  const groupNames = (p: PatientListItem) =>
+    p.group ? (
+      <Stack gap={0}>
+        <Text size="sm">{p.group.name}</Text>
+        {p.subgroup && (
+          <Text size="sm" c="dimmed">
+            {p.subgroup.name}
+          </Text>
+        )}
+      </Stack>
+    ) : (
+      <Text size="sm">{EMPTY_VALUE}</Text>
+    );
+
+  const contact = (p: PatientListItem) => (
+    <Stack gap={0}>
+      <Anchor href={`tel:+48${p.phone_number}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatPhone(p.phone_number)}
+      </Anchor>
+      {p.email && (
+        <Anchor href={`mailto:${p.email}`} size="sm">
+          {p.email}
+        </Anchor>
+      )}
+    </Stack>
+  );
+
+  const actions = (p: PatientListItem) => (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        component={Link}
+        to={`/patients/card/${p.id}`}
+        size="xs"
+        variant="light"
+        leftSection={<IconId size={16} aria-hidden />}
+        aria-label={t('patients.list.cardOf', { name: fullName(p) })}
+      >
+        {t('patients.list.card')}
+      </Button>
+      {p.deleted_at && <RowActions deleted onRestore={() => softDelete.askRestore(p.id)} />}
+    </Group>
+  );
+
+  const columns: Column<PatientListItem>[] = [
+    { key: 'id', header: t('patients.list.id'), sortKey: 'id', width: 70, cell: (p) => p.id },
+    {
+      key: 'name',
+      header: t('patients.list.name'),
+      sortKey: 'surname',
+      cell: (p) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {fullName(p)}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {t('patients.list.pesel')}: {p.pesel}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'group',
+      header: t('patients.list.group'),
+      sortKey: 'group',
+      width: 80,
+      cell: (p) => p.group?.nr ?? EMPTY_VALUE,
+    },
+    { key: 'medicines', header: t('patients.list.medicines'), cell: medicines },
+    { key: 'groupNames', header: t('patients.list.groupAndSubgroup'), cell: groupNames },
+    { key: 'contact', header: t('patients.list.contact'), cell: contact },
+    {
+      key: 'address',
+      header: t('patients.list.address'),
+      cell: (p) => (
+        <Stack gap={0}>
+          {addressLines(p).map((text) => (
+            <Text key={text} size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {text}
+            </Text>
+          ))}
+        </Stack>
+      ),
+    },
+    {
+      key: 'lastVisit',
+      header: t('patients.list.lastVisit'),
+      cell: (p) => formatVisitDate(p.past_visit_date),
+    },
+    {
+      key: 'nextVisit',
+      header: t('patients.list.nextVisit'),
+      cell: (p) => formatVisitDate(p.next_visit_date),
+    },
+    {
+      key: 'operations',
+      header: t('patients.list.card'),
+      actions: true,
+      cell: actions,
+    },
+  ];
+
+  const line = (label: string, value: ReactNode) => (
+    <Group gap={6} wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+        {label}:
+      </Text>
+      <div>{value}</div>
+    </Group>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={t('patients.title')}
+        actions={
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            onClick={() => void navigate('/patients/create')}
+          >
+            {t('patients.add')}
+          </Button>
+        }
+      />
+      <PatientFiltersPanel filters={filters} onChange={setFilters} />
+      <DataTable
+        list={list}
+        columns={columns}
+        label={t('patients.title')}
+        renderCard={(p) => (
+          <Stack gap={4}>
+            <div>
+              <Text fw={600}>{fullName(p)}</Text>
+              <Text size="sm" c="dimmed">
+                {t('patients.list.pesel')}: {p.pesel} · {t('patients.list.id')}: {p.id}
+              </Text>
+            </div>
+            {line(t('patients.list.group'), <Text size="sm">{p.group?.nr ?? EMPTY_VALUE}</Text>)}
+            {line(t('patients.list.groupAndSubgroup'), groupNames(p))}
+            {line(t('patients.list.medicines'), medicines(p))}
+            {contact(p)}
+            <Text size="sm">{formatPatientAddress(p)}</Text>
+            {line(
+              t('patients.list.lastVisit'),
+              <Text size="sm">{formatVisitDate(p.past_visit_date)}</Text>,
+            )}
+            {line(
+              t('patients.list.nextVisit'),
+              <Text size="sm">{formatVisitDate(p.next_visit_date)}</Text>,
+            )}
+          </Stack>
+        )}
+      />
+      {credentials}
+    </>
+  );
+}
