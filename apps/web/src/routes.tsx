@@ -10,6 +10,8 @@ import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-fo
 import { DoctorsPage } from './features/doctors/doctors-page';
 import { PatientCardPage } from './features/patients/card/patient-card-page';
 import { PatientsPage } from './features/patients/list/patients-page';
+import { PatientCreatePage } from './features/patients/wizard/patient-create-page';
+import { PatientEditPage } from './features/patients/wizard/patient-edit-page';
 import { UnitsPage } from './features/units/units-page';
 
 /**
@@ -30,6 +32,8 @@ export const router = createBrowserRouter([
               { path: '/changepassword', element: <ChangePasswordPage /> },
               { path: '/units', element: <UnitsPage /> },
               { path: '/patients', element: <PatientsPage /> },
+              { path: '/patients/create', element: <PatientCreatePage /> },
+              { path: '/patients/:id/edit', element: <PatientEditPage /> },
               { path: '/patients/card/:patientId', element: <PatientCardPage /> },
               {
                 element: <RequireAdmin />,

@@ -1,0 +1,91 @@
+import { modals } from '@mantine/modals';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { patientCreateBody } from '@portal/shared';
+import type { z } from 'zod';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { useRegisterPatient } from '../patients-api';
+import { handOverCredentials } from '../registration-credentials';
+import { resetCreationDraft, useCreationDraft } from './creation-draft';
+import { PatientWizard } from './patient-wizard';
+import { submitFailure } from './submit-errors';
+import { toCreateBody } from './wizard-state';
+import type { WizardAction } from './wizard-state';
+
+const LIST = '/patients';
+
+type CreateBody = z.output<typeof patientCreateBody>;
+
+/** /patients/create: 'Rejestracja nowego pacjenta'. */
+export function PatientCreatePage() {
+  const session = useSession();
+  // Behind RequireSession there is always a session.
+  return session ? <CreateWizard user={session.user} /> : null;
+}
+
+function CreateWizard({
+  user,
+}: {
+  user: { id: number; role: 'admin' | 'doctor'; unit_id: number | null; doctor_id: number | null };
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const isDoctor = user.role === 'doctor';
+  const [state, dispatch] = useCreationDraft({
+    id: user.id,
+    unit_id: isDoctor ? user.unit_id : null,
+    doctor_id: isDoctor ? user.doctor_id : null,
+  });
+  const register = useRegisterPatient();
+
+  function send(body: CreateBody, print: boolean) {
+    register.mutate(body, {
+      onSuccess: ({ patient }) => {
+        notifySuccess(t('patients.created'));
+        resetCreationDraft();
+        // "Drukuj": the list opens the login details sheet; closing it leaves the user there.
+        if (print) handOverCredentials(patient);
+        void navigate(LIST);
+      },
+      onError: (error) => {
+        const failure = submitFailure(error);
+        if (failure.kind === 'exist_patient') notifyError(t('patients.exist'));
+        else if (failure.kind === 'validation') {
+          const action: WizardAction = {
+            type: 'setErrors',
+            errors: failure.errors,
+            goToFirst: true,
+          };
+          dispatch(action);
+          notifyError(t('common.validationError'));
+        } else if (failure.kind === 'forbidden') notifyError(t('common.forbidden'));
+        else notifyError(t('patients.serverError'));
+      },
+    });
+  }
+
+  function askPrint(body: CreateBody) {
+    modals.openConfirmModal({
+      title: t('patients.wizard.printQuestion'),
+      centered: true,
+      withCloseButton: false,
+      labels: { confirm: t('patients.wizard.print'), cancel: t('patients.wizard.printCancel') },
+      onCancel: () => send(body, false),
+      onConfirm: () => send(body, true),
+    });
+  }
+
+  return (
+    <PatientWizard
+      title={t('patients.wizard.createTitle')}
+      state={state}
+      dispatch={dispatch}
+      schema={patientCreateBody}
+      toBody={toCreateBody}
+      onSubmit={askPrint}
+      busy={register.isPending}
+      lockedUnit={isDoctor && user.unit_id !== null}
+    />
+  );
+}
