@@ -4,6 +4,7 @@ import { HomeRedirect, PublicOnly, RequireAdmin, RequireSession } from './app/gu
 import { RouteError } from './app/route-error';
 import { AdminCreateRoute, AdminEditRoute } from './features/admins/admin-form-route';
 import { AdminsPage } from './features/admins/admins-page';
+import { AuditPage } from './features/audit/audit-page';
 import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
 import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-form-route';
@@ -35,6 +36,8 @@ export const router = createBrowserRouter([
               { path: '/patients/create', element: <PatientCreatePage /> },
               { path: '/patients/:id/edit', element: <PatientEditPage /> },
               { path: '/patients/card/:patientId', element: <PatientCardPage /> },
+              // Not behind RequireAdmin: a doctor who opens it sees the server's refusal.
+              { path: '/audit_trial', element: <AuditPage /> },
               {
                 element: <RequireAdmin />,
                 children: [

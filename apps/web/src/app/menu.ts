@@ -1,5 +1,6 @@
 import {
   IconBuildingHospital,
+  IconHistory,
   IconShieldLock,
   IconStethoscope,
   IconUsers,
@@ -9,7 +10,7 @@ import type { SessionUser } from '@portal/shared';
 
 export interface MenuItem {
   path: string;
-  label: 'nav.doctors' | 'nav.admins' | 'nav.patients' | 'nav.units';
+  label: 'nav.doctors' | 'nav.admins' | 'nav.patients' | 'nav.units' | 'audit.title';
   icon: Icon;
   /** Shown in the phone bottom bar too (spec: doctors, patients, units). */
   mobile: boolean;
@@ -27,6 +28,14 @@ const ITEMS: MenuItem[] = [
     icon: IconBuildingHospital,
     mobile: true,
     adminOnly: false,
+  },
+  // 'Historia zmian': the server answers 403 to doctors, so they get no entry.
+  {
+    path: '/audit_trial',
+    label: 'audit.title',
+    icon: IconHistory,
+    mobile: false,
+    adminOnly: true,
   },
 ];
 

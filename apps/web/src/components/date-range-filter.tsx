@@ -27,7 +27,7 @@ export function DateRangeFilter({
   const emit = (choice: DateRangeChoice) => onChange(choice, dateRangeFor(choice, new Date()));
 
   return (
-    <Group gap="sm" align="flex-end" wrap="wrap">
+    <Group gap="sm" align="flex-end" wrap="wrap" w={{ base: '100%', xs: 'auto' }}>
       <Select
         label={label ?? t('dateRange.label')}
         data={DATE_RANGE_OPTIONS.map((option) => ({

@@ -1,0 +1,343 @@
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  LoadingOverlay,
+  MultiSelect,
+  NativeSelect,
+  Pagination,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { IconFilterOff } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@portal/shared';
+import type { AuditEntry } from '@portal/shared';
+import { DateRangeFilter } from '../../components/date-range-filter';
+import { ALL_TIME, formatDateTime } from '../../components/date-range';
+import type { DateRange, DateRangeChoice } from '../../components/date-range';
+import { pageCount, rangeOf } from '../../components/list-state';
+import { PageHeader } from '../../components/page-header';
+import { useIsDesktop } from '../../components/use-is-desktop';
+import { isApiError } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { isAdmin } from '../../lib/session-rules';
+import { useAuditList, useDoctorOptions, usePatientOptions } from './audit-api';
+import type { AuditFilters } from './audit-api';
+import { auditValue, isAuditedEntity, isNamedColumn } from './audit-labels';
+
+const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
+
+interface Column {
+  key: string;
+  header: string;
+  cell: (entry: AuditEntry) => ReactNode;
+  width?: number;
+}
+
+/**
+ * /audit_trial (administrators): who changed which patient data, when, from what to what.
+ * Doctors have no menu entry; if one comes here anyway, the server's refusal is shown.
+ */
+export function AuditPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const admin = isAdmin(session?.user);
+  const isDesktop = useIsDesktop();
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
+  const list = useAuditList(page, limit, filters);
+  const doctors = useDoctorOptions(admin);
+  const patients = usePatientOptions(admin);
+
+  const forbidden = isApiError(list.error) && list.error.httpStatus === 403;
+  const rows = list.data?.data ?? [];
+  const total = list.data?.total ?? 0;
+  const range = rangeOf(page, limit, total);
+  const filtered =
+    filters.doctorIds.length > 0 ||
+    filters.patientIds.length > 0 ||
+    dateChoice.option !== ALL_TIME.option;
+
+  function filter(next: Partial<AuditFilters>) {
+    setFilters((previous) => ({ ...previous, ...next }));
+    setPage(1);
+  }
+
+  function clearFilters() {
+    setFilters(NO_FILTERS);
+    setDateChoice(ALL_TIME);
+    setPage(1);
+  }
+
+  const words = { yes: t('audit.valueTrue'), no: t('audit.valueFalse') };
+  const place = (entry: AuditEntry) =>
+    isAuditedEntity(entry.entity_name)
+      ? t(`audit.entities.${entry.entity_name}`)
+      : entry.entity_name;
+  const operation = (entry: AuditEntry) =>
+    entry.operation === 'insert' || entry.operation === 'update' || entry.operation === 'delete'
+      ? t(`audit.operations.${entry.operation}`)
+      : entry.operation;
+  // What happened is said next to the place: '-' alone cannot tell a removal from an empty value.
+  const placeCell = (entry: AuditEntry) => (
+    <>
+      {place(entry)}
+      <Text size="xs" c="dimmed">
+        {operation(entry)}
+      </Text>
+    </>
+  );
+  const column = (entry: AuditEntry) =>
+    isNamedColumn(entry.column_name) ? t(`audit.columns.${entry.column_name}`) : entry.column_name;
+  const patientCell = (entry: AuditEntry) => {
+    if (!entry.patient) return '-';
+    const name = `${entry.patient.surname} ${entry.patient.firstname}`.trim();
+    return (
+      <Anchor
+        component={Link}
+        fz="sm"
+        to={`/patients/card/${entry.patient.id}`}
+        aria-label={t('audit.openCard', { name })}
+      >
+        {name}
+      </Anchor>
+    );
+  };
+  const valueCell = (value: string | null) => (
+    <Text size="sm" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
+      {auditValue(value, words)}
+    </Text>
+  );
+
+  const columns: Column[] = [
+    {
+      key: 'updated_at',
+      header: t('audit.changedAt'),
+      width: 150,
+      cell: (e) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.updated_at)}</span>,
+    },
+    { key: 'user', header: t('audit.changedBy'), cell: (e) => e.user.login ?? '-' },
+    { key: 'patient', header: t('audit.patient'), cell: patientCell },
+    { key: 'place', header: t('audit.place'), cell: placeCell },
+    { key: 'column', header: t('audit.column'), cell: column },
+    { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e.old_value) },
+    { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e.new_value) },
+  ];
+
+  if (forbidden) {
+    return (
+      <>
+        <PageHeader title={t('audit.title')} />
+        <Alert color="yellow" role="alert">
+          {t('audit.forbidden')}
+        </Alert>
+      </>
+    );
+  }
+
+  let content: ReactNode;
+  if (list.isPending) {
+    content = (
+      <Center py="xl">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  } else if (list.isError && !list.data) {
+    content = (
+      <Alert color="red" role="alert">
+        {t('list.loadError')}
+      </Alert>
+    );
+  } else if (rows.length === 0) {
+    content = (
+      <Text c="dimmed" ta="center" py="xl">
+        {t('list.empty')}
+      </Text>
+    );
+  } else if (isDesktop) {
+    content = (
+      <Table.ScrollContainer minWidth={960}>
+        <Table aria-label={t('audit.title')} striped highlightOnHover verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c.key} w={c.width}>
+                  {c.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((entry) => (
+              <Table.Tr key={entry.id}>
+                {columns.map((c) => (
+                  <Table.Td key={c.key}>{c.cell(entry)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  } else {
+    content = (
+      <Stack
+        gap="sm"
+        component="ul"
+        aria-label={t('audit.title')}
+        style={{ listStyle: 'none', margin: 0, padding: 0 }}
+      >
+        {rows.map((entry) => (
+          <Card key={entry.id} component="li" withBorder padding="md">
+            <Group justify="space-between" gap="xs" mb={4}>
+              <Text fw={600} size="sm">
+                {place(entry)} · {column(entry)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatDateTime(entry.updated_at)}
+              </Text>
+            </Group>
+            <Text size="xs" c="dimmed" mb={4}>
+              {operation(entry)}
+            </Text>
+            <Text size="sm">
+              {t('audit.patient')}: {patientCell(entry)}
+            </Text>
+            <Text size="sm">
+              {t('audit.changedBy')}: {entry.user.login ?? '-'}
+            </Text>
+            <Text size="sm" mt={4} c="dimmed">
+              {t('audit.oldValue')}:
+            </Text>
+            {valueCell(entry.old_value)}
+            <Text size="sm" mt={4} c="dimmed">
+              {t('audit.newValue')}:
+            </Text>
+            {valueCell(entry.new_value)}
+          </Card>
+        ))}
+      </Stack>
+    );
+  }
+
+  const personOption = (p: { id: number; firstname: string; surname: string; pesel?: string }) => ({
+    value: String(p.id),
+    label: `${p.surname} ${p.firstname}${p.pesel ? ` (${p.pesel})` : ''}`,
+  });
+
+  return (
+    <>
+      <PageHeader title={t('audit.title')} />
+      <Stack gap="md">
+        <Group
+          component="section"
+          aria-label={t('audit.filters')}
+          gap="sm"
+          align="flex-end"
+          wrap="wrap"
+        >
+          <MultiSelect
+            label={t('audit.doctors')}
+            placeholder={filters.doctorIds.length ? undefined : t('audit.doctorsPlaceholder')}
+            data={(doctors.data ?? []).map(personOption)}
+            value={filters.doctorIds}
+            onChange={(doctorIds) => filter({ doctorIds })}
+            searchable
+            clearable
+            nothingFoundMessage={t('audit.nothingFound')}
+            w={{ base: '100%', xs: 280 }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <MultiSelect
+            label={t('audit.patients')}
+            placeholder={filters.patientIds.length ? undefined : t('audit.patientsPlaceholder')}
+            data={(patients.data ?? []).map(personOption)}
+            value={filters.patientIds}
+            onChange={(patientIds) => filter({ patientIds })}
+            searchable
+            clearable
+            nothingFoundMessage={t('audit.nothingFound')}
+            w={{ base: '100%', xs: 320 }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <DateRangeFilter
+            value={dateChoice}
+            onChange={(choice: DateRangeChoice, dates: DateRange) => {
+              setDateChoice(choice);
+              filter({ range: dates });
+            }}
+          />
+          {filtered && (
+            <Button
+              variant="subtle"
+              leftSection={<IconFilterOff size={16} aria-hidden />}
+              onClick={clearFilters}
+            >
+              {t('audit.clearFilters')}
+            </Button>
+          )}
+        </Group>
+
+        <Box pos="relative" aria-busy={list.isFetching}>
+          <LoadingOverlay visible={list.isPlaceholderData && list.isFetching} zIndex={5} />
+          {content}
+        </Box>
+
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Text size="sm" aria-live="polite">
+            {t('list.range', range)}
+          </Text>
+          <Group gap="sm" wrap="wrap">
+            <NativeSelect
+              aria-label={t('list.pageSize')}
+              size="xs"
+              w={80}
+              data={PAGE_SIZES.map(String)}
+              value={String(limit)}
+              onChange={(event) => {
+                setLimit(Number(event.currentTarget.value));
+                setPage(1);
+              }}
+            />
+            <Box component="nav" aria-label={t('list.pagination')}>
+              <Pagination
+                size="sm"
+                total={pageCount(total, limit)}
+                value={page}
+                onChange={setPage}
+                siblings={isDesktop ? 1 : 0}
+                getItemProps={(item) => ({
+                  'aria-label': t('list.page', { page: item }),
+                  'aria-current': item === page ? 'page' : undefined,
+                })}
+                getControlProps={(control) => ({
+                  'aria-label': t(
+                    control === 'previous'
+                      ? 'list.previousPage'
+                      : control === 'next'
+                        ? 'list.nextPage'
+                        : control === 'first'
+                          ? 'list.firstPage'
+                          : 'list.lastPage',
+                  ),
+                })}
+              />
+            </Box>
+          </Group>
+        </Group>
+      </Stack>
+    </>
+  );
+}
