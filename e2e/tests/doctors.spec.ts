@@ -219,4 +219,92 @@ test.describe('Lekarze', () => {
     await expect(row).not.toHaveAttribute('data-deleted');
     await expect(row.getByRole('button', { name: 'Edytuj' })).toBeVisible();
   });
+
+  test('a deleted unit is not offered for a new doctor', async ({ page, request, api }) => {
+    const tag = unique('Oddział');
+    const kept = await api.createUnit(`${tag} czynny`);
+    const deleted = await api.createUnit(`${tag} zamknięty`);
+    await api.call('DELETE', `/units/${deleted.id}`);
+    await openSignedIn(page, request, '/doctors/create');
+
+    const dialog = page.getByRole('dialog', { name: 'Nowy lekarz' });
+    const select = dialog.getByLabel('Jednostka');
+    await select.click();
+    await select.fill(tag);
+    await expect(page.getByRole('option', { name: kept.name, exact: true })).toBeVisible();
+    await expect(page.getByRole('option', { name: deleted.name, exact: true })).toHaveCount(0);
+  });
+
+  test('new login details replace the password the doctor had', async ({
+    page,
+    request,
+    browser,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const { doctor, credentials } = await api.readyDoctor(unit.id);
+    await openSignedIn(page, request, `/doctors/${doctor.id}/edit`);
+    await page
+      .getByRole('dialog', { name: 'Edycja lekarza' })
+      .getByRole('button', { name: 'Generuj i drukuj dane logowania' })
+      .click();
+    const sheet = page.getByRole('dialog', { name: 'Dane logowania' });
+    const password = (await shownValue(sheet, 'Hasło').innerText()).trim();
+    expect(password).not.toBe(credentials.password);
+
+    const other = await browser.newContext({ baseURL: BASE_URL, locale: 'pl-PL' });
+    try {
+      const doctorPage = await other.newPage();
+      await signInThroughUi(doctorPage, 'doctor', credentials);
+      await expect(
+        doctorPage.getByText(
+          'Podałeś nieprawidłowy login lub hasło. Spróbuj ponownie lub skontaktuj się z Administratorem',
+        ),
+      ).toBeVisible();
+      await doctorPage.getByLabel('Hasło', { exact: true }).fill(password);
+      await doctorPage.getByLabel('Hasło', { exact: true }).press('Enter');
+      await expect(doctorPage).toHaveURL(/\/changepassword$/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+test.describe('Lekarze na telefonie', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('doctors are shown as cards and the dialog fills the screen', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    await openSignedIn(page, request, '/doctors');
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(doctor.surname);
+
+    const card = page
+      .getByRole('list', { name: 'Lekarze' })
+      .getByRole('listitem')
+      .filter({ hasText: doctor.surname });
+    await expect(card).toBeVisible();
+    await expect(card).toContainText(unit.name);
+    await expect(card.getByRole('link', { name: doctor.email })).toHaveAttribute(
+      'href',
+      `mailto:${doctor.email}`,
+    );
+    await expect(card.getByRole('link', { name: '+48 600 100 200' })).toHaveAttribute(
+      'href',
+      'tel:+48600100200',
+    );
+    await expect(page.getByRole('table')).toHaveCount(0);
+
+    await card.getByRole('button', { name: 'Edytuj' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edycja lekarza' });
+    await expect(field(dialog, 'E-mail')).toHaveValue(doctor.email);
+    const box = await dialog.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(389);
+    await dialog.getByRole('button', { name: 'Anuluj' }).click();
+    await expect(dialog).toBeHidden();
+  });
 });

@@ -1,4 +1,5 @@
-import { expect, signInThroughUi, test } from '../fixtures.js';
+import { BASE_URL } from '../env.js';
+import { expect, openSignedIn, signInThroughUi, test } from '../fixtures.js';
 
 const INVALID_CREDENTIALS =
   'Podałeś nieprawidłowy login lub hasło. Spróbuj ponownie lub skontaktuj się z Administratorem';
@@ -108,5 +109,85 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
       page.getByRole('textbox', { name: 'Nowe hasło', exact: true }),
     ).toHaveAccessibleDescription('Hasło musi mieć co najmniej 8 znaków');
     await expect(page).toHaveURL(/\/changepassword$/);
+  });
+});
+
+test.describe('Zmiana hasła z menu', () => {
+  test('an administrator changes the password and lands on the doctors list; other sessions end', async ({
+    page,
+    request,
+    browser,
+    api,
+  }) => {
+    const { credentials } = await api.readyAdmin();
+    const newPassword = `${credentials.password}-2`;
+
+    // The same administrator is also signed in elsewhere.
+    const other = await browser.newContext({ baseURL: BASE_URL, locale: 'pl-PL' });
+    try {
+      const elsewhere = await other.newPage();
+      await signInThroughUi(elsewhere, 'admin', credentials);
+      await expect(elsewhere).toHaveURL(/\/doctors$/);
+
+      await openSignedIn(page, request, '/units', 'admin', credentials);
+      await page.getByRole('link', { name: 'Zmień hasło' }).click();
+      await expect(page).toHaveURL(/\/changepassword$/);
+      // Not forced: no hint, the menu works.
+      await expect(page.getByText('Przed rozpoczęciem pracy ustaw własne hasło.')).toHaveCount(0);
+      await expect(
+        page
+          .getByRole('navigation', { name: 'Menu główne' })
+          .getByRole('link', { name: 'Jednostki' }),
+      ).not.toHaveAttribute('aria-disabled');
+
+      await page
+        .getByRole('textbox', { name: 'Stare hasło', exact: true })
+        .fill(credentials.password);
+      await page.getByRole('textbox', { name: 'Nowe hasło', exact: true }).fill(newPassword);
+      await page
+        .getByRole('textbox', { name: 'Powtórz nowe hasło', exact: true })
+        .fill(newPassword);
+      await page.getByRole('button', { name: 'Zapisz' }).click();
+      await expect(page.getByText('Zmiany zostały zapisane')).toBeVisible();
+      await expect(page).toHaveURL(/\/doctors$/);
+      await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+
+      // This browser keeps working with the session the change started.
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+
+      // The other browser's session ended with the change.
+      await elsewhere.reload();
+      await expect(elsewhere).toHaveURL(/\/login$/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a doctor who changed the password reads units but cannot open staff lists', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const { credentials } = await api.readyDoctor(unit.id);
+    await openSignedIn(page, request, '/doctors', 'doctor', credentials);
+    await expect(page).toHaveURL(/\/units$/);
+    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+
+    const menu = page.getByRole('navigation', { name: 'Menu główne' });
+    await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Administratorzy' })).toHaveCount(0);
+
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
+    const row = page.getByRole('row').filter({ hasText: unit.name });
+    await expect(row).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Dodaj jednostkę' })).toHaveCount(0);
+    await expect(row.getByRole('button', { name: 'Edytuj' })).toHaveCount(0);
+    await expect(row.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
+
+    await page.goto('/admins/create');
+    await expect(page).toHaveURL(/\/units$/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 });

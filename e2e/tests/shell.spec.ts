@@ -211,4 +211,26 @@ test.describe('Dostęp i sesja', () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText(unit.name)).toHaveCount(0);
   });
+
+  test('when the session is ended elsewhere, the next request leads to the login screen', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const { admin, credentials } = await api.readyAdmin();
+    await openSignedIn(page, request, '/doctors', 'admin', credentials);
+    await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+
+    // Another administrator removes this account, which ends its sessions.
+    await api.call('DELETE', `/admins/${admin.id}`);
+
+    await page
+      .getByRole('navigation', { name: 'Menu główne' })
+      .getByRole('link', { name: 'Jednostki' })
+      .click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    await page.goto('/units');
+    await expect(page).toHaveURL(/\/login$/);
+  });
 });

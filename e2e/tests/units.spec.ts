@@ -57,6 +57,8 @@ test.describe('Jednostki', () => {
     const row = unitRow(page, name);
     await expect(row).toBeVisible();
     await expect(row).toContainText('ul. Kilińskiego 12a, 90-012 Łódź');
+    // The toast goes away by itself (6 s).
+    await expect(page.getByText(SAVED)).toBeHidden({ timeout: 10_000 });
   });
 
   test('a name longer than 255 characters is refused with the spec message', async ({ api }) => {
@@ -206,5 +208,36 @@ test.describe('Jednostki', () => {
     await expect(row).not.toHaveAttribute('data-deleted');
     await expect(row.getByRole('button', { name: 'Usuń' })).toBeVisible();
     await expect(row.getByRole('button', { name: 'Przywróć' })).toHaveCount(0);
+  });
+
+  test('Enter saves the dialog and Escape closes it without saving', async ({ page, request }) => {
+    const name = unique('Poradnia Enter');
+    const abandoned = unique('Poradnia Porzucona');
+    await openSignedIn(page, request, '/units');
+
+    await page.getByRole('button', { name: 'Dodaj jednostkę' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Nowa jednostka' });
+    // The dialog starts in its first field.
+    await expect(dialog.getByRole('textbox', { name: 'Nazwa', exact: true })).toBeFocused();
+    await page.keyboard.type(abandoned);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole('button', { name: 'Dodaj jednostkę' }).click();
+    dialog = page.getByRole('dialog', { name: 'Nowa jednostka' });
+    await expect(dialog.getByRole('textbox', { name: 'Nazwa', exact: true })).toHaveValue('');
+    await dialog.getByRole('textbox', { name: 'Nazwa', exact: true }).fill(name);
+    await dialog.getByRole('textbox', { name: 'Ulica', exact: true }).fill('ul. Sienkiewicza');
+    await dialog.getByRole('textbox', { name: 'Numer budynku', exact: true }).fill('3');
+    await dialog.getByRole('textbox', { name: 'Kod pocztowy', exact: true }).fill('00-015');
+    await dialog.getByRole('textbox', { name: 'Miasto', exact: true }).fill('Warszawa');
+    await dialog.getByRole('textbox', { name: 'Miasto', exact: true }).press('Enter');
+    await expect(page.getByText(SAVED)).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    await search(page, name);
+    await expect(unitRow(page, name)).toContainText('ul. Sienkiewicza 3, 00-015 Warszawa');
+    await search(page, abandoned);
+    await expect(page.getByText('Brak danych')).toBeVisible();
   });
 });
