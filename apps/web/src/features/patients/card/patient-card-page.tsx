@@ -276,7 +276,7 @@ export function PatientCardPage() {
     return (
       <Alert color="yellow" role="alert" title={t('card.title')}>
         {t('card.notFound')}{' '}
-        <Anchor component={Link} to={PATIENTS_PATH}>
+        <Anchor component={Link} to={PATIENTS_PATH} fz="sm">
           {t('card.backToList')}
         </Anchor>
       </Alert>
