@@ -256,49 +256,53 @@ describe('GET /api/admins/print_login_detail/:id', () => {
 });
 
 describe('the last administrator', () => {
-  it('cannot be deleted, and a first administrator is created only when none exists', async () => {
-    const fresh = await createTestApp();
-    try {
-      const first = await ensureInitialAdmin(fresh.db, { login: 'admin', password: null });
-      expect(first).toEqual({
-        created: true,
-        login: 'admin',
-        generatedPassword: expect.any(String) as string,
-      });
-      expect(await ensureInitialAdmin(fresh.db, { login: 'admin', password: null })).toEqual({
-        created: false,
-      });
-      const password = (first as { generatedPassword: string }).generatedPassword;
-      const session = await fresh.login('admin', 'admin', password);
-      expect(session.user.changed_password_at).toBeNull();
+  // A database with no administrator at all, as on the first start.
+  let fresh: TestApp;
+  beforeAll(async () => {
+    fresh = await createTestApp();
+  });
+  afterAll(async () => {
+    await fresh?.close();
+  });
 
-      // Through the API an administrator always leaves at least the own account, so the rule is
-      // checked on the service with an actor that is not one of the administrators.
-      const outsider: Actor = {
-        userId: -1,
-        sessionId: -1,
-        login: 'someone',
-        role: 'admin',
-        doctorId: null,
-        unitId: null,
-        changedPasswordAt: new Date(),
-      };
-      const blocked = await fresh.request('GET', '/api/admins/all', { token: session.token });
-      expect(blocked.statusCode).toBe(403); // the printed password is not changed yet
-      const ready = await fresh.changePassword(session, password);
-      const all = await fresh.request('GET', '/api/admins/all', { token: ready.token });
-      const [only] = all.json<{ data: Admin[] }>().data;
-      expect(only?.login).toBe('admin');
-      const refusal = await deleteAdmin(fresh.db, outsider, only!.id).then(
-        () => null,
-        (error: unknown) => error,
-      );
-      expect(refusal).toBeInstanceOf(AppError);
-      expect(refusal).toMatchObject({ statusCode: 409, status: 'last_admin' });
-      const after = await fresh.request('GET', `/api/admins/${only!.id}`, { token: ready.token });
-      expect(after.json<Admin>().deleted_at).toBeNull();
-    } finally {
-      await fresh.close();
-    }
+  it('cannot be deleted, and a first administrator is created only when none exists', async () => {
+    const first = await ensureInitialAdmin(fresh.db, { login: 'admin', password: null });
+    expect(first).toEqual({
+      created: true,
+      login: 'admin',
+      generatedPassword: expect.any(String) as string,
+    });
+    expect(await ensureInitialAdmin(fresh.db, { login: 'admin', password: null })).toEqual({
+      created: false,
+    });
+    const password = (first as { generatedPassword: string }).generatedPassword;
+    const session = await fresh.login('admin', 'admin', password);
+    expect(session.user.changed_password_at).toBeNull();
+
+    // Through the API an administrator always leaves at least the own account, so the rule is
+    // checked on the service with an actor that is not one of the administrators.
+    const outsider: Actor = {
+      userId: -1,
+      sessionId: -1,
+      login: 'someone',
+      role: 'admin',
+      doctorId: null,
+      unitId: null,
+      changedPasswordAt: new Date(),
+    };
+    const blocked = await fresh.request('GET', '/api/admins/all', { token: session.token });
+    expect(blocked.statusCode).toBe(403); // the printed password is not changed yet
+    const ready = await fresh.changePassword(session, password);
+    const all = await fresh.request('GET', '/api/admins/all', { token: ready.token });
+    const [only] = all.json<{ data: Admin[] }>().data;
+    expect(only?.login).toBe('admin');
+    const refusal = await deleteAdmin(fresh.db, outsider, only!.id).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ statusCode: 409, status: 'last_admin' });
+    const after = await fresh.request('GET', `/api/admins/${only!.id}`, { token: ready.token });
+    expect(after.json<Admin>().deleted_at).toBeNull();
   });
 });

@@ -162,75 +162,74 @@ describe('POST /api/auth/login/doctor', () => {
 });
 
 describe('login throttling', () => {
+  // An app of its own whose throttle runs on a clock that moves only when the test moves it.
+  let now = Date.parse('2026-03-02T08:00:00Z');
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ now: () => now });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
   it('locks one login after repeated failures, with Retry-After, until the lock ends', async () => {
-    let now = Date.parse('2026-03-02T08:00:00Z');
-    const app = await createTestApp({ now: () => now });
-    try {
-      const { login, password } = await app.admin();
-      const attempt = (pw: string, remoteAddress: string) =>
-        app.request('POST', '/api/auth/login/admin', {
-          body: { login, password: pw },
-          remoteAddress,
-        });
-      for (let i = 0; i < defaultThrottleLimits.perLogin; i++) {
-        // Different addresses: it is the login that is counted here.
-        const res = await attempt('wrong-password', `10.1.0.${i + 1}`);
-        expect(res.statusCode).toBe(401);
-      }
-      const locked = await attempt(password, '10.1.0.99');
-      expect(locked.statusCode).toBe(429);
-      expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-      expect(locked.json()).toEqual({ status: 'too_many_attempts' });
-
-      // Another login from the same addresses is not affected.
-      const other = await app.admin();
-      const otherRes = await app.request('POST', '/api/auth/login/admin', {
-        body: { login: other.login, password: other.password },
-        remoteAddress: '10.1.0.1',
+    const { login, password } = await app.admin();
+    const attempt = (pw: string, remoteAddress: string) =>
+      app.request('POST', '/api/auth/login/admin', {
+        body: { login, password: pw },
+        remoteAddress,
       });
-      expect(otherRes.statusCode).toBe(200);
-
-      now += defaultThrottleLimits.lockMs - 60_000;
-      const stillLocked = await attempt(password, '10.1.0.99');
-      expect(stillLocked.statusCode).toBe(429);
-      expect(stillLocked.headers['retry-after']).toBe('60');
-
-      now += 60_000;
-      const after = await attempt(password, '10.1.0.99');
-      expect(after.statusCode).toBe(200);
-    } finally {
-      await app.close();
+    for (let i = 0; i < defaultThrottleLimits.perLogin; i++) {
+      // Different addresses: it is the login that is counted here.
+      const res = await attempt('wrong-password', `10.1.0.${i + 1}`);
+      expect(res.statusCode).toBe(401);
     }
+    const locked = await attempt(password, '10.1.0.99');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
+    expect(locked.json()).toEqual({ status: 'too_many_attempts' });
+
+    // Another login from the same addresses is not affected.
+    const other = await app.admin();
+    const otherRes = await app.request('POST', '/api/auth/login/admin', {
+      body: { login: other.login, password: other.password },
+      remoteAddress: '10.1.0.1',
+    });
+    expect(otherRes.statusCode).toBe(200);
+
+    now += defaultThrottleLimits.lockMs - 60_000;
+    const stillLocked = await attempt(password, '10.1.0.99');
+    expect(stillLocked.statusCode).toBe(429);
+    expect(stillLocked.headers['retry-after']).toBe('60');
+
+    now += 60_000;
+    const after = await attempt(password, '10.1.0.99');
+    expect(after.statusCode).toBe(200);
   });
 
   it('locks one address after repeated failures over many logins', async () => {
-    const app = await createTestApp();
-    try {
-      const { login, password } = await app.admin();
-      const address = '10.2.0.1';
-      for (let i = 0; i < defaultThrottleLimits.perAddress; i++) {
-        const res = await app.request('POST', '/api/auth/login/admin', {
-          body: { login: `guess-${i}`, password: 'wrong-password' },
-          remoteAddress: address,
-        });
-        expect(res.statusCode).toBe(401);
-      }
-      const locked = await app.request('POST', '/api/auth/login/admin', {
-        body: { login, password },
+    const { login, password } = await app.admin();
+    const address = '10.2.0.1';
+    for (let i = 0; i < defaultThrottleLimits.perAddress; i++) {
+      const res = await app.request('POST', '/api/auth/login/admin', {
+        body: { login: `guess-${i}`, password: 'wrong-password' },
         remoteAddress: address,
       });
-      expect(locked.statusCode).toBe(429);
-      expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-      expect(locked.json()).toEqual({ status: 'too_many_attempts' });
-
-      const elsewhere = await app.request('POST', '/api/auth/login/admin', {
-        body: { login, password },
-        remoteAddress: '10.2.0.2',
-      });
-      expect(elsewhere.statusCode).toBe(200);
-    } finally {
-      await app.close();
+      expect(res.statusCode).toBe(401);
     }
+    const locked = await app.request('POST', '/api/auth/login/admin', {
+      body: { login, password },
+      remoteAddress: address,
+    });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
+    expect(locked.json()).toEqual({ status: 'too_many_attempts' });
+
+    const elsewhere = await app.request('POST', '/api/auth/login/admin', {
+      body: { login, password },
+      remoteAddress: '10.2.0.2',
+    });
+    expect(elsewhere.statusCode).toBe(200);
   });
 });
 
