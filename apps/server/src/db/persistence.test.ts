@@ -16,15 +16,13 @@ describe('embedded database on disk', () => {
     dirs.push(dataDir);
     const first = await openDatabase({ kind: 'pglite', dataDir });
     await runMigrations(first);
-    await first.db
-      .insert(units)
-      .values({
-        name: 'Poradnia Żółta',
-        street: 'Łąkowa',
-        building_nr: '1',
-        postcode: '00-001',
-        city: 'Łódź',
-      });
+    await first.db.insert(units).values({
+      name: 'Poradnia Żółta',
+      street: 'Łąkowa',
+      building_nr: '1',
+      postcode: '00-001',
+      city: 'Łódź',
+    });
     await first.close();
 
     const second = await openDatabase({ kind: 'pglite', dataDir });
