@@ -21,6 +21,7 @@ import {
 } from '../patient-format';
 import { PATIENTS, useCriteriaGroups } from '../patients-api';
 import { PatientFiltersPanel } from './patient-filters';
+import classes from './patients-page.module.css';
 import { emptyFilters, patientFilterParams } from './patient-filters-state';
 import type { PatientFilters } from './patient-filters-state';
 import { useRegistrationCredentials } from '../registration-credentials';
@@ -95,20 +96,22 @@ export function PatientsPage() {
     </Stack>
   );
 
+  // A deleted patient's card stays readable; Restore goes under it so that the column stays narrow.
   const actions = (p: PatientListItem) => (
-    <Group gap="xs" wrap="nowrap">
+    <Stack gap="xs" align="flex-start" className={classes.actions}>
       <Button
         component={Link}
         to={`/patients/card/${p.id}`}
         size="xs"
         variant="light"
         leftSection={<IconId size={16} aria-hidden />}
+        style={{ flexShrink: 0 }}
         aria-label={t('patients.list.cardOf', { name: fullName(p) })}
       >
         {t('patients.list.card')}
       </Button>
       {p.deleted_at && <RowActions deleted onRestore={() => softDelete.askRestore(p.id)} />}
-    </Group>
+    </Stack>
   );
 
   const columns: Column<PatientListItem>[] = [
