@@ -17,14 +17,17 @@ let restoring: Promise<void> | null = null;
 
 /**
  * Restores the session once per page load: a stored token is checked with validate_token (the
- * client refreshes it if expired); without one, the refresh cookie is tried silently.
+ * client refreshes it if expired); without one, the refresh cookie is tried silently when the
+ * server's signed-in marker cookie says there is one.
  * Shared as one promise so that React's double effects in development do not refresh twice.
  */
 export function restoreSession(): Promise<void> {
   restoring ??= (async () => {
     const stored = sessionStore.get();
     if (!stored) {
-      await api.refresh();
+      // The server sets this marker beside its httpOnly refresh cookie; without it a refresh
+      // could only be refused.
+      if (document.cookie.split('; ').includes('portal_signed_in=1')) await api.refresh();
       return;
     }
     try {

@@ -19,6 +19,7 @@ import * as auth from './service.js';
 import type { IssuedSession } from './service.js';
 
 export const REFRESH_COOKIE = 'portal_refresh';
+export const SIGNED_IN_COOKIE = 'portal_signed_in';
 const REFRESH_COOKIE_PATH = '/api/auth';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, throttle, config }) => {
@@ -30,6 +31,19 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
       secure: config.secureCookies,
       expires: session.refreshExpiresAt,
     });
+    // Readable by the page and holding no secret: it only tells the web app that a refresh is
+    // worth trying, so a signed-out visit does not start with a refused request.
+    void reply.setCookie(SIGNED_IN_COOKIE, '1', {
+      path: '/',
+      sameSite: 'strict',
+      secure: config.secureCookies,
+      expires: session.refreshExpiresAt,
+    });
+  }
+
+  function clearSessionCookies(reply: FastifyReply) {
+    void reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+    void reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
   }
 
   for (const role of ['admin', 'doctor'] as const satisfies readonly Role[]) {
@@ -88,8 +102,16 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     },
     async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
-      if (!token) throw unauthorized();
-      const session = await auth.refresh(db, token);
+      const session = token
+        ? await auth.refresh(db, token).catch((error: unknown) => {
+            clearSessionCookies(reply);
+            throw error;
+          })
+        : null;
+      if (!session) {
+        clearSessionCookies(reply);
+        throw unauthorized();
+      }
       setRefreshCookie(reply, session);
       void reply.header('Cache-Control', 'no-store');
       return { access_token: session.accessToken, user: session.user };
@@ -108,7 +130,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     },
     async (request, reply) => {
       await auth.revokeAllSessions(db, actorOf(request).userId);
-      void reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+      clearSessionCookies(reply);
       return { status: 'success' as const };
     },
   );
