@@ -1,7 +1,7 @@
 import { buildPesel } from '@portal/shared';
 import type { PatientCreateBody, PatientDetail } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
-import { users } from '../../db/schema.js';
+import { medicines, users } from '../../db/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
@@ -545,5 +545,47 @@ describe('audit trail', () => {
     expect(
       (await t.request('GET', '/api/audit_trial', { token: doctorA.session.token })).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('changes to the study configuration', () => {
+  it('keeps a medicine that was hidden after the patient got it, but does not offer it anew', async () => {
+    const token = admin.session.token;
+    const body = registration(doctorA);
+    body.medicines = [{ medicine_id: 10, dose: 25 }];
+    const created = await register(token, body);
+    await t.db.update(medicines).set({ is_visible: false }).where(eq(medicines.id, 10));
+    try {
+      const update = { ...body, personal: { ...body.personal, acceptance: undefined } };
+      const kept = await t.request('PUT', `/api/patients/${created.id}`, { token, body: update });
+      expect(kept.statusCode, kept.body).toBe(200);
+      const fresh = registration(doctorA);
+      fresh.medicines = [{ medicine_id: 10, dose: 25 }];
+      const refused = await t.request('POST', '/api/patients', { token, body: fresh });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json<{ errors: Record<string, string[]> }>().errors).toEqual({
+        medicines: ['Niektóre pola są nieprawidłowe'],
+      });
+    } finally {
+      await t.db.update(medicines).set({ is_visible: true }).where(eq(medicines.id, 10));
+    }
+  });
+
+  it('lists patients of any chosen group or subgroup when both filters are given', async () => {
+    const token = admin.session.token;
+    const inGroup2 = registration(doctorA);
+    inGroup2.inclusion = { group_id: 2, subgroup_id: 4, dose: 10, interval: null };
+    const a = await register(token, inGroup2);
+    const inSubgroup8 = registration(doctorA);
+    inSubgroup8.inclusion = { group_id: 3, subgroup_id: 8, dose: 5, interval: null };
+    const b = await register(token, inSubgroup8);
+    const res = await t.request('GET', '/api/patients', {
+      token,
+      query: { groups: '2', sub_groups: '8', limit: '100' },
+    });
+    const ids = res.json<{ data: { id: number }[] }>().data.map((p) => p.id);
+    expect(ids).toEqual(expect.arrayContaining([a.id, b.id]));
+    const groups = res.json<{ data: { group: { nr: number } }[] }>().data.map((p) => p.group.nr);
+    expect(new Set(groups)).toEqual(new Set([2, 3]));
   });
 });

@@ -65,7 +65,12 @@ export async function findReachablePatient(
 }
 
 /** Checks every reference of a patient form against the study configuration and the actor. */
-async function validateReferences(db: Database, actor: Actor, input: CreateInput | UpdateInput) {
+async function validateReferences(
+  db: Database,
+  actor: Actor,
+  input: CreateInput | UpdateInput,
+  keptMedicineIds: readonly number[] = [],
+) {
   const { personal, inclusion, exclusion } = input;
   const scope = unitScope(actor);
   if (scope !== null && personal.unit_id !== scope) throw forbidden();
@@ -115,12 +120,14 @@ async function validateReferences(db: Database, actor: Actor, input: CreateInput
   }
   const ids = input.medicines.map((m) => m.medicine_id);
   if (new Set(ids).size !== ids.length) errors.medicines = ['invalid'];
-  if (ids.length) {
+  // A hidden medicine is no longer offered, but one already on the record may stay.
+  const offered = ids.filter((id) => !keptMedicineIds.includes(id));
+  if (offered.length) {
     const found = await db
       .select({ id: medicines.id })
       .from(medicines)
-      .where(and(inArray(medicines.id, ids), eq(medicines.is_visible, true)));
-    if (found.length !== new Set(ids).size) errors.medicines = ['invalid'];
+      .where(and(inArray(medicines.id, offered), eq(medicines.is_visible, true)));
+    if (found.length !== new Set(offered).size) errors.medicines = ['invalid'];
   }
   if (Object.keys(errors).length) throw invalid(errors);
 }
@@ -277,7 +284,12 @@ async function writeSections(
 
 export async function updatePatient(db: Database, actor: Actor, id: number, input: UpdateInput) {
   const existing = await getPatient(db, actor, id);
-  await validateReferences(db, actor, input);
+  await validateReferences(
+    db,
+    actor,
+    input,
+    existing.medicines.map((m) => m.medicine_id),
+  );
   try {
     await inTransaction(db, actor.userId, async (tx) => {
       await tx
@@ -425,8 +437,11 @@ export async function listPatients(db: Database, actor: Actor, query: PatientLis
           ilike(sql`${patients.firstname} || ' ' || ${patients.surname}`, pattern),
         )
       : undefined,
-    query.groups ? inArray(patientInclusions.group_id, query.groups) : undefined,
-    query.sub_groups ? inArray(patientInclusions.subgroup_id, query.sub_groups) : undefined,
+    // Whole groups and single subgroups chosen together mean "any of them".
+    or(
+      query.groups ? inArray(patientInclusions.group_id, query.groups) : undefined,
+      query.sub_groups ? inArray(patientInclusions.subgroup_id, query.sub_groups) : undefined,
+    ),
     query.doctors ? inArray(patients.doctor_id, query.doctors) : undefined,
     query.medicines
       ? sql`exists (select 1 from ${patientMedicines} pm where pm.patient_id = ${patients.id} and pm.medicine_id in ${query.medicines})`
