@@ -4,16 +4,20 @@ import { HomeRedirect, PublicOnly, RequireAdmin, RequireSession } from './app/gu
 import { RouteError } from './app/route-error';
 import { AdminCreateRoute, AdminEditRoute } from './features/admins/admin-form-route';
 import { AdminsPage } from './features/admins/admins-page';
-import { AuditPage } from './features/audit/audit-page';
 import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
 import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-form-route';
 import { DoctorsPage } from './features/doctors/doctors-page';
-import { PatientCardPage } from './features/patients/card/patient-card-page';
-import { PatientsPage } from './features/patients/list/patients-page';
-import { PatientCreatePage } from './features/patients/wizard/patient-create-page';
-import { PatientEditPage } from './features/patients/wizard/patient-edit-page';
 import { UnitsPage } from './features/units/units-page';
+
+// The patient screens carry the rich-text editor and date pickers: they load on first visit, so
+// the login page and the lists stay small.
+const lazyPage = <K extends string>(
+  load: () => Promise<Record<K, React.ComponentType>>,
+  name: K,
+) => ({
+  lazy: async () => ({ Component: (await load())[name] }),
+});
 
 /**
  * The route table (spec §2): the composition root, and the only module that imports features.
@@ -32,12 +36,36 @@ export const router = createBrowserRouter([
             children: [
               { path: '/changepassword', element: <ChangePasswordPage /> },
               { path: '/units', element: <UnitsPage /> },
-              { path: '/patients', element: <PatientsPage /> },
-              { path: '/patients/create', element: <PatientCreatePage /> },
-              { path: '/patients/:id/edit', element: <PatientEditPage /> },
-              { path: '/patients/card/:patientId', element: <PatientCardPage /> },
+              {
+                path: '/patients',
+                ...lazyPage(() => import('./features/patients/list/patients-page'), 'PatientsPage'),
+              },
+              {
+                path: '/patients/create',
+                ...lazyPage(
+                  () => import('./features/patients/wizard/patient-create-page'),
+                  'PatientCreatePage',
+                ),
+              },
+              {
+                path: '/patients/:id/edit',
+                ...lazyPage(
+                  () => import('./features/patients/wizard/patient-edit-page'),
+                  'PatientEditPage',
+                ),
+              },
+              {
+                path: '/patients/card/:patientId',
+                ...lazyPage(
+                  () => import('./features/patients/card/patient-card-page'),
+                  'PatientCardPage',
+                ),
+              },
               // Not behind RequireAdmin: a doctor who opens it sees the server's refusal.
-              { path: '/audit_trial', element: <AuditPage /> },
+              {
+                path: '/audit_trial',
+                ...lazyPage(() => import('./features/audit/audit-page'), 'AuditPage'),
+              },
               {
                 element: <RequireAdmin />,
                 children: [
