@@ -11,26 +11,34 @@ afterAll(async () => {
 });
 
 describe('embedded database on disk', () => {
-  it('keeps data across a close and reopen, and migrating again changes nothing', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-pglite-'));
-    dirs.push(dataDir);
-    const first = await openDatabase({ kind: 'pglite', dataDir });
-    await runMigrations(first);
-    await first.db.insert(units).values({
-      name: 'Poradnia Żółta',
-      street: 'Łąkowa',
-      building_nr: '1',
-      postcode: '00-001',
-      city: 'Łódź',
-    });
-    await first.close();
+  // Opens PGlite twice on disk inside the test (not in a hook): on a busy two-core machine that
+  // alone can pass the default 30 s.
+  const timeout = 120_000;
 
-    const second = await openDatabase({ kind: 'pglite', dataDir });
-    await runMigrations(second);
-    const rows = await second.db.select({ name: units.name }).from(units);
-    expect(rows).toEqual([{ name: 'Poradnia Żółta' }]);
-    await second.close();
-    // Closing twice (a second signal during shutdown) is harmless.
-    await second.close();
-  });
+  it(
+    'keeps data across a close and reopen, and migrating again changes nothing',
+    { timeout },
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-pglite-'));
+      dirs.push(dataDir);
+      const first = await openDatabase({ kind: 'pglite', dataDir });
+      await runMigrations(first);
+      await first.db.insert(units).values({
+        name: 'Poradnia Żółta',
+        street: 'Łąkowa',
+        building_nr: '1',
+        postcode: '00-001',
+        city: 'Łódź',
+      });
+      await first.close();
+
+      const second = await openDatabase({ kind: 'pglite', dataDir });
+      await runMigrations(second);
+      const rows = await second.db.select({ name: units.name }).from(units);
+      expect(rows).toEqual([{ name: 'Poradnia Żółta' }]);
+      await second.close();
+      // Closing twice (a second signal during shutdown) is harmless.
+      await second.close();
+    },
+  );
 });
