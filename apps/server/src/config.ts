@@ -46,7 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
-    initialAdmin: { login: e.PORTAL_ADMIN_LOGIN ?? 'admin', password: e.PORTAL_ADMIN_PASSWORD ?? null },
+    initialAdmin: {
+      login: e.PORTAL_ADMIN_LOGIN ?? 'admin',
+      password: e.PORTAL_ADMIN_PASSWORD ?? null,
+    },
     publicUrl,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -27,7 +27,8 @@ async function main() {
   } else if (initial.created) {
     app.log.info({ login: initial.login }, 'first administrator created from the environment');
   }
-  if (!config.webRoot) app.log.warn('web app not built (apps/web/dist missing): serving the API only');
+  if (!config.webRoot)
+    app.log.warn('web app not built (apps/web/dist missing): serving the API only');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -47,10 +48,7 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { url: config.publicUrl, database: database.kind },
-    'study portal ready',
-  );
+  app.log.info({ url: config.publicUrl, database: database.kind }, 'study portal ready');
 }
 
 main().catch((error: unknown) => {

@@ -113,7 +113,8 @@ export function issuesByField(issues: readonly z.core.$ZodIssue[]): Record<strin
   for (const issue of issues) {
     const key = issue.path.length ? issue.path.map(String).join('.') : '_';
     const code = isValidationCode(issue.message) ? issue.message : 'invalid';
-    (errors[key] ??= []).includes(code) || errors[key].push(code);
+    const list = (errors[key] ??= []);
+    if (!list.includes(code)) list.push(code);
   }
   return errors;
 }

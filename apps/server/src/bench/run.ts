@@ -34,10 +34,17 @@ async function time(label: string, rounds: number, run: () => Promise<void>) {
 
 async function main() {
   const url = process.env.DATABASE_URL;
-  const handle = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null });
+  const handle = await openDatabase(
+    url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null },
+  );
   await runMigrations(handle);
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' }, null);
-  const app = await buildApp({ db: handle.db, config, logger: false, throttle: new LoginThrottle() });
+  const app = await buildApp({
+    db: handle.db,
+    config,
+    logger: false,
+    throttle: new LoginThrottle(),
+  });
   await ensureInitialAdmin(handle.db, { login: 'bench', password: 'bench-password' });
   await handle.db.insert(units).values(
     Array.from({ length: UNIT_ROWS }, (_, i) => ({
@@ -50,7 +57,11 @@ async function main() {
   );
 
   const login = () =>
-    app.inject({ method: 'POST', url: '/api/auth/login/admin', payload: { login: 'bench', password: 'bench-password' } });
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/login/admin',
+      payload: { login: 'bench', password: 'bench-password' },
+    });
   const token = (await login()).json<{ access_token: string }>().access_token;
   const headers = { authorization: `Bearer ${token}` };
 
@@ -62,10 +73,18 @@ async function main() {
     await app.inject({ method: 'GET', url: '/api/units?limit=20', headers });
   });
   await time('GET /api/units?limit=100&page=15&order_by=name', ROUNDS, async () => {
-    await app.inject({ method: 'GET', url: '/api/units?limit=100&page=15&order_by=name&order_direction=asc', headers });
+    await app.inject({
+      method: 'GET',
+      url: '/api/units?limit=100&page=15&order_by=name&order_direction=asc',
+      headers,
+    });
   });
   await time('GET /api/units?search=łódź', ROUNDS, async () => {
-    await app.inject({ method: 'GET', url: `/api/units?search=${encodeURIComponent('łódź')}`, headers });
+    await app.inject({
+      method: 'GET',
+      url: `/api/units?search=${encodeURIComponent('łódź')}`,
+      headers,
+    });
   });
   await time('GET /api/units/all', 50, async () => {
     await app.inject({ method: 'GET', url: '/api/units/all', headers });

@@ -14,7 +14,11 @@ export const fonts = {
 
 /** An A4 document with the embedded fonts registered; the caller writes and ends it. */
 export function newPdf(title: string): PDFKit.PDFDocument {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Creator: 'Portal badania' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: title, Creator: 'Portal badania' },
+  });
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   doc.registerFont('mono', fonts.mono);

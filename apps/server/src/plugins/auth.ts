@@ -39,7 +39,11 @@ export const authPlugin = fp((app: FastifyInstance, opts: { db: Database }) => {
   app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api') && !route.config?.access && !route.url.startsWith('/api/docs')) {
+    if (
+      route.url.startsWith('/api') &&
+      !route.config?.access &&
+      !route.url.startsWith('/api/docs')
+    ) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
     }
   });

@@ -50,12 +50,10 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
       return reply.status(error.statusCode).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
-      return reply
-        .status(422)
-        .send({
-          status: 'validation_error',
-          errors: translate(fieldErrors(error.validation), locale),
-        });
+      return reply.status(422).send({
+        status: 'validation_error',
+        errors: translate(fieldErrors(error.validation), locale),
+      });
     }
     const statusCode = error.statusCode ?? 500;
     if (statusCode < 500) {

@@ -74,3 +74,18 @@ describe('assertUnitReachable', () => {
     expect(caught).toMatchObject({ statusCode: 404, status: 'not_found' });
   });
 });
+
+describe('unit scope fails closed', () => {
+  it('gives a doctor without a unit no unit at all', () => {
+    const stray: Actor = {
+      userId: 9,
+      sessionId: 9,
+      login: 'x',
+      role: 'doctor',
+      doctorId: 9,
+      unitId: null,
+      changedPasswordAt: new Date(),
+    };
+    expect(unitScope(stray)).toBe(0);
+  });
+});

@@ -62,7 +62,9 @@ export function can(actor: Actor, permission: Permission): boolean {
  * with 404, never 403, so that its existence is not revealed.
  */
 export function unitScope(actor: Actor): number | null {
-  return actor.role === 'admin' ? null : actor.unitId;
+  if (actor.role === 'admin') return null;
+  // Fail closed: a doctor without a unit reaches no unit (no unit has id 0).
+  return actor.unitId ?? 0;
 }
 
 /** Throws 404 unless the actor may reach a row of the given unit. */

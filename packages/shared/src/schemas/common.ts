@@ -13,6 +13,8 @@ export const errorResponse = z.object({
   status: z.string(),
   error: z.string().optional(),
   message: z.string().optional(),
+  /** Seconds until a locked login may be tried again (429). */
+  retry_after: z.number().int().optional(),
 });
 
 /**

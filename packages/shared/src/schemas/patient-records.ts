@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { STRING_MAX } from '../constants.js';
 import { MAX_PAGE_SIZE } from '../constants.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */

@@ -42,7 +42,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
 
   app.get(
     '/admins/:id',
-    { config: { access }, schema: { tags, params: idParams, response: { 200: admin, 404: errorResponse } } },
+    {
+      config: { access },
+      schema: { tags, params: idParams, response: { 200: admin, 404: errorResponse } },
+    },
     (request) => service.getAdmin(db, request.params.id),
   );
 
@@ -73,7 +76,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         response: { 200: adminSaved, 409: errorResponse, 422: validationErrorResponse },
       },
     },
-    async (request) => ({ status: 'success' as const, data: await service.createAdmin(db, request.body) }),
+    async (request) => ({
+      status: 'success' as const,
+      data: await service.createAdmin(db, request.body),
+    }),
   );
 
   app.put(
@@ -84,7 +90,12 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         tags,
         params: idParams,
         body: adminBody,
-        response: { 200: adminSaved, 404: errorResponse, 409: errorResponse, 422: validationErrorResponse },
+        response: {
+          200: adminSaved,
+          404: errorResponse,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => ({
@@ -95,7 +106,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
 
   app.put(
     '/admins/restore/:id',
-    { config: { access }, schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } } },
+    {
+      config: { access },
+      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+    },
     async (request) => {
       await service.restoreAdmin(db, request.params.id);
       return { status: 'success' as const };
@@ -106,7 +120,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
     '/admins/:id',
     {
       config: { access },
-      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse, 409: errorResponse } },
+      schema: {
+        tags,
+        params: idParams,
+        response: { 200: successResponse, 404: errorResponse, 409: errorResponse },
+      },
     },
     async (request) => {
       await service.deleteAdmin(db, actorOf(request), request.params.id);

@@ -150,7 +150,9 @@ export async function printAdminLoginDetails(db: Database, id: number): Promise<
 export async function ensureInitialAdmin(
   db: Database,
   initial: { login: string; password: string | null },
-): Promise<{ created: false } | { created: true; login: string; generatedPassword: string | null }> {
+): Promise<
+  { created: false } | { created: true; login: string; generatedPassword: string | null }
+> {
   const [existing] = await db
     .select({ total: countAll })
     .from(admins)
@@ -158,7 +160,11 @@ export async function ensureInitialAdmin(
   if (existing?.total) return { created: false };
   const password = initial.password ?? generatePassword();
   // A password set by IT in the environment counts as chosen; a printed random one must be changed.
-  await createAdmin(db, { login: initial.login }, { password, passwordChosen: initial.password !== null });
+  await createAdmin(
+    db,
+    { login: initial.login },
+    { password, passwordChosen: initial.password !== null },
+  );
   return {
     created: true,
     login: initial.login,

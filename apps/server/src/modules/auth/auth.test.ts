@@ -187,7 +187,10 @@ describe('login throttling', () => {
     const locked = await attempt(password, '10.1.0.99');
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-    expect(locked.json()).toEqual({ status: 'too_many_attempts' });
+    expect(locked.json()).toEqual({
+      status: 'too_many_attempts',
+      retry_after: defaultThrottleLimits.lockMs / 1000,
+    });
 
     // Another login from the same addresses is not affected.
     const other = await app.admin();
@@ -223,7 +226,10 @@ describe('login throttling', () => {
     });
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-    expect(locked.json()).toEqual({ status: 'too_many_attempts' });
+    expect(locked.json()).toEqual({
+      status: 'too_many_attempts',
+      retry_after: defaultThrottleLimits.lockMs / 1000,
+    });
 
     const elsewhere = await app.request('POST', '/api/auth/login/admin', {
       body: { login, password },

@@ -115,7 +115,9 @@ export async function authenticate(db: Database, accessToken: string): Promise<A
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(doctors, eq(doctors.user_id, users.id))
-    .where(and(eq(sessions.access_token_hash, tokenDigest(accessToken)), isNull(sessions.revoked_at)));
+    .where(
+      and(eq(sessions.access_token_hash, tokenDigest(accessToken)), isNull(sessions.revoked_at)),
+    );
   if (!row || row.userDeletedAt || row.role === 'patient') throw unauthorized();
   if (row.accessExpiresAt.getTime() <= Date.now()) throw unauthorized(EXPIRED_TOKEN_ERROR);
   return {

@@ -38,7 +38,11 @@ export async function listUnits(db: Database, query: UnitListQuery) {
 
 /** Units that can be chosen in forms: not deleted, by name. */
 export async function allUnits(db: Database) {
-  const rows = await db.select().from(units).where(isNull(units.deleted_at)).orderBy(asc(units.name));
+  const rows = await db
+    .select()
+    .from(units)
+    .where(isNull(units.deleted_at))
+    .orderBy(asc(units.name));
   return { data: rows.map(present) };
 }
 
