@@ -182,3 +182,133 @@ export const test = base.extend<{ api: PortalApi }>({
     await use(api);
   },
 });
+
+// ---------------------------------------------------------------------------------------------
+// Patients
+
+const PESEL_WEIGHTS = [9, 7, 3, 1, 9, 7, 3, 1, 9, 7] as const;
+const issuedPesels = new Set<string>();
+
+/** The check digit of the first ten digits of a PESEL (weights 9,7,3,1 repeating, sum mod 10). */
+export function peselCheckDigit(firstTen: string): number {
+  return PESEL_WEIGHTS.reduce((sum, weight, i) => sum + weight * Number(firstTen[i]), 0) % 10;
+}
+
+/**
+ * A valid PESEL no other test uses: born in the 1900s (month +0) on a random day unless one is
+ * given, with a random serial; the tenth digit is odd for 'M' and even for 'K'.
+ */
+export function newPesel(
+  sex: 'M' | 'K' = 'K',
+  born?: { year: number; month: number; day: number },
+): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  for (;;) {
+    const bytes = randomBytes(6);
+    const date = born ?? {
+      year: 1940 + (bytes[0]! % 60),
+      month: 1 + (bytes[1]! % 12),
+      day: 1 + (bytes[2]! % 28),
+    };
+    if (date.year < 1900 || date.year > 1999) throw new RangeError('newPesel: 1900-1999 only');
+    const serial = pad(((bytes[3]! << 8) | bytes[4]!) % 1000, 3);
+    const sexDigit = (bytes[5]! % 5) * 2 + (sex === 'M' ? 1 : 0);
+    const body = `${pad(date.year % 100)}${pad(date.month)}${pad(date.day)}${serial}${sexDigit}`;
+    const pesel = `${body}${peselCheckDigit(body)}`;
+    if (!issuedPesels.has(pesel)) {
+      issuedPesels.add(pesel);
+      return pesel;
+    }
+  }
+}
+
+/** The birth date a 1900s PESEL stands for, YYYY-MM-DD. */
+export function peselBirthDate(pesel: string): string {
+  return `19${pesel.slice(0, 2)}-${pesel.slice(2, 4)}-${pesel.slice(4, 6)}`;
+}
+
+export interface PatientBody {
+  personal: Record<string, unknown>;
+  exclusion: { is_above_18: boolean; exclusion_criteria_id: number | null; is_classified: boolean };
+  inclusion: {
+    group_id: number;
+    subgroup_id: number | null;
+    dose: number | null;
+    interval: string | null;
+  };
+  medicines: { medicine_id: number; dose: number | null }[];
+  additional_medicines: { name: string; dose: number }[];
+}
+
+export interface RegisteredPatient {
+  id: number;
+  login: string;
+  password: string;
+  firstname: string;
+  surname: string;
+  pesel: string;
+}
+
+/**
+ * A complete registration (POST /api/patients) of a patient of `doctor`: subgroup 1B (walsartan
+ * + hydrochlorotiazyd) at 160 mg, two study medicines and one other medicine, qualified.
+ */
+export function patientBody(
+  doctor: { id: number; unit_id: number },
+  overrides: {
+    personal?: Record<string, unknown>;
+    exclusion?: Partial<PatientBody['exclusion']>;
+    inclusion?: Partial<PatientBody['inclusion']>;
+    medicines?: PatientBody['medicines'];
+    additional_medicines?: PatientBody['additional_medicines'];
+  } = {},
+): PatientBody {
+  return {
+    personal: {
+      firstname: 'Zofia',
+      surname: `Wójcik-${randomBytes(3).toString('hex')}`,
+      pesel: newPesel('K'),
+      address_street: 'ul. Łąkowa',
+      address_building: '3',
+      address_apartment: '12',
+      address_postcode: '90-001',
+      address_city: 'Łódź',
+      phone_number: '501234567',
+      email: null,
+      weight: 72.5,
+      height: 168,
+      project_number: 'FDC-2026',
+      doctor_id: doctor.id,
+      unit_id: doctor.unit_id,
+      acceptance: true,
+      ...overrides.personal,
+    },
+    exclusion: {
+      is_above_18: true,
+      exclusion_criteria_id: null,
+      is_classified: true,
+      ...overrides.exclusion,
+    },
+    inclusion: { group_id: 1, subgroup_id: 2, dose: 160, interval: null, ...overrides.inclusion },
+    medicines: overrides.medicines ?? [
+      { medicine_id: 13, dose: 160 },
+      { medicine_id: 12, dose: 12.5 },
+    ],
+    additional_medicines: overrides.additional_medicines ?? [{ name: 'Metformina', dose: 500 }],
+  };
+}
+
+/** Registers a patient through the API; the answer carries the patient's generated login. */
+export async function registerPatient(
+  api: PortalApi,
+  doctor: { id: number; unit_id: number },
+  overrides: Parameters<typeof patientBody>[1] = {},
+): Promise<RegisteredPatient> {
+  const body = patientBody(doctor, overrides);
+  const answer = await api.call<{ patient: Omit<RegisteredPatient, 'pesel'> }>(
+    'POST',
+    '/patients',
+    body,
+  );
+  return { ...answer.patient, pesel: String(body.personal.pesel) };
+}
