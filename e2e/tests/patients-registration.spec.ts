@@ -494,4 +494,43 @@ test.describe('Rejestracja nowego pacjenta', () => {
         .filter({ hasText: person.surname }),
     ).toContainText(`PESEL: ${person.pesel}`);
   });
+
+  test('a PESEL registered by someone else meanwhile is refused on registration, and nothing typed is lost', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const person = {
+      firstname: 'Jerzy',
+      surname: `Kowal-${randomBytes(3).toString('hex')}`,
+      pesel: newPesel('M'),
+    };
+    await openSignedIn(page, request, '/patients/create');
+    await fillPersonal(page, person, {
+      unit: unit.name,
+      doctor: `${doctor.surname} ${doctor.firstname}`,
+    });
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd').click();
+
+    // Another registration takes the PESEL first.
+    await registerPatient(api, doctor, { personal: { pesel: person.pesel } });
+
+    await step(page, 4, 'Kwalifikacja').click();
+    await page.getByRole('button', { name: 'Zarejestruj pacjenta' }).click();
+    await page
+      .getByRole('dialog', { name: PRINT_QUESTION })
+      .getByRole('button', { name: 'Anuluj' })
+      .click();
+    await expect(
+      page.getByText('Pacjent o podanym adresie e-mail lub peselu już istnieje.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/patients\/create$/);
+    await expect(page.getByText(REGISTERED)).toHaveCount(0);
+    await step(page, 1, 'Dane osobowe i medyczne').click();
+    await expect(field(page, 'Nazwisko')).toHaveValue(person.surname);
+    await expect(field(page, 'PESEL')).toHaveValue(person.pesel);
+  });
 });
