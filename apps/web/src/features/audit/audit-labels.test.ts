@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import pl from '../../i18n/pl.json';
-import { AUDITED_ENTITIES, NAMED_COLUMNS, auditValue, isAuditedEntity } from './audit-labels';
+import {
+  AUDITED_ENTITIES,
+  NAMED_COLUMNS,
+  auditValue,
+  isAuditedEntity,
+  referenceName,
+} from './audit-labels';
 
 const words = { yes: 'Tak', no: 'Nie' };
 
@@ -51,6 +57,24 @@ describe('auditValue', () => {
     expect(auditValue('<p></p>', words)).toBe('-');
     expect(auditValue('a < b', words)).toBe('a < b');
     expect(auditValue('44051401359', words)).toBe('44051401359');
-    expect(auditValue('72.5', words)).toBe('72.5');
+    expect(auditValue('72.5', words)).toBe('72,5');
+  });
+});
+
+describe('reference names and decimals', () => {
+  const names = { medicine_id: new Map([['13', 'walsartan']]) };
+
+  it('shows the name behind a known id, and nothing for other columns or unknown ids', () => {
+    expect(referenceName('medicine_id', '13', names)).toBe('walsartan (13)');
+    expect(referenceName('medicine_id', '99', names)).toBeUndefined();
+    expect(referenceName('dose', '13', names)).toBeUndefined();
+    expect(referenceName('medicine_id', null, names)).toBeUndefined();
+  });
+
+  it('writes decimals with the language separator', () => {
+    const words = { yes: 'Tak', no: 'Nie' };
+    expect(auditValue('12.5', words, 'pl')).toBe('12,5');
+    expect(auditValue('12.5', words, 'en')).toBe('12.5');
+    expect(auditValue('160', words, 'pl')).toBe('160');
   });
 });

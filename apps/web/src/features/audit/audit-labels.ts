@@ -71,6 +71,7 @@ export function isNamedColumn(name: string): name is NamedColumn {
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DECIMAL = /^-?\d+\.\d+$/;
 const TAG = /<[a-z][^>]*>/i;
 
 function plainText(html: string): string {
@@ -92,12 +93,43 @@ function plainText(html: string): string {
  * A stored value as a reader wants it: empty as '-', booleans as words, instants and days in
  * the portal's formats (Warsaw time), rich text as plain text. React escapes the result.
  */
-export function auditValue(value: string | null, words: { yes: string; no: string }): string {
+export function auditValue(
+  value: string | null,
+  words: { yes: string; no: string },
+  language = 'pl',
+): string {
   if (value === null || value.trim() === '') return '-';
+  // Doses and measurements: a decimal comma in Polish.
+  if (DECIMAL.test(value))
+    return Number(value).toLocaleString(language, { maximumFractionDigits: 6 });
   if (value === 'true') return words.yes;
   if (value === 'false') return words.no;
   if (TIMESTAMP.test(value)) return formatDateTime(value.replace(' ', 'T'));
   if (DAY.test(value)) return formatDay(value);
   if (TAG.test(value)) return plainText(value) || '-';
   return value;
+}
+
+/** Columns that hold the id of a record with a name (medicine, doctor, unit, criteria). */
+export const REFERENCE_COLUMNS = [
+  'medicine_id',
+  'doctor_id',
+  'unit_id',
+  'group_id',
+  'subgroup_id',
+  'exclusion_criteria_id',
+] as const;
+export type ReferenceColumn = (typeof REFERENCE_COLUMNS)[number];
+export type ReferenceNames = Partial<Record<ReferenceColumn, ReadonlyMap<string, string>>>;
+
+/** The name behind an id in a reference column, as "name (id)"; undefined when not known. */
+export function referenceName(
+  column: string,
+  value: string | null,
+  names: ReferenceNames,
+): string | undefined {
+  if (value === null || !(REFERENCE_COLUMNS as readonly string[]).includes(column))
+    return undefined;
+  const name = names[column as ReferenceColumn]?.get(value);
+  return name ? `${name} (${value})` : undefined;
 }

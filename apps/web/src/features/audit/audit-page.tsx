@@ -31,9 +31,9 @@ import { useIsDesktop } from '../../components/use-is-desktop';
 import { isApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { isAdmin } from '../../lib/session-rules';
-import { useAuditList, useDoctorOptions, usePatientOptions } from './audit-api';
+import { useAuditList, useDoctorOptions, usePatientOptions, useReferenceNames } from './audit-api';
 import type { AuditFilters } from './audit-api';
-import { auditValue, isAuditedEntity, isNamedColumn } from './audit-labels';
+import { auditValue, isAuditedEntity, isNamedColumn, referenceName } from './audit-labels';
 
 const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
 
@@ -49,9 +49,10 @@ interface Column {
  * Doctors have no menu entry; if one comes here anyway, the server's refusal is shown.
  */
 export function AuditPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useSession();
   const admin = isAdmin(session?.user);
+  const names = useReferenceNames(admin);
   const isDesktop = useIsDesktop();
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
@@ -115,9 +116,9 @@ export function AuditPage() {
       </Anchor>
     );
   };
-  const valueCell = (value: string | null) => (
+  const valueCell = (value: string | null, entry: AuditEntry) => (
     <Text size="sm" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
-      {auditValue(value, words)}
+      {referenceName(entry.column_name, value, names) ?? auditValue(value, words, i18n.language)}
     </Text>
   );
 
@@ -132,8 +133,8 @@ export function AuditPage() {
     { key: 'patient', header: t('audit.patient'), cell: patientCell },
     { key: 'place', header: t('audit.place'), cell: placeCell },
     { key: 'column', header: t('audit.column'), cell: column },
-    { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e.old_value) },
-    { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e.new_value) },
+    { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e.old_value, e) },
+    { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e.new_value, e) },
   ];
 
   if (forbidden) {
@@ -221,11 +222,11 @@ export function AuditPage() {
             <Text size="sm" mt={4} c="dimmed">
               {t('audit.oldValue')}:
             </Text>
-            {valueCell(entry.old_value)}
+            {valueCell(entry.old_value, entry)}
             <Text size="sm" mt={4} c="dimmed">
               {t('audit.newValue')}:
             </Text>
-            {valueCell(entry.new_value)}
+            {valueCell(entry.new_value, entry)}
           </Card>
         ))}
       </Stack>
