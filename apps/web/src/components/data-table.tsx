@@ -46,6 +46,8 @@ interface DataTableProps<T extends TableRow> {
   renderCard: (row: T) => ReactNode;
   /** Accessible name of the table, usually the page title. */
   label: string;
+  /** False for lists whose endpoint has no search (the audit trail filters instead). */
+  searchable?: boolean;
 }
 
 function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none' }) {
@@ -64,6 +66,7 @@ export function DataTable<T extends TableRow>({
   columns,
   renderCard,
   label,
+  searchable = true,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
@@ -167,7 +170,7 @@ export function DataTable<T extends TableRow>({
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <SearchInput value={list.searchInput} onChange={list.setSearch} />
+        {searchable && <SearchInput value={list.searchInput} onChange={list.setSearch} />}
         {!isDesktop && sortable.length > 0 && (
           // Cards have no headers to click: phones choose the order here.
           <NativeSelect

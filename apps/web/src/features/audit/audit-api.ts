@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditEntry, CriteriaGroup, ExclusionCriterion, Medicine, Unit } from '@portal/shared';
+import { useQuery } from '@tanstack/react-query';
+import type { CriteriaGroup, ExclusionCriterion, Medicine, Unit } from '@portal/shared';
 import type { DateRange } from '../../components/date-range';
 import { api } from '../../lib/api-client';
 import type { ReferenceNames } from './audit-labels';
@@ -19,22 +19,14 @@ interface Option {
   pesel?: string;
 }
 
-/** GET /api/audit_trial: paged, newest first; the ids travel comma-separated. */
-export function useAuditList(page: number, limit: number, filters: AuditFilters) {
-  const query = {
-    page,
-    limit,
+/** GET /api/audit_trial filters: the ids travel comma-separated, the range as two days. */
+export function auditParams(filters: AuditFilters) {
+  return {
     doctorIds: filters.doctorIds.join(',') || undefined,
     patientIds: filters.patientIds.join(',') || undefined,
     from_date: filters.range.from_date,
     to_date: filters.range.to_date,
   };
-  return useQuery({
-    queryKey: [AUDIT, 'list', query],
-    queryFn: ({ signal }) =>
-      api.request<{ data: AuditEntry[]; total: number }>('/audit_trial', { query, signal }),
-    placeholderData: keepPreviousData,
-  });
 }
 
 /** Pickers: doctors and patients that are not deleted (asked for only by administrators). */

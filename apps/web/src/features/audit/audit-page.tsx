@@ -1,48 +1,30 @@
-import {
-  Alert,
-  Anchor,
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  LoadingOverlay,
-  MultiSelect,
-  NativeSelect,
-  Pagination,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, MultiSelect, Stack, Text } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ALL_TIME, formatDateTime } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
-import { pageCount, rangeOf } from '../../components/list-state';
+import { DataTable } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
-import { useIsDesktop } from '../../components/use-is-desktop';
+import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { isAdmin } from '../../lib/session-rules';
-import { useAuditList, useDoctorOptions, usePatientOptions, useReferenceNames } from './audit-api';
+import {
+  AUDIT,
+  auditParams,
+  useDoctorOptions,
+  usePatientOptions,
+  useReferenceNames,
+} from './audit-api';
 import type { AuditFilters } from './audit-api';
 import { auditValue, isAuditedEntity, isNamedColumn, referenceName } from './audit-labels';
 
 const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
-
-interface Column {
-  key: string;
-  header: string;
-  cell: (entry: AuditEntry) => ReactNode;
-  width?: number;
-}
 
 /**
  * /audit_trial (administrators): who changed which patient data, when, from what to what.
@@ -53,19 +35,17 @@ export function AuditPage() {
   const session = useSession();
   const admin = isAdmin(session?.user);
   const names = useReferenceNames(admin);
-  const isDesktop = useIsDesktop();
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
-  const list = useAuditList(page, limit, filters);
+  const list = useListQuery<AuditEntry>({
+    entity: AUDIT,
+    path: '/audit_trial',
+    params: auditParams(filters),
+  });
   const doctors = useDoctorOptions(admin);
   const patients = usePatientOptions(admin);
 
-  const forbidden = isApiError(list.error) && list.error.httpStatus === 403;
-  const rows = list.data?.data ?? [];
-  const total = list.data?.total ?? 0;
-  const range = rangeOf(page, limit, total);
+  const forbidden = isApiError(list.query.error) && list.query.error.httpStatus === 403;
   const filtered =
     filters.doctorIds.length > 0 ||
     filters.patientIds.length > 0 ||
@@ -73,13 +53,13 @@ export function AuditPage() {
 
   function filter(next: Partial<AuditFilters>) {
     setFilters((previous) => ({ ...previous, ...next }));
-    setPage(1);
+    list.setPage(1);
   }
 
   function clearFilters() {
     setFilters(NO_FILTERS);
     setDateChoice(ALL_TIME);
-    setPage(1);
+    list.setPage(1);
   }
 
   const words = { yes: t('audit.valueTrue'), no: t('audit.valueFalse') };
@@ -122,7 +102,7 @@ export function AuditPage() {
     </Text>
   );
 
-  const columns: Column[] = [
+  const columns: Column<AuditEntry>[] = [
     {
       key: 'updated_at',
       header: t('audit.changedAt'),
@@ -148,90 +128,35 @@ export function AuditPage() {
     );
   }
 
-  let content: ReactNode;
-  if (list.isPending) {
-    content = (
-      <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
-      </Center>
-    );
-  } else if (list.isError && !list.data) {
-    content = (
-      <Alert color="red" role="alert">
-        {t('list.loadError')}
-      </Alert>
-    );
-  } else if (rows.length === 0) {
-    content = (
-      <Text c="dimmed" ta="center" py="xl">
-        {t('list.empty')}
+  const renderCard = (entry: AuditEntry) => (
+    <>
+      <Group justify="space-between" gap="xs" mb={4}>
+        <Text fw={600} size="sm">
+          {place(entry)} · {column(entry)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {formatDateTime(entry.updated_at)}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed" mb={4}>
+        {operation(entry)}
       </Text>
-    );
-  } else if (isDesktop) {
-    content = (
-      <Table.ScrollContainer minWidth={960}>
-        <Table aria-label={t('audit.title')} striped highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((c) => (
-                <Table.Th key={c.key} w={c.width}>
-                  {c.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((entry) => (
-              <Table.Tr key={entry.id}>
-                {columns.map((c) => (
-                  <Table.Td key={c.key}>{c.cell(entry)}</Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  } else {
-    content = (
-      <Stack
-        gap="sm"
-        component="ul"
-        aria-label={t('audit.title')}
-        style={{ listStyle: 'none', margin: 0, padding: 0 }}
-      >
-        {rows.map((entry) => (
-          <Card key={entry.id} component="li" withBorder padding="md">
-            <Group justify="space-between" gap="xs" mb={4}>
-              <Text fw={600} size="sm">
-                {place(entry)} · {column(entry)}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {formatDateTime(entry.updated_at)}
-              </Text>
-            </Group>
-            <Text size="xs" c="dimmed" mb={4}>
-              {operation(entry)}
-            </Text>
-            <Text size="sm">
-              {t('audit.patient')}: {patientCell(entry)}
-            </Text>
-            <Text size="sm">
-              {t('audit.changedBy')}: {entry.user.login ?? '-'}
-            </Text>
-            <Text size="sm" mt={4} c="dimmed">
-              {t('audit.oldValue')}:
-            </Text>
-            {valueCell(entry.old_value, entry)}
-            <Text size="sm" mt={4} c="dimmed">
-              {t('audit.newValue')}:
-            </Text>
-            {valueCell(entry.new_value, entry)}
-          </Card>
-        ))}
-      </Stack>
-    );
-  }
+      <Text size="sm">
+        {t('audit.patient')}: {patientCell(entry)}
+      </Text>
+      <Text size="sm">
+        {t('audit.changedBy')}: {entry.user.login ?? '-'}
+      </Text>
+      <Text size="sm" mt={4} c="dimmed">
+        {t('audit.oldValue')}:
+      </Text>
+      {valueCell(entry.old_value, entry)}
+      <Text size="sm" mt={4} c="dimmed">
+        {t('audit.newValue')}:
+      </Text>
+      {valueCell(entry.new_value, entry)}
+    </>
+  );
 
   const personOption = (p: { id: number; firstname: string; surname: string; pesel?: string }) => ({
     value: String(p.id),
@@ -291,53 +216,13 @@ export function AuditPage() {
           )}
         </Group>
 
-        <Box pos="relative" aria-busy={list.isFetching}>
-          <LoadingOverlay visible={list.isPlaceholderData && list.isFetching} zIndex={5} />
-          {content}
-        </Box>
-
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Text size="sm" aria-live="polite">
-            {t('list.range', range)}
-          </Text>
-          <Group gap="sm" wrap="wrap">
-            <NativeSelect
-              aria-label={t('list.pageSize')}
-              size="xs"
-              w={80}
-              data={PAGE_SIZES.map(String)}
-              value={String(limit)}
-              onChange={(event) => {
-                setLimit(Number(event.currentTarget.value));
-                setPage(1);
-              }}
-            />
-            <Box component="nav" aria-label={t('list.pagination')}>
-              <Pagination
-                size="sm"
-                total={pageCount(total, limit)}
-                value={page}
-                onChange={setPage}
-                siblings={isDesktop ? 1 : 0}
-                getItemProps={(item) => ({
-                  'aria-label': t('list.page', { page: item }),
-                  'aria-current': item === page ? 'page' : undefined,
-                })}
-                getControlProps={(control) => ({
-                  'aria-label': t(
-                    control === 'previous'
-                      ? 'list.previousPage'
-                      : control === 'next'
-                        ? 'list.nextPage'
-                        : control === 'first'
-                          ? 'list.firstPage'
-                          : 'list.lastPage',
-                  ),
-                })}
-              />
-            </Box>
-          </Group>
-        </Group>
+        <DataTable
+          list={list}
+          columns={columns}
+          renderCard={renderCard}
+          label={t('audit.title')}
+          searchable={false}
+        />
       </Stack>
     </>
   );
