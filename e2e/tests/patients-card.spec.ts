@@ -330,7 +330,7 @@ test.describe('Karta pacjenta', () => {
     await expect(value('Login')).toHaveText(patient.login);
     await expect(value('Hasło')).toHaveText(/^\S{12}$/);
     await expect(value('Hasło')).not.toHaveText(patient.password);
-    await expect(value('Adres logowania')).toHaveText(`${BASE_URL}/login`);
+    await expect(value('Adres logowania')).toHaveText(BASE_URL);
     await expect(sheet.locator('iframe[title="PDF"]')).toBeVisible();
     await sheet.getByRole('button', { name: 'Zamknij' }).click();
     await expect(sheet).toBeHidden();

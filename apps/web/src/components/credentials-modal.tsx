@@ -24,11 +24,6 @@ interface Shown {
   name?: string;
 }
 
-/** Where users sign in; printed on the sheet and shown on screen. */
-function loginAddress(): string {
-  return `${window.location.origin}/login`;
-}
-
 /**
  * Generated login details: shown on screen (login, password, login address) and as a printable
  * PDF from POST /api/credentials/pdf. The PDF lives in a blob URL, revoked on close.
@@ -122,7 +117,7 @@ export function useCredentialsSheet() {
                 <Table.Th>{t('credentials.address')}</Table.Th>
                 <Table.Td>
                   <Text ff="monospace" style={{ wordBreak: 'break-all' }}>
-                    {loginAddress()}
+                    {shown.details.login_url}
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -54,7 +54,10 @@ export const changePasswordResponse = z.object({
 });
 
 /** Login details printed for a user (spec: "Login details print: login, password"). */
-export const loginDetails = z.object({ login: z.string(), password: z.string() });
+export const credentialPair = z.object({ login: z.string(), password: z.string() });
+export type CredentialPair = z.infer<typeof credentialPair>;
+/** Printed login details, with the address to sign in at (built from PUBLIC_URL). */
+export const loginDetails = credentialPair.extend({ login_url: z.string() });
 export type LoginDetails = z.infer<typeof loginDetails>;
 
 export const credentialsSheetBody = z.object({

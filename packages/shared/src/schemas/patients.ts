@@ -149,6 +149,8 @@ export const patientCreated = z.object({
     password: z.string(),
     firstname: z.string(),
     surname: z.string(),
+    /** Where the patient signs in (PUBLIC_URL), for the credentials sheet. */
+    login_url: z.string(),
   }),
 });
 

@@ -14,12 +14,13 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
+import { loginAddress } from '../credentials/address.js';
 import * as service from './service.js';
 
 const tags = ['admins'];
 const access = 'admins.manage' as const;
 
-export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
   app.get(
     '/admins',
     {
@@ -62,7 +63,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      return service.printAdminLoginDetails(db, request.params.id);
+      const details = await service.printAdminLoginDetails(db, request.params.id);
+      return { ...details, login_url: loginAddress('admin', config.publicUrl) };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { Admin, AdminBody, AdminListQuery, LoginDetails } from '@portal/shared';
+import type { Admin, AdminBody, AdminListQuery, CredentialPair } from '@portal/shared';
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.js';
 import { admins, users } from '../../db/schema.js';
@@ -137,7 +137,7 @@ export async function restoreAdmin(db: Database, id: number): Promise<void> {
   });
 }
 
-export async function printAdminLoginDetails(db: Database, id: number): Promise<LoginDetails> {
+export async function printAdminLoginDetails(db: Database, id: number): Promise<CredentialPair> {
   const current = await findAdmin(db, id);
   if (current.deleted_at) throw notFound();
   const password = generatePassword();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { credentialsSheetBody, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
 import { requestLocale } from '../../plugins/errors.js';
+import { loginAddress } from './address.js';
 import { credentialsSheet } from './sheet.js';
 
 export const credentialsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
@@ -19,7 +20,8 @@ export const credentialsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { c
       },
     },
     async (request, reply) => {
-      const pdf = await credentialsSheet(request.body, config.publicUrl, requestLocale(request));
+      const address = loginAddress(request.body.kind, config.publicUrl);
+      const pdf = await credentialsSheet(request.body, address, requestLocale(request));
       return reply
         .header('Content-Type', 'application/pdf')
         .header('Content-Disposition', 'inline; filename="dane-logowania.pdf"')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_PASSWORD_LENGTH, PASSWORD_ALPHABET } from '@portal/shared';
 import type { Doctor, Unit } from '@portal/shared';
-import { createTestApp, unique, uniqueEmail } from '../../test/harness.js';
+import { PUBLIC_URL, createTestApp, unique, uniqueEmail } from '../../test/harness.js';
 import type { ReadyAdmin, TestApp } from '../../test/harness.js';
 
 const REQUIRED = 'To pole musi być wypełnione';
@@ -59,7 +59,7 @@ async function printDetails(id: number) {
   const res = await t.request('GET', `/api/doctors/print_login_detail/${id}`, as());
   expect(res.statusCode).toBe(200);
   expect(res.headers['cache-control']).toBe('no-store');
-  return res.json<{ login: string; password: string }>();
+  return res.json<{ login: string; password: string; login_url: string }>();
 }
 
 describe('POST /api/doctors', () => {
@@ -408,7 +408,8 @@ describe('GET /api/doctors/print_login_detail/:id', () => {
   it('sets a new generated password that must be changed; the old one stops working', async () => {
     const ready = await t.readyDoctor(unit.id);
     const details = await printDetails(ready.doctor.id);
-    expect(Object.keys(details).sort()).toEqual(['login', 'password']);
+    expect(Object.keys(details).sort()).toEqual(['login', 'login_url', 'password']);
+    expect(details.login_url).toBe(`${PUBLIC_URL}/login`);
     expect(details.login).toBe(ready.doctor.email);
     expect(details.password).toHaveLength(GENERATED_PASSWORD_LENGTH);
     expect([...details.password].every((c) => PASSWORD_ALPHABET.includes(c))).toBe(true);

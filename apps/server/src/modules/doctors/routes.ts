@@ -15,12 +15,13 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
+import { loginAddress } from '../credentials/address.js';
 import * as service from './service.js';
 
 const tags = ['doctors'];
 const access = 'doctors.manage' as const;
 
-export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
   app.get(
     '/doctors',
     {
@@ -72,7 +73,8 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      return service.printDoctorLoginDetails(db, request.params.id);
+      const details = await service.printDoctorLoginDetails(db, request.params.id);
+      return { ...details, login_url: loginAddress('doctor', config.publicUrl) };
     },
   );
 

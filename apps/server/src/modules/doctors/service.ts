@@ -1,4 +1,4 @@
-import type { Doctor, DoctorListQuery, LoginDetails } from '@portal/shared';
+import type { Doctor, DoctorListQuery, CredentialPair } from '@portal/shared';
 import type { doctorBody } from '@portal/shared';
 import type { z } from 'zod';
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
@@ -187,7 +187,7 @@ export async function restoreDoctor(db: Database, id: number): Promise<void> {
 }
 
 /** Generates a new password for printing; the doctor must replace it at the next sign-in. */
-export async function printDoctorLoginDetails(db: Database, id: number): Promise<LoginDetails> {
+export async function printDoctorLoginDetails(db: Database, id: number): Promise<CredentialPair> {
   const current = await findDoctor(db, id);
   if (current.deleted_at) throw notFound();
   const password = generatePassword();

@@ -3,7 +3,7 @@ import type { PatientCreateBody, PatientDetail } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { medicines, users } from '../../db/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/harness.js';
+import { PUBLIC_URL, createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 
 let t: TestApp;
@@ -58,8 +58,10 @@ function registration(
 async function register(token: string, body: PatientCreateBody) {
   const res = await t.request('POST', '/api/patients', { token, body });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ status: 'success'; patient: { id: number; login: string; password: string } }>()
-    .patient;
+  return res.json<{
+    status: 'success';
+    patient: { id: number; login: string; password: string; login_url: string };
+  }>().patient;
 }
 
 async function auditOf(patientId: number) {
@@ -120,6 +122,7 @@ describe('registration', () => {
     const body = registration(doctorA);
     const created = await register(doctorA.session.token, body);
     expect(created.login).toMatch(/^pac\d{6}$/);
+    expect(created.login_url).toBe(PUBLIC_URL);
     expect(created.password).toHaveLength(12);
 
     const res = await t.request('GET', `/api/patients/${created.id}`, {
@@ -448,8 +451,10 @@ describe('delete, restore and password', () => {
     const created = await register(token, registration(doctorA));
     const res = await t.request('GET', `/api/patients/print_password/${created.id}`, { token });
     expect(res.statusCode).toBe(200);
-    const details = res.json<{ login: string; password: string }>();
+    const details = res.json<{ login: string; password: string; login_url: string }>();
     expect(details.login).toBe(created.login);
+    // Patients sign in at PUBLIC_URL itself; staff on its /login page.
+    expect(details.login_url).toBe(PUBLIC_URL);
     expect(details.password).toHaveLength(12);
     expect(details.password).not.toBe(created.password);
     const [account] = await t.db

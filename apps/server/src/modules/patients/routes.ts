@@ -18,13 +18,14 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
+import { loginAddress } from '../credentials/address.js';
 import * as service from './service.js';
 
 const tags = ['patients'];
 const read = { access: 'patients.read' } as const;
 const write = { access: 'patients.write' } as const;
 
-export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
   app.get(
     '/patients',
     {
@@ -81,7 +82,8 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      return service.printPatientPassword(db, actorOf(request), request.params.id);
+      const details = await service.printPatientPassword(db, actorOf(request), request.params.id);
+      return { ...details, login_url: loginAddress('patient', config.publicUrl) };
     },
   );
 
@@ -124,7 +126,10 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
       void reply.header('Cache-Control', 'no-store');
       return {
         status: 'success' as const,
-        patient: await service.createPatient(db, actorOf(request), request.body),
+        patient: {
+          ...(await service.createPatient(db, actorOf(request), request.body)),
+          login_url: loginAddress('patient', config.publicUrl),
+        },
       };
     },
   );

@@ -1,6 +1,6 @@
 import { parsePesel } from '@portal/shared';
 import type {
-  LoginDetails,
+  CredentialPair,
   PatientDetail,
   PatientListItem,
   PatientListQuery,
@@ -546,7 +546,7 @@ export async function printPatientPassword(
   db: Database,
   actor: Actor,
   id: number,
-): Promise<LoginDetails> {
+): Promise<CredentialPair> {
   const row = await findReachablePatient(db, actor, id);
   if (row.deleted_at) throw new AppError(409, 'deleted');
   const [account] = await db

@@ -108,6 +108,8 @@ export interface RegisteredPatient {
   password: string;
   firstname: string;
   surname: string;
+  /** Where the patient signs in, as printed on the sheet. */
+  login_url: string;
 }
 
 export function useRegisterPatient() {

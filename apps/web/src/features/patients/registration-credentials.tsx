@@ -27,7 +27,7 @@ export function useRegistrationCredentials() {
     const patient = takeCredentials();
     if (!patient) return;
     open({
-      details: { login: patient.login, password: patient.password },
+      details: { login: patient.login, password: patient.password, login_url: patient.login_url },
       kind: 'patient',
       name: `${patient.firstname} ${patient.surname}`,
     });
