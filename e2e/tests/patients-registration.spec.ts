@@ -470,7 +470,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
       sheet.getByRole('row', { name: new RegExp(`^${heading} `) }).getByRole('cell');
     await expect(value('Login')).toHaveText(/^pac\d{6}$/);
     await expect(value('Hasło')).toHaveText(/^\S{12}$/);
-    await expect(value('Adres logowania')).toHaveText(`${BASE_URL}/login`);
+    await expect(value('Adres logowania')).toHaveText(BASE_URL);
     await expect(sheet.locator('iframe[title="PDF"]')).toBeVisible();
 
     const id = await patientIdBySearch(api, person.surname);
