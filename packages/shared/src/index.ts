@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './validation.js';
 export * from './password.js';
 export * from './pesel.js';
+export * from './permissions.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/units.js';

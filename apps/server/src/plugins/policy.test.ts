@@ -33,7 +33,9 @@ const table: Record<Permission, { admin: boolean; doctor: boolean }> = {
   'lookups.read': { admin: true, doctor: true },
   'patients.read': { admin: true, doctor: true },
   'patients.write': { admin: true, doctor: true },
+  'patients.all_units': { admin: true, doctor: false },
   'audit.read': { admin: true, doctor: false },
+  'settings.manage': { admin: true, doctor: false },
 };
 
 describe('can', () => {

@@ -1,21 +1,11 @@
-import type { Role } from '@portal/shared';
+import type { Permission, Role } from '@portal/shared';
 import { notFound } from '../lib/errors.js';
 
 /**
  * Who may do what (design.md §4), in one place. Routes name the permission they need; services
  * ask the scope helpers below which rows an actor may see.
  */
-export type Permission =
-  | 'units.read'
-  | 'units.manage'
-  | 'doctors.manage'
-  | 'admins.manage'
-  | 'credentials.print'
-  | 'doctors.lookup'
-  | 'lookups.read'
-  | 'patients.read'
-  | 'patients.write'
-  | 'audit.read';
+export type { Permission };
 
 const grants: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set<Permission>([
@@ -28,7 +18,9 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'lookups.read',
     'patients.read',
     'patients.write',
+    'patients.all_units',
     'audit.read',
+    'settings.manage',
   ]),
   // Doctors work with the patients of their own unit only (see unitScope).
   doctor: new Set<Permission>([
@@ -55,6 +47,11 @@ export interface Actor {
 
 export function can(actor: Actor, permission: Permission): boolean {
   return grants[actor.role].has(permission);
+}
+
+/** Every permission the role holds, in a stable order; sent to the web app with the session. */
+export function permissionsOf(role: Role): Permission[] {
+  return [...grants[role]].sort();
 }
 
 /**

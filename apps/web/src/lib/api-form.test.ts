@@ -12,6 +12,7 @@ const user: SessionUser = {
   firstname: null,
   surname: null,
   unit_id: null,
+  permissions: ['audit.read'],
 };
 
 const json = (status: number, body: unknown) =>

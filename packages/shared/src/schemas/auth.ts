@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
+import { PERMISSIONS } from '../permissions.js';
 
 export const loginBody = z.object({
   login: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(STRING_MAX),
@@ -17,6 +18,8 @@ export const sessionUser = z.object({
   firstname: z.string().nullable(),
   surname: z.string().nullable(),
   unit_id: z.number().int().nullable(),
+  /** What this user may do, computed by the server's policy; the web app asks these. */
+  permissions: z.array(z.enum(PERMISSIONS)),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 

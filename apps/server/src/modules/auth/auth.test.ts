@@ -50,6 +50,7 @@ describe('POST /api/auth/login/admin', () => {
       firstname: null,
       surname: null,
       unit_id: null,
+      permissions: expect.arrayContaining(['audit.read', 'patients.all_units']) as string[],
     });
     expect(admin.login).toBe(login);
     const cookie = res.cookies.find((c) => c.name === REFRESH_COOKIE);
@@ -124,7 +125,11 @@ describe('POST /api/auth/login/doctor', () => {
       firstname: 'Anna',
       surname: 'Nowak',
       unit_id: unit.id,
+      permissions: expect.arrayContaining(['patients.read', 'patients.write']) as string[],
     });
+    expect((body as { user: { permissions: string[] } }).user.permissions).not.toContain(
+      'audit.read',
+    );
   });
 
   it('answers a wrong password and an unknown e-mail with the same 401', async () => {

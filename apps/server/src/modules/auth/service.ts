@@ -7,6 +7,7 @@ import { AppError, invalid, unauthorized } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { newToken, tokenDigest } from '../../lib/tokens.js';
+import { permissionsOf } from '../../plugins/policy.js';
 import type { Actor } from '../../plugins/policy.js';
 import { EXPIRED_TOKEN_ERROR } from '@portal/shared';
 
@@ -55,6 +56,7 @@ export async function loadSessionUser(db: Queryable, userId: number): Promise<Se
     ...row,
     role: row.role,
     changed_password_at: row.changed_password_at?.toISOString() ?? null,
+    permissions: permissionsOf(row.role),
   };
 }
 

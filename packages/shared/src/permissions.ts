@@ -1,0 +1,24 @@
+import type { Role } from './constants.js';
+
+/**
+ * Everything a signed-in user may be allowed to do. The server decides which of these an actor
+ * holds (apps/server/src/plugins/policy.ts) and sends the list with the session, so the web app
+ * asks `can('audit.read')` instead of re-deriving rules from the role.
+ */
+export const PERMISSIONS = [
+  'units.read',
+  'units.manage',
+  'doctors.manage',
+  'admins.manage',
+  'credentials.print',
+  'doctors.lookup',
+  'lookups.read',
+  'patients.read',
+  'patients.write',
+  'patients.all_units',
+  'audit.read',
+  'settings.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export type { Role };
