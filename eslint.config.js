@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -45,20 +46,68 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Features never import each other (bulletproof-react); the route table composes them and
-    // shared widgets live in components/.
-    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    // Imports flow one way in the web app: shared -> features -> app (bulletproof-react).
+    // Shared code (components, lib, api, i18n, @portal/shared) imports only shared code; a
+    // feature imports shared code and its own files, never another feature nor the app; the app
+    // composes everything. Anything in apps/web/src that no element below describes counts as
+    // app, so a new folder is closed to features until it is classified. Tested in
+    // apps/web/src/lint-boundaries.test.ts.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+      'boundaries/root-path': import.meta.dirname,
+      'boundaries/elements': [
+        {
+          type: 'web-shared',
+          pattern: 'apps/web/src/(components|lib|api|i18n)',
+          capture: ['layer'],
+          partialMatch: false,
+        },
+        {
+          type: 'web-feature',
+          pattern: 'apps/web/src/features/*',
+          capture: ['feature'],
+          partialMatch: false,
+        },
+        { type: 'web-app', pattern: 'apps/web/src', partialMatch: false },
+        { type: 'shared-package', pattern: 'packages/shared', partialMatch: false },
+      ],
+    },
     rules: {
-      'no-restricted-imports': [
+      'boundaries/dependencies': [
         'error',
         {
-          patterns: [
+          default: 'disallow',
+          // A local file no element describes is refused too, rather than silently allowed.
+          checkUnknownLocals: true,
+          policies: [
             {
-              group: ['../../features/*', '../features/*'],
-              message: 'Features must not import each other.',
+              from: { element: { types: { anyOf: ['web-shared'] } } },
+              allow: { to: { element: { types: { anyOf: ['web-shared', 'shared-package'] } } } },
+            },
+            {
+              from: { element: { types: { anyOf: ['web-feature'] } } },
+              allow: { to: { element: { types: { anyOf: ['web-shared', 'shared-package'] } } } },
+            },
+            {
+              from: { element: { types: { anyOf: ['web-app'] } } },
+              allow: {
+                to: {
+                  element: {
+                    types: { anyOf: ['web-app', 'web-feature', 'web-shared', 'shared-package'] },
+                  },
+                },
+              },
             },
           ],
         },
+      ],
+      // The web app has no path aliases; one added later must first be taught to the resolver
+      // above, or the boundaries rule could not see where it leads.
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^[@~]/', message: 'No path aliases in the web app.' }] },
       ],
     },
   },

@@ -1,6 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './app/app-layout';
-import { HomeRedirect, PublicOnly, RequireAdmin, RequireSession } from './app/guards';
+import { HomeRedirect, PublicOnly, RequirePermission, RequireSession } from './app/guards';
 import { RouteError } from './app/route-error';
 import { AdminCreateRoute, AdminEditRoute } from './features/admins/admin-form-route';
 import { AdminsPage } from './features/admins/admins-page';
@@ -61,13 +61,13 @@ export const router = createBrowserRouter([
                   'PatientCardPage',
                 ),
               },
-              // Not behind RequireAdmin: a doctor who opens it sees the server's refusal.
+              // Not behind RequirePermission: a doctor who opens it sees the server's refusal.
               {
                 path: '/audit_trial',
                 ...lazyPage(() => import('./features/audit/audit-page'), 'AuditPage'),
               },
               {
-                element: <RequireAdmin />,
+                element: <RequirePermission permission="doctors.manage" />,
                 children: [
                   {
                     path: '/doctors',
@@ -77,6 +77,11 @@ export const router = createBrowserRouter([
                       { path: ':id/edit', element: <DoctorEditRoute /> },
                     ],
                   },
+                ],
+              },
+              {
+                element: <RequirePermission permission="admins.manage" />,
+                children: [
                   {
                     path: '/admins',
                     element: <AdminsPage />,

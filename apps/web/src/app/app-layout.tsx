@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
 import { useIsDesktop } from '../components/use-is-desktop';
-import { useLogout } from './use-logout';
+import { useLogout } from '../lib/use-logout';
 import { useSession } from '../lib/session';
 import { mustChangePassword } from '../lib/session-rules';
 import classes from './app-layout.module.css';

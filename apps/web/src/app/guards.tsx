@@ -1,6 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import type { Permission } from '@portal/shared';
+import { can } from '../lib/permissions';
 import { useSession } from '../lib/session';
-import { homePath, isAdmin, landingPath, mustChangePassword } from '../lib/session-rules';
+import { homePath, landingPath, mustChangePassword } from '../lib/session-rules';
 
 const CHANGE_PASSWORD = '/changepassword';
 
@@ -15,10 +17,15 @@ export function RequireSession() {
   return <Outlet />;
 }
 
-/** Doctors and administrators lists: the server answers 403 to doctors, so they never go there. */
-export function RequireAdmin() {
+/**
+ * Screens the server answers with 403 to users without the permission (doctors and
+ * administrators lists): such users are sent to their landing screen instead.
+ */
+export function RequirePermission({ permission }: { permission: Permission }) {
   const session = useSession();
-  if (session && !isAdmin(session.user)) return <Navigate to={landingPath(session.user)} replace />;
+  if (session && !can(session.user, permission)) {
+    return <Navigate to={landingPath(session.user)} replace />;
+  }
   return <Outlet />;
 }
 

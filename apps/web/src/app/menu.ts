@@ -6,7 +6,8 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
-import type { SessionUser } from '@portal/shared';
+import type { Permission, SessionUser } from '@portal/shared';
+import { can } from '../lib/permissions';
 
 export interface MenuItem {
   path: string;
@@ -14,31 +15,49 @@ export interface MenuItem {
   icon: Icon;
   /** Shown in the phone bottom bar too (spec: doctors, patients, units). */
   mobile: boolean;
-  adminOnly: boolean;
+  /** The permission the item's screen needs; the server would refuse the user without it. */
+  permission: Permission;
 }
 
 /** Only entries whose screens exist yet; the spec's order. */
-const ITEMS: MenuItem[] = [
-  { path: '/doctors', label: 'nav.doctors', icon: IconStethoscope, mobile: true, adminOnly: true },
-  { path: '/admins', label: 'nav.admins', icon: IconShieldLock, mobile: false, adminOnly: true },
-  { path: '/patients', label: 'nav.patients', icon: IconUsers, mobile: true, adminOnly: false },
+export const MENU_ITEMS: readonly MenuItem[] = [
+  {
+    path: '/doctors',
+    label: 'nav.doctors',
+    icon: IconStethoscope,
+    mobile: true,
+    permission: 'doctors.manage',
+  },
+  {
+    path: '/admins',
+    label: 'nav.admins',
+    icon: IconShieldLock,
+    mobile: false,
+    permission: 'admins.manage',
+  },
+  {
+    path: '/patients',
+    label: 'nav.patients',
+    icon: IconUsers,
+    mobile: true,
+    permission: 'patients.read',
+  },
   {
     path: '/units',
     label: 'nav.units',
     icon: IconBuildingHospital,
     mobile: true,
-    adminOnly: false,
+    permission: 'units.read',
   },
-  // 'Historia zmian': the server answers 403 to doctors, so they get no entry.
   {
     path: '/audit_trial',
     label: 'audit.title',
     icon: IconHistory,
     mobile: false,
-    adminOnly: true,
+    permission: 'audit.read',
   },
 ];
 
-export function menuFor(user: Pick<SessionUser, 'role'>): MenuItem[] {
-  return ITEMS.filter((item) => user.role === 'admin' || !item.adminOnly);
+export function menuFor(user: Pick<SessionUser, 'permissions'>): MenuItem[] {
+  return MENU_ITEMS.filter((item) => can(user, item.permission));
 }

@@ -17,7 +17,8 @@ let restoring: Promise<void> | null = null;
 
 /**
  * Restores the session once per page load: a stored token is checked with validate_token (the
- * client refreshes it if expired); without one, the refresh cookie is tried silently when the
+ * client refreshes it if expired), which also brings the user's current permissions (a user
+ * stored by an older version has none until then); without one, the refresh cookie is tried silently when the
  * server's signed-in marker cookie says there is one.
  * Shared as one promise so that React's double effects in development do not refresh twice.
  */

@@ -1,8 +1,14 @@
 import type { SessionUser } from '@portal/shared';
+import { can } from './permissions';
 
-/** Where a signed-in user lands: administrators on doctors, doctors on units (design §4). */
-export function landingPath(user: Pick<SessionUser, 'role'>): string {
-  return user.role === 'admin' ? '/doctors' : '/units';
+type RulesUser = Pick<SessionUser, 'permissions' | 'changed_password_at'>;
+
+/**
+ * Where a signed-in user lands: those who manage doctors (administrators) on doctors, everyone
+ * else on units (design §4).
+ */
+export function landingPath(user: Pick<SessionUser, 'permissions'>): string {
+  return can(user, 'doctors.manage') ? '/doctors' : '/units';
 }
 
 /** A generated password was never replaced: everything leads to the change-password screen. */
@@ -10,11 +16,7 @@ export function mustChangePassword(user: Pick<SessionUser, 'changed_password_at'
   return !user.changed_password_at;
 }
 
-export function isAdmin(user: Pick<SessionUser, 'role'> | null | undefined): boolean {
-  return user?.role === 'admin';
-}
-
 /** The first screen for a signed-in user: change password first when it was never chosen. */
-export function homePath(user: Pick<SessionUser, 'role' | 'changed_password_at'>): string {
+export function homePath(user: RulesUser): string {
   return mustChangePassword(user) ? '/changepassword' : landingPath(user);
 }

@@ -24,7 +24,11 @@ function readUser(raw: string | null): SessionUser | null {
   if (!raw) return null;
   try {
     const value: unknown = JSON.parse(raw);
-    return value && typeof value === 'object' ? (value as SessionUser) : null;
+    if (!value || typeof value !== 'object') return null;
+    const user = value as SessionUser;
+    // A user stored before permissions travelled with the session holds none until
+    // restoreSession (session-actions.ts) asks validate_token for the current list.
+    return Array.isArray(user.permissions) ? user : { ...user, permissions: [] };
   } catch {
     return null;
   }

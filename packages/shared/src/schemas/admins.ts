@@ -19,3 +19,4 @@ export const adminList = pagedResponse(admin);
 export const adminAll = allResponse(admin);
 
 export const adminSaved = z.object({ status: z.literal('success'), data: admin });
+export type AdminSaved = z.infer<typeof adminSaved>;

@@ -55,6 +55,7 @@ export const changePasswordResponse = z.object({
   user: sessionUser,
   access_token: z.string(),
 });
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;
 
 /** Login details printed for a user (spec: "Login details print: login, password"). */
 export const credentialPair = z.object({ login: z.string(), password: z.string() });

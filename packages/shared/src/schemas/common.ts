@@ -3,6 +3,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
 
 /** `{status:"success"}` and friends keep the spec's words in `status`. */
 export const successResponse = z.object({ status: z.literal('success') });
+export type SuccessResponse = z.infer<typeof successResponse>;
 
 export const validationErrorResponse = z.object({
   status: z.literal('validation_error'),

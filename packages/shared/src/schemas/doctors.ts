@@ -41,3 +41,4 @@ export const doctorAllQuery = z.object({
 });
 export const doctorAll = allResponse(doctor);
 export const doctorSaved = z.object({ status: z.literal('success'), data: doctor });
+export type DoctorSaved = z.infer<typeof doctorSaved>;

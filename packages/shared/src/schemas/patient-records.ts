@@ -27,6 +27,7 @@ export const note = z.object({
 export type Note = z.infer<typeof note>;
 export const noteList = z.object({ data: z.array(note) });
 export const noteSaved = z.object({ status: z.literal('success'), note });
+export type NoteSaved = z.infer<typeof noteSaved>;
 
 /** Attachments: extensions the spec allows; the content is checked too, not only the name. */
 export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
@@ -46,6 +47,7 @@ export const fileView = z.object({
 export type FileView = z.infer<typeof fileView>;
 export const fileList = z.object({ data: z.array(fileView) });
 export const fileSaved = z.object({ status: z.literal('success'), file: fileView });
+export type FileSaved = z.infer<typeof fileSaved>;
 
 export const messageBody = z.object({
   content: richText(),
@@ -68,6 +70,7 @@ export const patientMessage = z.object({
 export type PatientMessage = z.infer<typeof patientMessage>;
 export const patientMessageList = z.object({ data: z.array(patientMessage) });
 export const patientMessageSaved = z.object({ status: z.literal('success'), data: patientMessage });
+export type PatientMessageSaved = z.infer<typeof patientMessageSaved>;
 
 const idList = z
   .string()

@@ -153,6 +153,7 @@ export const patientCreated = z.object({
     login_url: z.string(),
   }),
 });
+export type PatientCreated = z.infer<typeof patientCreated>;
 
 const person = z.object({ id: z.number().int(), firstname: z.string(), surname: z.string() });
 
@@ -224,6 +225,7 @@ export const patientBasic = z.object({
   unit_id: z.number().int(),
   deleted_at: nullableTimestamp,
 });
+export type PatientBasic = z.infer<typeof patientBasic>;
 
 export const patientListItem = z.object({
   id: z.number().int(),
@@ -288,3 +290,4 @@ export const peselQuery = z.object({
 export const peselStatus = z.object({
   status: z.enum(['success', 'exist_patient', 'validation_error']),
 });
+export type PeselStatus = z.infer<typeof peselStatus>['status'];

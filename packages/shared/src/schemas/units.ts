@@ -28,3 +28,4 @@ export type UnitListQuery = z.infer<typeof unitListQuery>;
 export const unitList = pagedResponse(unit);
 export const unitAll = allResponse(unit);
 export const unitSaved = z.object({ status: z.literal('success'), data: unit });
+export type UnitSaved = z.infer<typeof unitSaved>;

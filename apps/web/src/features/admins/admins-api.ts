@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Admin, AdminBody, LoginDetails } from '@portal/shared';
+import type { Admin, AdminBody, AdminSaved, LoginDetails } from '@portal/shared';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 import { isApiError } from '../../lib/api';
 
-export const ADMINS = 'admins';
-
 export function useAdmin(id: number | null) {
   return useQuery({
-    queryKey: [ADMINS, 'detail', id],
+    queryKey: queryKeys.admin(id),
     queryFn: ({ signal }) => api.request<Admin>(`/admins/${id}`, { signal }),
     enabled: id !== null,
   });
@@ -18,9 +17,9 @@ export function useSaveAdmin(id: number | null) {
   return useMutation({
     mutationFn: (body: AdminBody) =>
       id === null
-        ? api.post<{ status: 'success'; data: Admin }>('/admins', body)
-        : api.put<{ status: 'success'; data: Admin }>(`/admins/${id}`, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ADMINS] }),
+        ? api.post<AdminSaved>('/admins', body)
+        : api.put<AdminSaved>(`/admins/${id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.admins] }),
   });
 }
 

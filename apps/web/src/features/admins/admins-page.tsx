@@ -3,21 +3,22 @@ import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router';
 import type { Admin } from '@portal/shared';
+import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { RowActions } from '../../components/row-actions';
 import { useListQuery } from '../../components/use-list-query';
 import { useSoftDelete } from '../../components/use-soft-delete';
-import { ADMINS, deleteRefusalKey } from './admins-api';
+import { deleteRefusalKey } from './admins-api';
 
 /** The administrators list; /admins/create and /admins/{id}/edit open their dialog over it. */
 export function AdminsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const list = useListQuery<Admin>({ entity: ADMINS, path: '/admins' });
+  const list = useListQuery<Admin>({ entity: ENTITY.admins, path: '/admins' });
   const softDelete = useSoftDelete({
-    entity: ADMINS,
+    entity: ENTITY.admins,
     path: '/admins',
     describeError: (error) => {
       const key = deleteRefusalKey(error);

@@ -1,4 +1,5 @@
 import { formatDateTime, formatDay } from '../../components/date-range';
+import { htmlToText } from '../../lib/rich-text';
 
 /** Tables the database audits (migration 0002), named as the spec's places of change. */
 export const AUDITED_ENTITIES = [
@@ -74,21 +75,6 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^-?\d+\.\d+$/;
 const TAG = /<[a-z][^>]*>/i;
 
-function plainText(html: string): string {
-  return html
-    .replace(/<\/(p|li|h\d)>/gi, ' ')
-    .replace(/<br\s*\/?>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /**
  * A stored value as a reader wants it: empty as '-', booleans as words, instants and days in
  * the portal's formats (Warsaw time), rich text as plain text. React escapes the result.
@@ -106,7 +92,7 @@ export function auditValue(
   if (value === 'false') return words.no;
   if (TIMESTAMP.test(value)) return formatDateTime(value.replace(' ', 'T'));
   if (DAY.test(value)) return formatDay(value);
-  if (TAG.test(value)) return plainText(value) || '-';
+  if (TAG.test(value)) return htmlToText(value) || '-';
   return value;
 }
 

@@ -4,6 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { AuditEntry } from '@portal/shared';
+import { useDoctorOptions } from '../../api/doctors';
+import { usePatientOptions } from '../../api/patients';
+import { ENTITY } from '../../api/query-keys';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ALL_TIME, formatDateTime } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
@@ -12,16 +15,10 @@ import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { isAdmin } from '../../lib/session-rules';
-import {
-  AUDIT,
-  auditParams,
-  useDoctorOptions,
-  usePatientOptions,
-  useReferenceNames,
-} from './audit-api';
-import type { AuditFilters } from './audit-api';
+import { useCan } from '../../lib/permissions';
+import { useReferenceNames } from './audit-api';
+import { auditParams } from './audit-filters';
+import type { AuditFilters } from './audit-filters';
 import { auditValue, isAuditedEntity, isNamedColumn, referenceName } from './audit-labels';
 
 const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
@@ -32,18 +29,19 @@ const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
  */
 export function AuditPage() {
   const { t, i18n } = useTranslation();
-  const session = useSession();
-  const admin = isAdmin(session?.user);
-  const names = useReferenceNames(admin);
+  const can = useCan();
+  // Names and pickers only for those the server lets read the trail; others see its refusal.
+  const reader = can('audit.read');
+  const names = useReferenceNames(reader);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
   const list = useListQuery<AuditEntry>({
-    entity: AUDIT,
+    entity: ENTITY.audit,
     path: '/audit_trial',
     params: auditParams(filters),
   });
-  const doctors = useDoctorOptions(admin);
-  const patients = usePatientOptions(admin);
+  const doctors = useDoctorOptions({ enabled: reader });
+  const patients = usePatientOptions({ enabled: reader });
 
   const forbidden = isApiError(list.query.error) && list.query.error.httpStatus === 403;
   const filtered =

@@ -1,17 +1,11 @@
 import type {
   ChangePasswordBody,
+  ChangePasswordResponse,
   LoginBody,
   LoginResponse,
   Role,
-  SessionUser,
 } from '@portal/shared';
 import { api } from '../../lib/api-client';
-
-export interface ChangePasswordResponse {
-  status: 'success';
-  user: SessionUser;
-  access_token: string;
-}
 
 /** A doctor signs in with the e-mail as login (design §4). */
 export function login(role: Role, body: LoginBody) {

@@ -4,13 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { doctorBody, PHONE_DIGITS, PHONE_PREFIX, STRING_MAX } from '@portal/shared';
 import type { Doctor } from '@portal/shared';
+import { useUnitOptions } from '../../api/units';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useZodForm } from '../../lib/use-zod-form';
-import { usePrintDoctorLogin, useSaveDoctor, useUnitOptions } from './doctors-api';
+import { usePrintDoctorLogin, useSaveDoctor } from './doctors-api';
 
 function initialValues(doctor: Doctor | null) {
   return {

@@ -3,6 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router';
 import type { Doctor } from '@portal/shared';
+import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -10,14 +11,13 @@ import { RowActions } from '../../components/row-actions';
 import { useListQuery } from '../../components/use-list-query';
 import { useSoftDelete } from '../../components/use-soft-delete';
 import { formatPhone } from '../../lib/format';
-import { DOCTORS } from './doctors-api';
 
 /** The doctors list; /doctors/create and /doctors/{id}/edit open their dialog over it (Outlet). */
 export function DoctorsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const list = useListQuery<Doctor>({ entity: DOCTORS, path: '/doctors' });
-  const softDelete = useSoftDelete({ entity: DOCTORS, path: '/doctors' });
+  const list = useListQuery<Doctor>({ entity: ENTITY.doctors, path: '/doctors' });
+  const softDelete = useSoftDelete({ entity: ENTITY.doctors, path: '/doctors' });
 
   const fullName = (doctor: Doctor) => `${doctor.surname} ${doctor.firstname}`;
   const columns: Column<Doctor>[] = [

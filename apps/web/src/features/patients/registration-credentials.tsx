@@ -1,19 +1,19 @@
 import { useEffect } from 'react';
+import type { PatientCreated } from '@portal/shared';
 import { useCredentialsSheet } from '../../components/credentials-modal';
-import type { RegisteredPatient } from './patients-api';
 
 /**
  * "Drukuj" after a registration: the wizard hands the new patient's login details to the patients
  * list, which shows them in the credentials sheet; closing the sheet leaves the user on the list
  * (spec §4, registration). Kept in memory only, taken once.
  */
-let pending: RegisteredPatient | null = null;
+let pending: PatientCreated['patient'] | null = null;
 
-export function handOverCredentials(patient: RegisteredPatient) {
+export function handOverCredentials(patient: PatientCreated['patient']) {
   pending = patient;
 }
 
-function takeCredentials(): RegisteredPatient | null {
+function takeCredentials(): PatientCreated['patient'] | null {
   const taken = pending;
   pending = null;
   return taken;

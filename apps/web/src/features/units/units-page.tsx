@@ -3,6 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Unit } from '@portal/shared';
+import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -10,20 +11,18 @@ import { RowActions } from '../../components/row-actions';
 import { useListQuery } from '../../components/use-list-query';
 import { useSoftDelete } from '../../components/use-soft-delete';
 import { formatAddress } from '../../lib/format';
-import { useSession } from '../../lib/session';
-import { isAdmin } from '../../lib/session-rules';
+import { useCan } from '../../lib/permissions';
 import { UnitFormModal } from './unit-form-modal';
-import { UNITS } from './units-api';
 
 type Editing = { unit: Unit | null } | null;
 
 export function UnitsPage() {
   const { t } = useTranslation();
-  const session = useSession();
+  const can = useCan();
   // Doctors may read units; only administrators manage them (design §4).
-  const canManage = isAdmin(session?.user);
-  const list = useListQuery<Unit>({ entity: UNITS, path: '/units' });
-  const softDelete = useSoftDelete({ entity: UNITS, path: '/units' });
+  const canManage = can('units.manage');
+  const list = useListQuery<Unit>({ entity: ENTITY.units, path: '/units' });
+  const softDelete = useSoftDelete({ entity: ENTITY.units, path: '/units' });
   const [editing, setEditing] = useState<Editing>(null);
 
   const columns: Column<Unit>[] = [

@@ -3,7 +3,6 @@ import {
   attachmentProblem,
   extensionOf,
   formatNumber,
-  htmlToText,
   isBlankHtml,
   patientAddress,
   personName,
@@ -67,12 +66,6 @@ describe('rich text helpers', () => {
     expect(isBlankHtml('<p></p>')).toBe(true);
     expect(isBlankHtml('<p>&nbsp; </p><p><br></p>')).toBe(true);
     expect(isBlankHtml('<p><strong>x</strong></p>')).toBe(false);
-  });
-
-  it('htmlToText keeps the words on one line', () => {
-    expect(
-      htmlToText('<p>Ciśnienie <strong>w normie</strong></p><ul><li>a &amp; b</li></ul>'),
-    ).toBe('Ciśnienie w normie a & b');
   });
 });
 

@@ -75,22 +75,6 @@ export function isBlankHtml(html: string): boolean {
   );
 }
 
-/** Rich text as one line of plain text, for previews and accessible names. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<\/(p|li|h\d)>/gi, ' ')
-    .replace(/<br\s*\/?>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** Numbers as Polish readers expect them: '72.5' -> '72,5' in pl. */
 export function formatNumber(value: number, language: string): string {
   return new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'pl-PL', {

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FileView } from '@portal/shared';
+import type { FileSaved, FileView, SuccessResponse } from '@portal/shared';
+import { queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
-import { PATIENTS } from './patient-api';
 
-const filesKey = (patientId: number) => [PATIENTS, patientId, 'files'] as const;
+const filesKey = queryKeys.patientFiles;
 
 export function useFiles(patientId: number) {
   return useQuery({
@@ -27,7 +27,7 @@ export function useUploadFile(patientId: number) {
       form.set('ref_id', String(patientId));
       if (comment) form.set('comment', comment);
       form.set('file', file, file.name);
-      return api.postForm<{ status: 'success'; file: FileView }>('/files', form);
+      return api.postForm<FileSaved>('/files', form);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
   });
@@ -36,7 +36,7 @@ export function useUploadFile(patientId: number) {
 export function useDeleteFile(patientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete<{ status: 'success' }>(`/files/${id}`),
+    mutationFn: (id: number) => api.delete<SuccessResponse>(`/files/${id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
   });
 }

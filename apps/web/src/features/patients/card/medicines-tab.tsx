@@ -3,7 +3,7 @@ import { IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { PatientDetail } from '@portal/shared';
 import { formatNumber } from './card-format';
-import { useMedicines } from './patient-api';
+import { useMedicines } from '../../../api/lookups';
 
 /** 'Przyjmowane leki': study medicines with dose and CAS reference; other medicines. */
 export function MedicinesTab({ patient }: { patient: PatientDetail }) {

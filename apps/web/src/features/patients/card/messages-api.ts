@@ -1,12 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PatientMessage } from '@portal/shared';
+import type { PatientMessage, PatientMessageSaved, SuccessResponse } from '@portal/shared';
+import { queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
-import { PATIENTS } from './patient-api';
 
-/** Messages address the patient's user account, not the patient record. */
-const messagesKey = (userId: number) => [PATIENTS, 'messages', userId] as const;
-
-type Saved = { status: 'success'; data: PatientMessage };
+const messagesKey = queryKeys.patientMessages;
 
 export function useMessages(userId: number) {
   return useQuery({
@@ -24,7 +21,7 @@ export function useSendMessage(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (content: string) =>
-      api.post<Saved>('/notifications', { content, receiver_user_id: userId }),
+      api.post<PatientMessageSaved>('/notifications', { content, receiver_user_id: userId }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKey(userId) }),
   });
 }
@@ -33,7 +30,7 @@ export function useUpdateMessage(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, content }: { id: number; content: string }) =>
-      api.put<Saved>(`/notifications/${id}`, { content }),
+      api.put<PatientMessageSaved>(`/notifications/${id}`, { content }),
     // Also after a 409: the message was read meanwhile and the list should say so.
     onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKey(userId) }),
   });
@@ -42,7 +39,7 @@ export function useUpdateMessage(userId: number) {
 export function useDeleteMessage(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete<{ status: 'success' }>(`/notifications/${id}`),
+    mutationFn: (id: number) => api.delete<SuccessResponse>(`/notifications/${id}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKey(userId) }),
   });
 }

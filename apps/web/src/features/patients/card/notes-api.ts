@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Note } from '@portal/shared';
+import type { Note, NoteSaved, SuccessResponse } from '@portal/shared';
+import { queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
-import { PATIENTS } from './patient-api';
 
-const notesKey = (patientId: number) => [PATIENTS, patientId, 'notes'] as const;
+const notesKey = queryKeys.patientNotes;
 
 export function useNotes(patientId: number) {
   return useQuery({
@@ -18,7 +18,7 @@ export function useAddNote(patientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (content: string) =>
-      api.post<{ status: 'success'; note: Note }>('/patients/notes', {
+      api.post<NoteSaved>('/patients/notes', {
         content,
         ref_type: 'patient',
         ref_id: patientId,
@@ -30,7 +30,7 @@ export function useAddNote(patientId: number) {
 export function useDeleteNote(patientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete<{ status: 'success' }>(`/patients/notes/${id}`),
+    mutationFn: (id: number) => api.delete<SuccessResponse>(`/patients/notes/${id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notesKey(patientId) }),
   });
 }

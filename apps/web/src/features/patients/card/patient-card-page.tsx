@@ -27,7 +27,6 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { PatientDetail } from '@portal/shared';
-import { useLogout } from '../../../app/use-logout';
 import { confirmAction } from '../../../components/confirm';
 import { useCredentialsSheet } from '../../../components/credentials-modal';
 import { useIsDesktop } from '../../../components/use-is-desktop';
@@ -35,13 +34,15 @@ import { isApiError } from '../../../lib/api';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
+import { useLogout } from '../../../lib/use-logout';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
 import type { CardTab } from './card-tabs';
 import { MedicinesTab } from './medicines-tab';
 import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
-import { useDeletePatient, usePatient, useResetPatientPassword } from './patient-api';
+import { usePatient } from '../patients-api';
+import { useDeletePatient, useResetPatientPassword } from './patient-api';
 import { PersonalTab } from './personal-tab';
 
 const PATIENTS_PATH = '/patients';
@@ -267,7 +268,7 @@ export function PatientCardPage() {
   const { patientId } = useParams();
   const id = Number(patientId);
   const valid = Number.isInteger(id) && id > 0;
-  const patient = usePatient(valid ? id : 0);
+  const patient = usePatient(valid ? id : null);
 
   if (
     !valid ||

@@ -5,7 +5,7 @@ import { formatDay } from '../../../components/date-range';
 import { formatPhone } from '../../../lib/format';
 import { formatNumber, patientAddress, personName } from './card-format';
 import { FactsSection } from './facts';
-import { useCriteriaGroups, useExclusionCriteria } from './patient-api';
+import { useCriteriaGroups, useExclusionCriteria } from '../../../api/lookups';
 
 /** 'Dane osobowe i medyczne': contact, doctor and unit, medical data, programme data. */
 export function PersonalTab({ patient }: { patient: PatientDetail }) {

@@ -11,7 +11,8 @@ import {
 import { IconChevronDown, IconChevronUp, IconFilter, IconX } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCriteriaGroups, useDoctors, useMedicines } from '../patients-api';
+import { useDoctorOptions } from '../../../api/doctors';
+import { useCriteriaGroups, useMedicines } from '../../../api/lookups';
 import {
   activeFilterCount,
   emptyFilters,
@@ -38,7 +39,7 @@ export function PatientFiltersPanel({
   const panelId = useId();
   const medicines = useMedicines();
   const groups = useCriteriaGroups();
-  const doctors = useDoctors();
+  const doctors = useDoctorOptions();
   const count = activeFilterCount(filters);
 
   const medicineOptions = (medicines.data ?? []).map((m) => ({

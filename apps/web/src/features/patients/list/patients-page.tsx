@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { PatientListItem } from '@portal/shared';
+import { useCriteriaGroups } from '../../../api/lookups';
+import { ENTITY } from '../../../api/query-keys';
 import { DataTable } from '../../../components/data-table';
 import type { Column } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
@@ -19,7 +21,6 @@ import {
   formatPatientAddress,
   formatVisitDate,
 } from '../patient-format';
-import { PATIENTS, useCriteriaGroups } from '../patients-api';
 import { PatientFiltersPanel } from './patient-filters';
 import classes from './patients-page.module.css';
 import { emptyFilters, patientFilterParams } from './patient-filters-state';
@@ -35,14 +36,14 @@ export function PatientsPage() {
   const [filters, setFiltersState] = useState<PatientFilters>(emptyFilters);
   const groups = useCriteriaGroups();
   const list = useListQuery<PatientListItem>({
-    entity: PATIENTS,
+    entity: ENTITY.patients,
     path: '/patients',
     orderBy: 'id',
     direction: 'asc',
     paging: 'offset',
     params: patientFilterParams(filters, groups.data ?? []),
   });
-  const softDelete = useSoftDelete({ entity: PATIENTS, path: '/patients' });
+  const softDelete = useSoftDelete({ entity: ENTITY.patients, path: '/patients' });
   // Login details of a patient registered with "Drukuj" are shown over the list.
   const credentials = useRegistrationCredentials();
 

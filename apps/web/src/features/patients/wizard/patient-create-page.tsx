@@ -2,8 +2,10 @@ import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { patientCreateBody } from '@portal/shared';
+import type { SessionUser } from '@portal/shared';
 import type { z } from 'zod';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { can } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useRegisterPatient } from '../patients-api';
 import { handOverCredentials } from '../registration-credentials';
@@ -27,15 +29,16 @@ export function PatientCreatePage() {
 function CreateWizard({
   user,
 }: {
-  user: { id: number; role: 'admin' | 'doctor'; unit_id: number | null; doctor_id: number | null };
+  user: Pick<SessionUser, 'id' | 'permissions' | 'unit_id' | 'doctor_id'>;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const isDoctor = user.role === 'doctor';
+  // Without patients.all_units (a doctor) the patient belongs to the own unit and doctor.
+  const ownUnitOnly = !can(user, 'patients.all_units');
   const [state, dispatch] = useCreationDraft({
     id: user.id,
-    unit_id: isDoctor ? user.unit_id : null,
-    doctor_id: isDoctor ? user.doctor_id : null,
+    unit_id: ownUnitOnly ? user.unit_id : null,
+    doctor_id: ownUnitOnly ? user.doctor_id : null,
   });
   const register = useRegisterPatient();
 
@@ -85,7 +88,7 @@ function CreateWizard({
       toBody={toCreateBody}
       onSubmit={askPrint}
       busy={register.isPending}
-      lockedUnit={isDoctor && user.unit_id !== null}
+      lockedUnit={ownUnitOnly && user.unit_id !== null}
     />
   );
 }

@@ -6,7 +6,7 @@ import { patientUpdateBody } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSession } from '../../../lib/session';
+import { useCan } from '../../../lib/permissions';
 import { usePatient, useUpdatePatient } from '../patients-api';
 import { PatientWizard } from './patient-wizard';
 import { submitFailure } from './submit-errors';
@@ -43,7 +43,7 @@ export function PatientEditPage() {
 function EditWizard({ detail }: { detail: PatientDetail }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const session = useSession();
+  const can = useCan();
   const [state, dispatch] = useReducer(wizardReducer, detail, stateFromDetail);
   const update = useUpdatePatient(detail.id);
 
@@ -57,7 +57,7 @@ function EditWizard({ detail }: { detail: PatientDetail }) {
       busy={update.isPending}
       patientId={detail.id}
       onCancelEdit={() => void navigate(LIST)}
-      lockedUnit={session?.user.role === 'doctor'}
+      lockedUnit={!can('patients.all_units')}
       knownUnit={detail.unit}
       knownDoctor={{ ...detail.doctor, unit_id: detail.unit_id }}
       onSubmit={(body) =>

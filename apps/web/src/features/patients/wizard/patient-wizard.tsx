@@ -7,15 +7,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
+import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../api/lookups';
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
 import { notifyError } from '../../../lib/notify';
-import {
-  useCriteriaGroups,
-  useExclusionCriteria,
-  useMedicines,
-  usePeselStatus,
-} from '../patients-api';
+import { usePeselStatus } from '../patients-api';
 import { InclusionStep } from './inclusion-step';
 import { MedicinesStep } from './medicines-step';
 import { PersonalStep } from './personal-step';

@@ -17,8 +17,9 @@ import {
   STRING_MAX,
   peselBirthDate,
 } from '@portal/shared';
+import { useDoctorOptions } from '../../../api/doctors';
+import { useUnitOptions } from '../../../api/units';
 import { decimalSeparator } from '../patient-format';
-import { useDoctors, useUnits } from '../patients-api';
 import type { PersonalValues, WizardAction, WizardMode } from './wizard-state';
 
 type TextField =
@@ -76,8 +77,8 @@ export function PersonalStep({
   knownDoctor?: { id: number; firstname: string; surname: string; unit_id: number };
 }) {
   const { t, i18n } = useTranslation();
-  const units = useUnits();
-  const doctors = useDoctors(values.unit_id, values.unit_id !== null);
+  const units = useUnitOptions();
+  const doctors = useDoctorOptions({ unitId: values.unit_id, enabled: values.unit_id !== null });
 
   const set = <K extends keyof PersonalValues>(field: K, value: PersonalValues[K]) =>
     dispatch({ type: 'setPersonal', field, value });

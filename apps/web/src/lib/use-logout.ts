@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { logout } from '../lib/session-actions';
+import { logout } from './session-actions';
 
 /** Signs out on the server, forgets the session and every cached list, and shows /login. */
 export function useLogout() {

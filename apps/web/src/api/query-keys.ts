@@ -1,0 +1,32 @@
+/**
+ * Every query key of the web app, in one place. A key starts with its entity, so a write that
+ * invalidates `[entity]` reaches every reader of it: lists, pickers and details alike.
+ */
+export const ENTITY = {
+  units: 'units',
+  doctors: 'doctors',
+  admins: 'admins',
+  patients: 'patients',
+  audit: 'audit',
+  lookups: 'lookups',
+} as const;
+
+export const queryKeys = {
+  criteriaGroups: () => [ENTITY.lookups, 'inclusion_criteria_group'] as const,
+  exclusionCriteria: () => [ENTITY.lookups, 'exclusion_criteria'] as const,
+  medicines: () => [ENTITY.lookups, 'medicine'] as const,
+
+  unitOptions: () => [ENTITY.units, 'all'] as const,
+  doctorOptions: (unitId: number | null) => [ENTITY.doctors, 'all', unitId] as const,
+  patientOptions: () => [ENTITY.patients, 'all'] as const,
+
+  doctor: (id: number | null) => [ENTITY.doctors, 'detail', id] as const,
+  admin: (id: number | null) => [ENTITY.admins, 'detail', id] as const,
+  patient: (id: number | null) => [ENTITY.patients, 'detail', id] as const,
+  peselStatus: (pesel: string, exceptId: number | null) =>
+    [ENTITY.patients, 'validate_pesel', pesel, exceptId] as const,
+  patientNotes: (patientId: number) => [ENTITY.patients, patientId, 'notes'] as const,
+  patientFiles: (patientId: number) => [ENTITY.patients, patientId, 'files'] as const,
+  /** Messages address the patient's user account, not the patient record. */
+  patientMessages: (userId: number) => [ENTITY.patients, 'messages', userId] as const,
+};

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Permission } from '@portal/shared';
+import { menuFor } from './menu';
+
+// What the server's policy grants today (apps/server/src/plugins/policy.ts); the menu follows
+// whatever list the session carries.
+const ADMIN: Permission[] = [
+  'admins.manage',
+  'audit.read',
+  'credentials.print',
+  'doctors.lookup',
+  'doctors.manage',
+  'lookups.read',
+  'patients.all_units',
+  'patients.read',
+  'patients.write',
+  'settings.manage',
+  'units.manage',
+  'units.read',
+];
+const DOCTOR: Permission[] = [
+  'credentials.print',
+  'doctors.lookup',
+  'lookups.read',
+  'patients.read',
+  'patients.write',
+  'units.read',
+];
+
+const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
+
+describe('menu', () => {
+  it('shows administrators every screen, in the spec order', () => {
+    expect(paths(ADMIN)).toEqual(['/doctors', '/admins', '/patients', '/units', '/audit_trial']);
+  });
+
+  it('shows doctors their patients and units only', () => {
+    expect(paths(DOCTOR)).toEqual(['/patients', '/units']);
+  });
+
+  it('follows single permissions, not roles', () => {
+    expect(paths(['audit.read'])).toEqual(['/audit_trial']);
+    expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
+    expect(paths(['admins.manage'])).toEqual(['/admins']);
+  });
+
+  it('shows nothing to a session without permissions', () => {
+    expect(paths([])).toEqual([]);
+  });
+
+  it('keeps the phone bar to doctors, patients and units', () => {
+    expect(
+      menuFor({ permissions: ADMIN })
+        .filter((item) => item.mobile)
+        .map((item) => item.path),
+    ).toEqual(['/doctors', '/patients', '/units']);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '@portal/shared';
+import { can } from './permissions';
+
+describe('can', () => {
+  it('answers from the permissions the server sent', () => {
+    const doctor = { permissions: ['units.read', 'patients.read'] } as const;
+    expect(can({ permissions: [...doctor.permissions] }, 'patients.read')).toBe(true);
+    expect(can({ permissions: [...doctor.permissions] }, 'audit.read')).toBe(false);
+    expect(can({ permissions: ['audit.read'] }, 'audit.read')).toBe(true);
+  });
+
+  it('grants nothing without a user or without permissions', () => {
+    expect(can(null, 'units.read')).toBe(false);
+    expect(can(undefined, 'units.read')).toBe(false);
+    expect(can({ permissions: [] }, 'units.read')).toBe(false);
+  });
+
+  it('grants nothing to a user stored before permissions travelled with the session', () => {
+    // An older localStorage 'portal.user' has a role but no list; it must not crash.
+    const legacy = { role: 'admin' } as unknown as SessionUser;
+    expect(can(legacy, 'doctors.manage')).toBe(false);
+  });
+});
