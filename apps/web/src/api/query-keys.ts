@@ -12,6 +12,9 @@ export const ENTITY = {
 } as const;
 
 export const queryKeys = {
+  /** A page of a paged list (units, doctors, admins, patients, audit) with its query. */
+  list: (entity: string, params: Record<string, unknown>) => [entity, 'list', params] as const,
+
   criteriaGroups: () => [ENTITY.lookups, 'inclusion_criteria_group'] as const,
   exclusionCriteria: () => [ENTITY.lookups, 'exclusion_criteria'] as const,
   medicines: () => [ENTITY.lookups, 'medicine'] as const,

@@ -2,6 +2,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
+import { queryKeys } from '../api/query-keys';
 import type { QueryValue } from '../lib/api';
 import { api } from '../lib/api-client';
 import { initialListState, toggleSort, toListQuery } from './list-state';
@@ -57,7 +58,7 @@ export function useListQuery<T>({
     ...filters,
   };
   const query = useQuery({
-    queryKey: [entity, 'list', params],
+    queryKey: queryKeys.list(entity, params),
     queryFn: ({ signal }) =>
       api.request<Paged<T> | OffsetPaged<T>>(path, { query: params, signal }),
     select: (answer): Paged<T> =>

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@portal/shared';
+import type { LoginResponse } from '@portal/shared';
 import { api } from './api-client';
 import { sessionStore } from './session';
 
@@ -32,9 +32,7 @@ export function restoreSession(): Promise<void> {
       return;
     }
     try {
-      const answer = await api.get<{ user: SessionUser; access_token: string }>(
-        `/auth/validate_token/${stored.user.role}`,
-      );
+      const answer = await api.get<LoginResponse>(`/auth/validate_token/${stored.user.role}`);
       sessionStore.set({ token: answer.access_token, user: answer.user });
     } catch {
       // A refused token has already cleared the session; with the server unreachable the stored
