@@ -1,4 +1,5 @@
 import { PHONE_PREFIX } from '@portal/shared';
+import type { Unit } from '@portal/shared';
 
 /** '123456789' -> '+48 123 456 789' (spec: phone shown with the +48 prefix). */
 export function formatPhone(digits: string): string {
@@ -7,12 +8,7 @@ export function formatPhone(digits: string): string {
   return [PHONE_PREFIX, ...groups].join(' ');
 }
 
-export interface Address {
-  street: string;
-  building_nr: string;
-  postcode: string;
-  city: string;
-}
+export type Address = Pick<Unit, 'street' | 'building_nr' | 'postcode' | 'city'>;
 
 /** 'street building_nr, postcode city' */
 export function formatAddress(a: Address): string {

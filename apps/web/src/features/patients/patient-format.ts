@@ -1,15 +1,13 @@
 import dayjs from 'dayjs';
+import type { PatientDetail } from '@portal/shared';
 
 /** Missing values in the list and on cards (spec: visit dates are '-' until visits exist). */
 export const EMPTY_VALUE = '-';
 
-interface PatientAddress {
-  address_street: string | null;
-  address_building: string | null;
-  address_apartment: string | null;
-  address_postcode: string | null;
-  address_city: string | null;
-}
+type PatientAddress = Pick<
+  PatientDetail,
+  'address_street' | 'address_building' | 'address_apartment' | 'address_postcode' | 'address_city'
+>;
 
 /** ['street building/apartment', 'postcode city'], leaving out what is missing. */
 export function addressLines(p: PatientAddress): string[] {

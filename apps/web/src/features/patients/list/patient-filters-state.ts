@@ -1,3 +1,5 @@
+import type { CriteriaGroup, Subgroup } from '@portal/shared';
+
 /** The filter panel of the patients list and the query parameters it stands for (spec §7). */
 
 export interface PatientFilters {
@@ -30,10 +32,7 @@ export function activeFilterCount(filters: PatientFilters): number {
 export const groupValue = (id: number) => `g${id}`;
 export const subgroupValue = (id: number) => `s${id}`;
 
-interface GroupShape {
-  id: number;
-  sub_groups: { id: number }[];
-}
+type GroupShape = Pick<CriteriaGroup, 'id'> & { sub_groups: Pick<Subgroup, 'id'>[] };
 
 /**
  * The server keeps a patient when the group is among `groups` AND the subgroup among `sub_groups`.

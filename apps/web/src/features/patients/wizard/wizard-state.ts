@@ -1,4 +1,4 @@
-import type { PatientDetail } from '@portal/shared';
+import type { Medicine, PatientDetail, Subgroup } from '@portal/shared';
 
 /**
  * The state rules of the registration and edit wizards (spec §4), free of React so that they can
@@ -82,17 +82,10 @@ export interface WizardState {
 export type Section = 'personal' | 'inclusion' | 'medicines' | 'additional_medicines' | 'exclusion';
 
 /** What the reducer needs to know of a subgroup (GET /inclusion_criteria_group). */
-export interface SubgroupRef {
-  id: number;
-  group_id: number;
-  doses: number[];
-}
+export type SubgroupRef = Pick<Subgroup, 'id' | 'group_id' | 'doses'>;
 
 /** What the reducer needs to know of a medicine (GET /medicine). */
-export interface MedicineRef {
-  id: number;
-  doses: number[];
-}
+export type MedicineRef = Pick<Medicine, 'id' | 'doses'>;
 
 export type WizardAction =
   | { type: 'goTo'; step: number }
