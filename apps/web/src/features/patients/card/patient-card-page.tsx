@@ -35,13 +35,13 @@ import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
+import { usePatient } from '../patients-api';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
 import type { CardTab } from './card-tabs';
 import { MedicinesTab } from './medicines-tab';
 import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
-import { usePatient } from '../patients-api';
 import { useDeletePatient, useResetPatientPassword } from './patient-api';
 import { PersonalTab } from './personal-tab';
 
