@@ -24,18 +24,20 @@ function registration(
   doctor: ReadyDoctor,
   overrides: Partial<PatientCreateBody['personal']> = {},
 ): PatientCreateBody {
+  const pesel = nextPesel();
   return {
     personal: {
       firstname: 'Zofia',
       surname: 'Wójcik',
-      pesel: nextPesel(),
+      pesel,
       address_street: 'ul. Łąkowa',
       address_building: '3',
       address_apartment: '12',
       address_postcode: '90-001',
       address_city: 'Łódź',
       phone_number: '+48 501 234 567',
-      email: 'Zofia.Wojcik@example.pl',
+      // One active patient per e-mail: each registration gets its own.
+      email: `Zofia.Wojcik.${pesel}@example.pl`,
       weight: 72.5,
       height: 168,
       project_number: 'FDC-2026',
@@ -135,7 +137,7 @@ describe('registration', () => {
       sex: 'K',
       birth_date: '1960-03-15',
       phone_number: '501234567',
-      email: 'zofia.wojcik@example.pl',
+      email: `zofia.wojcik.${body.personal.pesel}@example.pl`,
       weight: 72.5,
       is_classified: true,
       is_finished: 0,
