@@ -2,7 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inTransaction } from '../db/client.js';
 import type { Database, Queryable, Transaction } from '../db/client.js';
-import { admins, doctors, patients, sessions, users } from '../db/schema.js';
+import { sessions, users } from '../db/schema.js';
+import type { admins, doctors, patients } from '../db/schema.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 /**

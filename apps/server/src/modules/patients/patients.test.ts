@@ -704,11 +704,12 @@ describe('search ignoring Polish diacritics', () => {
     const plan = await inTransaction(t.db, null, async (tx) => {
       // With a handful of rows a sequential scan is cheaper; forbid it to see the index is usable.
       await tx.execute(sql`set local enable_seqscan = off`);
-      // Both drivers answer { rows }; the shared Database type leaves the result unknown.
-      const result = (await tx.execute(
+      const result: unknown = await tx.execute(
         sql`explain select ${patients.id} from ${patients} where ${searchAny('gorski', [patientSearchText])}`,
-      )) as unknown as { rows: Record<string, unknown>[] };
-      return result.rows.map((row) => Object.values(row).join('')).join('\n');
+      );
+      // Both drivers answer { rows }; the shared Database type leaves the result unknown.
+      const { rows } = result as { rows: Record<string, unknown>[] };
+      return rows.map((row) => Object.values(row).join('')).join('\n');
     });
     expect(plan).toContain('patients_search_trgm_idx');
   });
