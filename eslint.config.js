@@ -112,6 +112,22 @@ export default tseslint.config(
     },
   },
   {
+    // Every write transaction names its actor for the audit triggers: inTransaction() in
+    // db/client.ts is the one place that opens a transaction (ADR 006).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/db/client.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message:
+            'Open transactions with inTransaction(db, actorUserId, work) from db/client.ts, which sets the audit actor.',
+        },
+      ],
+    },
+  },
+  {
     // Fastify plugins are async by contract even when they only declare routes.
     files: ['apps/server/src/modules/*/routes.ts'],
     rules: { '@typescript-eslint/require-await': 'off' },

@@ -6,7 +6,7 @@ import { newPdf, pdfToBuffer } from './lib/pdf.js';
 import { uploadPatientFile } from './modules/files/service.js';
 import { sendMessage } from './modules/messages/service.js';
 import { createNote } from './modules/notes/service.js';
-import { createPatient } from './modules/patients/service.js';
+import { createPatient } from './modules/patients/commands.js';
 import type { Actor } from './plugins/policy.js';
 import { demoPatients } from './demo-data.js';
 

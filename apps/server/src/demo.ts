@@ -43,9 +43,9 @@ async function main() {
     const logins: string[] = [];
     for (const [index, doctor] of demoDoctors.entries()) {
       const unitId = unitIds[index % unitIds.length]!;
-      logins.push((await createDoctor(db, { ...doctor, unit_id: unitId })).email);
+      logins.push((await createDoctor(db, null, { ...doctor, unit_id: unitId })).email);
     }
-    for (const login of demoAdmins) logins.push((await createAdmin(db, { login })).login);
+    for (const login of demoAdmins) logins.push((await createAdmin(db, null, { login })).login);
 
     // Demo accounts share one known password that counts as chosen, so they sign in directly.
     const passwordHash = await hashPassword(DEMO_PASSWORD);

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -35,8 +37,12 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'pglite') {
-    // A null directory keeps the database in memory (tests).
-    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+    // A null directory keeps the database in memory (tests). The search migration creates these
+    // extensions; PGlite can only do so when they are loaded with the client.
+    const extensions = { unaccent, pg_trgm };
+    const client = options.dataDir
+      ? new PGlite(options.dataDir, { extensions })
+      : new PGlite({ extensions });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     return {

@@ -32,10 +32,12 @@ describe('searchAny', () => {
     expect(searchAny('   ', [units.name])).toBeUndefined();
   });
 
-  it('matches any column without case, with the trimmed, escaped term as a parameter', () => {
+  it('matches any column without case or diacritics, with the trimmed, escaped term as a parameter', () => {
     const where = searchAny('  50%  ', [units.name, units.city]);
     const query = dialect.sqlToQuery(where!);
-    expect(query.sql).toBe('("units"."name" ilike $1 or "units"."city" ilike $2)');
+    expect(query.sql).toBe(
+      '(portal_unaccent("units"."name") ilike portal_unaccent($1) or portal_unaccent("units"."city") ilike portal_unaccent($2))',
+    );
     expect(query.params).toEqual(['%50\\%%', '%50\\%%']);
   });
 });

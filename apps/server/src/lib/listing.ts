@@ -1,4 +1,4 @@
-import { asc, desc, ilike, or, sql } from 'drizzle-orm';
+import { asc, desc, or, sql } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 
 /** `%term%` with the LIKE wildcards in the user's text escaped. */
@@ -6,12 +6,23 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A case-insensitive "contains" over several columns, or undefined for an empty search. */
+/**
+ * Text as the search compares it: without Polish (or other) diacritics, through the IMMUTABLE
+ * wrapper of migration 0004 so that trigram indexes on the same expression can serve it.
+ */
+export function unaccented(text: AnyColumn | SQL): SQL {
+  return sql`portal_unaccent(${text})`;
+}
+
+/**
+ * "Contains" as people type, over several columns: without case and diacritics ("lodz" finds
+ * "Łódź"), or undefined for an empty search.
+ */
 export function searchAny(term: string | undefined, columns: (AnyColumn | SQL)[]): SQL | undefined {
   const trimmed = term?.trim();
   if (!trimmed) return undefined;
-  const pattern = containsPattern(trimmed);
-  return or(...columns.map((column) => ilike(column, pattern)));
+  const pattern = unaccented(sql`${containsPattern(trimmed)}`);
+  return or(...columns.map((column) => sql`${unaccented(column)} ilike ${pattern}`));
 }
 
 /**

@@ -1,7 +1,12 @@
+import { PERMISSIONS } from '@portal/shared';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../lib/errors.js';
-import { assertUnitReachable, can, unitScope } from './policy.js';
-import type { Actor, Permission } from './policy.js';
+import { assertMayDeleteAccount, assertMayResetCredentials } from '../policies/accounts.js';
+import { assertMessageChangeable } from '../policies/messages.js';
+import { assertMayRegisterIn } from '../policies/patients.js';
+import { reachesUnit, unitScope } from '../policies/units.js';
+import { can, permissionsOf } from './policy.js';
+import type { Actor } from './policy.js';
 
 const admin: Actor = {
   userId: 1,
@@ -22,26 +27,50 @@ const doctor: Actor = {
   changedPasswordAt: new Date('2026-01-05T10:00:00Z'),
 };
 
-/** design.md §4: what each role may do. */
-const table: Record<Permission, { admin: boolean; doctor: boolean }> = {
-  'units.read': { admin: true, doctor: true },
-  'units.manage': { admin: true, doctor: false },
-  'doctors.manage': { admin: true, doctor: false },
-  'doctors.lookup': { admin: true, doctor: true },
-  'admins.manage': { admin: true, doctor: false },
-  'credentials.print': { admin: true, doctor: true },
-  'lookups.read': { admin: true, doctor: true },
-  'patients.read': { admin: true, doctor: true },
-  'patients.write': { admin: true, doctor: true },
-  'patients.all_units': { admin: true, doctor: false },
-  'audit.read': { admin: true, doctor: false },
-  'settings.manage': { admin: true, doctor: false },
-};
+function refusal(run: () => void): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 
-describe('can', () => {
-  it.each(Object.entries(table))('%s', (permission, expected) => {
-    expect(can(admin, permission as Permission)).toBe(expected.admin);
-    expect(can(doctor, permission as Permission)).toBe(expected.doctor);
+describe('what each role may do', () => {
+  it('keeps doctors read-only on units: they read them but never manage them', () => {
+    expect(can(doctor, 'units.read')).toBe(true);
+    expect(can(doctor, 'units.manage')).toBe(false);
+    expect(can(admin, 'units.manage')).toBe(true);
+  });
+
+  it('lets doctors work with patients but keeps staff accounts, audit and settings to admins', () => {
+    for (const permission of ['patients.read', 'patients.write', 'lookups.read'] as const) {
+      expect(can(doctor, permission)).toBe(true);
+    }
+    for (const permission of [
+      'doctors.manage',
+      'admins.manage',
+      'audit.read',
+      'settings.manage',
+      'patients.all_units',
+    ] as const) {
+      expect(can(doctor, permission), permission).toBe(false);
+      expect(can(admin, permission), permission).toBe(true);
+    }
+  });
+
+  it('gives an administrator every permission there is', () => {
+    expect(permissionsOf('admin')).toEqual([...PERMISSIONS].sort());
+  });
+
+  it('lists what the session sends: sorted, without duplicates, the same as `can`', () => {
+    for (const actor of [admin, doctor]) {
+      const listed = permissionsOf(actor.role);
+      expect(listed).toEqual([...new Set(listed)].sort());
+      for (const permission of PERMISSIONS) {
+        expect(listed.includes(permission)).toBe(can(actor, permission));
+      }
+    }
   });
 
   it('does not depend on the password having been changed (the auth plugin checks that)', () => {
@@ -49,45 +78,54 @@ describe('can', () => {
   });
 });
 
-describe('unitScope', () => {
-  it('confines a doctor to the own unit and lets an administrator see all', () => {
+describe('which units an actor reaches', () => {
+  it('confines a doctor to the own unit and lets an administrator reach all', () => {
     expect(unitScope(doctor)).toBe(3);
+    expect(reachesUnit(doctor, 3)).toBe(true);
+    expect(reachesUnit(doctor, 4)).toBe(false);
     expect(unitScope(admin)).toBeNull();
+    expect(reachesUnit(admin, 999)).toBe(true);
+  });
+
+  it('decides by the patients.all_units permission, not by a unit on the record', () => {
     // An administrator is never confined, whatever the record says.
     expect(unitScope({ ...admin, unitId: 9 })).toBeNull();
   });
-});
 
-describe('assertUnitReachable', () => {
-  it('lets an administrator reach every unit', () => {
-    expect(() => assertUnitReachable(admin, 3)).not.toThrow();
-    expect(() => assertUnitReachable(admin, 999)).not.toThrow();
-  });
-
-  it("lets a doctor reach the own unit and answers another unit's rows with 404", () => {
-    expect(() => assertUnitReachable(doctor, 3)).not.toThrow();
-    let caught: unknown;
-    try {
-      assertUnitReachable(doctor, 4);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(AppError);
-    expect(caught).toMatchObject({ statusCode: 404, status: 'not_found' });
-  });
-});
-
-describe('unit scope fails closed', () => {
-  it('gives a doctor without a unit no unit at all', () => {
-    const stray: Actor = {
-      userId: 9,
-      sessionId: 9,
-      login: 'x',
-      role: 'doctor',
-      doctorId: 9,
-      unitId: null,
-      changedPasswordAt: new Date(),
-    };
+  it('fails closed: a doctor without a unit reaches no unit at all', () => {
+    const stray: Actor = { ...doctor, unitId: null };
     expect(unitScope(stray)).toBe(0);
+    expect(reachesUnit(stray, 3)).toBe(false);
+  });
+
+  it('refuses registering a patient in another unit with 403', () => {
+    expect(() => assertMayRegisterIn(doctor, 3)).not.toThrow();
+    expect(() => assertMayRegisterIn(admin, 4)).not.toThrow();
+    expect(refusal(() => assertMayRegisterIn(doctor, 4))).toMatchObject({
+      statusCode: 403,
+      status: 'forbidden',
+    });
+  });
+});
+
+describe('only the own record, only unread messages', () => {
+  it('refuses deleting the own account and new login details for it', () => {
+    expect(refusal(() => assertMayDeleteAccount(admin, admin.userId))).toMatchObject({
+      statusCode: 409,
+      status: 'cannot_delete_self',
+    });
+    expect(refusal(() => assertMayResetCredentials(admin, admin.userId))).toMatchObject({
+      statusCode: 409,
+      status: 'own_account',
+    });
+    expect(() => assertMayDeleteAccount(admin, 99)).not.toThrow();
+    expect(() => assertMayResetCredentials(admin, 99)).not.toThrow();
+  });
+
+  it('lets an unread message change and keeps a read one as history', () => {
+    expect(() => assertMessageChangeable({ read_at: null })).not.toThrow();
+    const error = refusal(() => assertMessageChangeable({ read_at: new Date() }));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ statusCode: 409, status: 'already_read' });
   });
 });

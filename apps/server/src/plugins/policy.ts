@@ -1,9 +1,9 @@
 import type { Permission, Role } from '@portal/shared';
-import { notFound } from '../lib/errors.js';
 
 /**
- * Who may do what (design.md §4), in one place. Routes name the permission they need; services
- * ask the scope helpers below which rows an actor may see.
+ * Who may do what (design.md §4). Routes name the permission they need; the rules about rows
+ * (which unit an actor reaches, only the own record, only unread messages) live beside this in
+ * `src/policies/`, one small file per entity, and services call them.
  */
 export type { Permission };
 
@@ -22,7 +22,8 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'audit.read',
     'settings.manage',
   ]),
-  // Doctors work with the patients of their own unit only (see unitScope).
+  // Doctors work with the patients of their own unit only (policies/units.ts) and are read-only
+  // on units, doctors and administrators.
   doctor: new Set<Permission>([
     'units.read',
     'credentials.print',
@@ -52,22 +53,6 @@ export function can(actor: Actor, permission: Permission): boolean {
 /** Every permission the role holds, in a stable order; sent to the web app with the session. */
 export function permissionsOf(role: Role): Permission[] {
   return [...grants[role]].sort();
-}
-
-/**
- * The care unit an actor is confined to, or null for all units. Data of another unit is answered
- * with 404, never 403, so that its existence is not revealed.
- */
-export function unitScope(actor: Actor): number | null {
-  if (actor.role === 'admin') return null;
-  // Fail closed: a doctor without a unit reaches no unit (no unit has id 0).
-  return actor.unitId ?? 0;
-}
-
-/** Throws 404 unless the actor may reach a row of the given unit. */
-export function assertUnitReachable(actor: Actor, unitId: number): void {
-  const scope = unitScope(actor);
-  if (scope !== null && scope !== unitId) throw notFound();
 }
 
 /** How a route is reached: by anyone, by any signed-in user, or with a permission. */

@@ -12,6 +12,7 @@ import { buildPesel } from '@portal/shared';
 import type { CriteriaGroup, Role } from '@portal/shared';
 import { sessions } from '../db/schema.js';
 import { tokenDigest } from '../lib/tokens.js';
+import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
 import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
 import { routeKey } from './routes.js';
@@ -655,5 +656,48 @@ describe('a doctor reaching into another unit', () => {
     expect(ids(messages)).toEqual([theirs.messageId]);
     const message = messages.json<{ data: { content: string }[] }>().data[0];
     expect(message?.content).toBe('<p>Dzień dobry</p>');
+  });
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* The policy's rules about rows (src/policies/)                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+describe('rules of the policy beyond permissions', () => {
+  it('sends with the session exactly the permissions the policy computes for the role', async () => {
+    const admin = await t.readyAdmin();
+    const doctor = await t.readyDoctor((await t.unit()).id);
+    for (const [role, session] of [
+      ['admin', admin.session],
+      ['doctor', doctor.session],
+    ] as const) {
+      const res = await t.request('GET', `/api/auth/validate_token/${role}`, {
+        token: session.token,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ user: { permissions: string[] } }>().user.permissions).toEqual(
+        permissionsOf(role),
+      );
+    }
+  });
+
+  it("refuses an administrator's own account where acting on it would cut the session off", async () => {
+    const admin = await t.readyAdmin();
+    const other = await t.readyAdmin();
+    const as = { token: admin.session.token };
+    const print = await t.request('GET', `/api/admins/print_login_detail/${admin.admin.id}`, as);
+    expect(print.statusCode).toBe(409);
+    expect(print.json()).toEqual({ status: 'own_account' });
+    const remove = await t.request('DELETE', `/api/admins/${admin.admin.id}`, as);
+    expect(remove.statusCode).toBe(409);
+    expect(remove.json()).toEqual({ status: 'cannot_delete_self' });
+    // The same calls on another administrator go through.
+    const printOther = await t.request(
+      'GET',
+      `/api/admins/print_login_detail/${other.admin.id}`,
+      as,
+    );
+    expect(printOther.statusCode).toBe(200);
+    expect((await t.request('GET', '/api/units', as)).statusCode).toBe(200);
   });
 });

@@ -212,6 +212,7 @@ function testApi(
     const password = options.password ?? `Haslo-${randomBytes(6).toString('hex')}`;
     const created = await createAdmin(
       db,
+      null,
       { login },
       { password, passwordChosen: options.ready ?? true },
     );
@@ -237,8 +238,8 @@ function testApi(
       unit_id: unitId,
       ...overrides,
     });
-    const created = await createDoctor(db, body);
-    const details = await printDoctorLoginDetails(db, created.id);
+    const created = await createDoctor(db, null, body);
+    const details = await printDoctorLoginDetails(db, null, created.id);
     return { doctor: created, login: details.login, password: details.password };
   }
 

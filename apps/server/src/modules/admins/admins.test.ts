@@ -247,6 +247,17 @@ describe('GET /api/admins/print_login_detail/:id', () => {
     expect((await t.request('GET', '/api/admins', { token: changed.token })).statusCode).toBe(200);
   });
 
+  it('refuses new login details for the own account with 409 own_account; the session lives on', async () => {
+    const res = await t.request('GET', `/api/admins/print_login_detail/${me.admin.id}`, as());
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ status: 'own_account' });
+    // Nothing changed: the same session and password still work.
+    expect((await t.request('GET', '/api/admins', as())).statusCode).toBe(200);
+    await t.login('admin', me.login, me.password);
+    const documented = t.app.swagger().paths?.['/api/admins/print_login_detail/{id}']?.get;
+    expect(Object.keys(documented?.responses ?? {})).toContain('409');
+  });
+
   it('works for a new administrator, who then signs in for the first time', async () => {
     const admin = await create();
     const details = await printDetails(admin.id);

@@ -56,14 +56,15 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
       config: { access },
       schema: {
         tags,
-        summary: 'Sets a new generated password and returns the login details to print',
+        summary:
+          'Sets a new generated password and returns the login details to print; refused for the own account (409 own_account: use the password change)',
         params: idParams,
-        response: { 200: loginDetails, 404: errorResponse },
+        response: { 200: loginDetails, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      const details = await service.printAdminLoginDetails(db, request.params.id);
+      const details = await service.printAdminLoginDetails(db, actorOf(request), request.params.id);
       return { ...details, login_url: loginAddress('admin', config.publicUrl) };
     },
   );
@@ -80,7 +81,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.createAdmin(db, request.body),
+      data: await service.createAdmin(db, actorOf(request), request.body),
     }),
   );
 
@@ -102,7 +103,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.updateAdmin(db, request.params.id, request.body),
+      data: await service.updateAdmin(db, actorOf(request), request.params.id, request.body),
     }),
   );
 
@@ -113,7 +114,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
       schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
     },
     async (request) => {
-      await service.restoreAdmin(db, request.params.id);
+      await service.restoreAdmin(db, actorOf(request), request.params.id);
       return { status: 'success' as const };
     },
   );

@@ -1,12 +1,14 @@
 import type { Admin, AdminBody, AdminListQuery, CredentialPair } from '@portal/shared';
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { admins, users } from '../../db/schema.js';
+import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { assertMayDeleteAccount, assertMayResetCredentials } from '../../policies/accounts.js';
 import type { Actor } from '../../plugins/policy.js';
-import { resetPassword, revokeAllSessions } from '../auth/service.js';
 
 const columns = {
   id: admins.id,
@@ -63,15 +65,19 @@ function mapWriteError(error: unknown): never {
   throw error;
 }
 
-/** Creates an administrator account; the first password is printed with "print login details". */
+/**
+ * Creates an administrator account; the first password is printed with "print login details".
+ * The actor is null when the portal itself creates one (the first administrator, the demo).
+ */
 export async function createAdmin(
   db: Database,
+  actor: Actor | null,
   body: AdminBody,
   options: { password?: string; passwordChosen?: boolean } = {},
 ): Promise<Admin> {
   const passwordHash = await hashPassword(options.password ?? generatePassword());
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, actor?.userId ?? null, async (tx) => {
       const [user] = await tx
         .insert(users)
         .values({
@@ -92,9 +98,14 @@ export async function createAdmin(
   }
 }
 
-export async function updateAdmin(db: Database, id: number, body: AdminBody): Promise<Admin> {
+export async function updateAdmin(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: AdminBody,
+): Promise<Admin> {
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, actor.userId, async (tx) => {
       const current = await findAdmin(tx, id);
       await tx
         .update(users)
@@ -112,37 +123,40 @@ export async function updateAdmin(db: Database, id: number, body: AdminBody): Pr
  * stays, so that the portal never locks everyone out.
  */
 export async function deleteAdmin(db: Database, actor: Actor, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, actor.userId, async (tx) => {
     const current = await findAdmin(tx, id);
     if (current.deleted_at) return;
-    if (current.user_id === actor.userId) throw new AppError(409, 'cannot_delete_self');
+    assertMayDeleteAccount(actor, current.user_id);
     const [others] = await tx
       .select({ total: countAll })
       .from(admins)
       .where(and(isNull(admins.deleted_at), ne(admins.id, id)));
     if (!others?.total) throw new AppError(409, 'last_admin');
-    const now = new Date();
-    await tx.update(admins).set({ deleted_at: now }).where(eq(admins.id, id));
-    await tx.update(users).set({ deleted_at: now }).where(eq(users.id, current.user_id));
-    await revokeAllSessions(tx, current.user_id);
+    await softDeleteAccount(tx, admins, id, current.user_id);
   });
 }
 
-export async function restoreAdmin(db: Database, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function restoreAdmin(db: Database, actor: Actor, id: number): Promise<void> {
+  await inTransaction(db, actor.userId, async (tx) => {
     const current = await findAdmin(tx, id);
     if (!current.deleted_at) return;
-    await tx.update(admins).set({ deleted_at: null }).where(eq(admins.id, id));
-    await tx.update(users).set({ deleted_at: null }).where(eq(users.id, current.user_id));
+    await restoreAccount(tx, admins, id, current.user_id);
   });
 }
 
-export async function printAdminLoginDetails(db: Database, id: number): Promise<CredentialPair> {
+/**
+ * New login details for another administrator. The own account is refused (409 own_account):
+ * the reset would end this very session before the new password could be shown.
+ */
+export async function printAdminLoginDetails(
+  db: Database,
+  actor: Actor,
+  id: number,
+): Promise<CredentialPair> {
   const current = await findAdmin(db, id);
   if (current.deleted_at) throw notFound();
-  const password = generatePassword();
-  const passwordHash = await hashPassword(password);
-  await db.transaction((tx) => resetPassword(tx, current.user_id, passwordHash));
+  assertMayResetCredentials(actor, current.user_id);
+  const password = await resetCredentials(db, actor.userId, current.user_id);
   return { login: current.login, password };
 }
 
@@ -162,6 +176,7 @@ export async function ensureInitialAdmin(
   // A password set by IT in the environment counts as chosen; a printed random one must be changed.
   await createAdmin(
     db,
+    null,
     { login: initial.login },
     { password, passwordChosen: initial.password !== null },
   );

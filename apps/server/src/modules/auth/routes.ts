@@ -129,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
       },
     },
     async (request, reply) => {
-      await auth.revokeAllSessions(db, actorOf(request).userId);
+      await auth.logout(db, actorOf(request));
       clearSessionCookies(reply);
       return { status: 'success' as const };
     },

@@ -1,7 +1,9 @@
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@portal/shared';
 import type { ChangePasswordBody, Role, SessionUser } from '@portal/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
+import { revokeAllSessions } from '../../lib/accounts.js';
 import { admins, doctors, sessions, users } from '../../db/schema.js';
 import { AppError, invalid, unauthorized } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
@@ -160,12 +162,9 @@ export async function refresh(db: Database, refreshToken: string): Promise<Issue
   return { accessToken, refreshToken: nextRefresh, refreshExpiresAt, user };
 }
 
-/** Ends every session of a user: on logout, password change, password reset and deletion. */
-export async function revokeAllSessions(db: Queryable, userId: number): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revoked_at: new Date() })
-    .where(and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)));
+/** Signing out ends every session of the user, on every device. */
+export async function logout(db: Database, actor: Actor): Promise<void> {
+  await revokeAllSessions(db, actor.userId);
 }
 
 export async function changePassword(
@@ -181,7 +180,7 @@ export async function changePassword(
     throw invalid({ oldPassword: ['wrong_password'] });
   }
   const passwordHash = await hashPassword(body.newPassword);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, actor.userId, async (tx) => {
     await tx
       .update(users)
       .set({ password_hash: passwordHash, changed_password_at: new Date(), updated_at: new Date() })
@@ -189,16 +188,4 @@ export async function changePassword(
     await revokeAllSessions(tx, actor.userId);
     return issueSession(tx, actor.userId);
   });
-}
-
-/**
- * Sets a freshly generated password (printed login details). The user must choose an own password
- * at the next sign-in, and every earlier session ends.
- */
-export async function resetPassword(db: Queryable, userId: number, passwordHash: string) {
-  await db
-    .update(users)
-    .set({ password_hash: passwordHash, changed_password_at: null, updated_at: new Date() })
-    .where(eq(users.id, userId));
-  await revokeAllSessions(db, userId);
 }

@@ -244,6 +244,16 @@ describe('GET /api/doctors', () => {
     expect(byUnit.total).toBeGreaterThan(0);
   });
 
+  it('finds Górski when gorski is typed (diacritics ignored)', async () => {
+    const tag = unique('Górski');
+    const doctor = await create({ surname: tag, firstname: 'Łukasz' });
+    const typed = tag.replace('ó', 'o').toLowerCase();
+    expect((await list({ search: typed })).data).toEqual([doctor]);
+    expect((await list({ search: 'lukasz', limit: '100' })).data.map((d) => d.id)).toContain(
+      doctor.id,
+    );
+  });
+
   it('refuses a limit above 100 and an unknown order_by', async () => {
     const refused: Record<string, string>[] = [
       { limit: '101' },

@@ -73,7 +73,11 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      const details = await service.printDoctorLoginDetails(db, request.params.id);
+      const details = await service.printDoctorLoginDetails(
+        db,
+        actorOf(request),
+        request.params.id,
+      );
       return { ...details, login_url: loginAddress('doctor', config.publicUrl) };
     },
   );
@@ -90,7 +94,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.createDoctor(db, request.body),
+      data: await service.createDoctor(db, actorOf(request), request.body),
     }),
   );
 
@@ -112,7 +116,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.updateDoctor(db, request.params.id, request.body),
+      data: await service.updateDoctor(db, actorOf(request), request.params.id, request.body),
     }),
   );
 
@@ -123,7 +127,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
       schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
     },
     async (request) => {
-      await service.restoreDoctor(db, request.params.id);
+      await service.restoreDoctor(db, actorOf(request), request.params.id);
       return { status: 'success' as const };
     },
   );
@@ -135,7 +139,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
       schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
     },
     async (request) => {
-      await service.deleteDoctor(db, request.params.id);
+      await service.deleteDoctor(db, actorOf(request), request.params.id);
       return { status: 'success' as const };
     },
   );

@@ -1,9 +1,11 @@
 import type { Doctor, DoctorListQuery, CredentialPair } from '@portal/shared';
 import type { doctorBody } from '@portal/shared';
 import type { z } from 'zod';
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, units, users } from '../../db/schema.js';
+import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
 import {
   conflict,
   invalid,
@@ -13,8 +15,7 @@ import {
 } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
-import { resetPassword, revokeAllSessions } from '../auth/service.js';
-import { unitScope } from '../../plugins/policy.js';
+import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
 
 type DoctorInput = z.output<typeof doctorBody>;
@@ -120,10 +121,14 @@ async function assertUnitUsable(db: Queryable, unitId: number) {
  * Creates the doctor and the doctor's account (login = e-mail) with a random password that nobody
  * knows; an administrator prints login details to hand them over.
  */
-export async function createDoctor(db: Database, body: DoctorInput): Promise<Doctor> {
+export async function createDoctor(
+  db: Database,
+  actor: Actor | null,
+  body: DoctorInput,
+): Promise<Doctor> {
   const passwordHash = await hashPassword(generatePassword());
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, actor?.userId ?? null, async (tx) => {
       await assertUnitUsable(tx, body.unit_id);
       const [user] = await tx
         .insert(users)
@@ -140,9 +145,14 @@ export async function createDoctor(db: Database, body: DoctorInput): Promise<Doc
   }
 }
 
-export async function updateDoctor(db: Database, id: number, body: DoctorInput): Promise<Doctor> {
+export async function updateDoctor(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: DoctorInput,
+): Promise<Doctor> {
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, actor.userId, async (tx) => {
       const current = await findDoctor(tx, id);
       if (current.unit_id !== body.unit_id) await assertUnitUsable(tx, body.unit_id);
       await tx
@@ -163,35 +173,33 @@ export async function updateDoctor(db: Database, id: number, body: DoctorInput):
 }
 
 /** Soft delete: the doctor can no longer sign in and every open session ends. */
-export async function deleteDoctor(db: Database, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteDoctor(db: Database, actor: Actor, id: number): Promise<void> {
+  await inTransaction(db, actor.userId, async (tx) => {
     const current = await findDoctor(tx, id);
     if (current.deleted_at) return;
-    const now = new Date();
-    await tx.update(doctors).set({ deleted_at: now }).where(eq(doctors.id, id));
-    await tx.update(users).set({ deleted_at: now }).where(eq(users.id, current.user_id));
-    await revokeAllSessions(tx, current.user_id);
+    await softDeleteAccount(tx, doctors, id, current.user_id);
   });
 }
 
-export async function restoreDoctor(db: Database, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function restoreDoctor(db: Database, actor: Actor, id: number): Promise<void> {
+  await inTransaction(db, actor.userId, async (tx) => {
     const current = await findDoctor(tx, id);
     if (!current.deleted_at) return;
-    await tx.update(doctors).set({ deleted_at: null }).where(eq(doctors.id, id));
-    await tx
-      .update(users)
-      .set({ deleted_at: null })
-      .where(and(eq(users.id, current.user_id), isNotNull(users.deleted_at)));
+    await restoreAccount(tx, doctors, id, current.user_id);
   });
 }
 
-/** Generates a new password for printing; the doctor must replace it at the next sign-in. */
-export async function printDoctorLoginDetails(db: Database, id: number): Promise<CredentialPair> {
+/**
+ * Generates a new password for printing; the doctor must replace it at the next sign-in. Only
+ * administrators reach this (doctors.manage), so it is never the actor's own account.
+ */
+export async function printDoctorLoginDetails(
+  db: Database,
+  actor: Actor | null,
+  id: number,
+): Promise<CredentialPair> {
   const current = await findDoctor(db, id);
   if (current.deleted_at) throw notFound();
-  const password = generatePassword();
-  const passwordHash = await hashPassword(password);
-  await db.transaction((tx) => resetPassword(tx, current.user_id, passwordHash));
+  const password = await resetCredentials(db, actor?.userId ?? null, current.user_id);
   return { login: current.email, password };
 }

@@ -6,7 +6,7 @@ import { files } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../patients/service.js';
+import { findReachablePatient } from '../../policies/patients.js';
 import { checkAttachment } from './content-check.js';
 
 const listed = {

@@ -3,10 +3,11 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { doctors, messages, patients, users } from '../../db/schema.js';
-import { AppError, invalid, notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { assertMessageChangeable } from '../../policies/messages.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient, patientScope } from '../patients/service.js';
+import { findReachablePatient, patientScope } from '../../policies/patients.js';
 
 /** The reachable patient whose account has this user id (messages address patients by user). */
 async function patientOfUser(db: Database, actor: Actor, userId: number) {
@@ -80,12 +81,12 @@ export async function sendMessage(
   return present(row!);
 }
 
-/** A message the patient has read is history: only unread ones can be edited or deleted. */
+/** A message of a reachable patient that may still change (policies/messages.ts). */
 async function findUnread(db: Database, actor: Actor, id: number) {
   const [row] = await db.select().from(messages).where(eq(messages.id, id));
   if (!row) throw notFound();
   await findReachablePatient(db, actor, row.patient_id);
-  if (row.read_at) throw new AppError(409, 'already_read');
+  assertMessageChangeable(row);
   return row;
 }
 

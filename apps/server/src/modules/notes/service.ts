@@ -6,7 +6,7 @@ import { doctors, notes, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../patients/service.js';
+import { findReachablePatient } from '../../policies/patients.js';
 
 const selectNotes = (db: Database) =>
   db

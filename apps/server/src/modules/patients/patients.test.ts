@@ -1,10 +1,13 @@
 import { buildPesel } from '@portal/shared';
 import type { PatientCreateBody, PatientDetail } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
-import { medicines, users } from '../../db/schema.js';
+import { inTransaction } from '../../db/client.js';
+import { medicines, patients, users } from '../../db/schema.js';
+import { countAll, searchAny } from '../../lib/listing.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_URL, createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
+import { patientSearchText } from './queries.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -24,18 +27,20 @@ function registration(
   doctor: ReadyDoctor,
   overrides: Partial<PatientCreateBody['personal']> = {},
 ): PatientCreateBody {
+  const pesel = nextPesel();
   return {
     personal: {
       firstname: 'Zofia',
       surname: 'Wójcik',
-      pesel: nextPesel(),
+      pesel,
       address_street: 'ul. Łąkowa',
       address_building: '3',
       address_apartment: '12',
       address_postcode: '90-001',
       address_city: 'Łódź',
       phone_number: '+48 501 234 567',
-      email: 'Zofia.Wojcik@example.pl',
+      // One active patient per e-mail: each registration gets its own.
+      email: `Zofia.Wojcik.${pesel}@example.pl`,
       weight: 72.5,
       height: 168,
       project_number: 'FDC-2026',
@@ -135,7 +140,7 @@ describe('registration', () => {
       sex: 'K',
       birth_date: '1960-03-15',
       phone_number: '501234567',
-      email: 'zofia.wojcik@example.pl',
+      email: `zofia.wojcik.${body.personal.pesel}@example.pl`,
       weight: 72.5,
       is_classified: true,
       is_finished: 0,
@@ -592,5 +597,120 @@ describe('changes to the study configuration', () => {
     expect(ids).toEqual(expect.arrayContaining([a.id, b.id]));
     const groups = res.json<{ data: { group: { nr: number } }[] }>().data.map((p) => p.group.nr);
     expect(new Set(groups)).toEqual(new Set([2, 3]));
+  });
+});
+
+describe('one active patient per e-mail', () => {
+  const EXIST = { status: 'exist_patient' };
+  const updateOf = (body: PatientCreateBody, email: string) => ({
+    ...body,
+    personal: { ...body.personal, acceptance: undefined, email },
+  });
+
+  it('refuses a taken e-mail in any letter case on registration and on edit', async () => {
+    const token = doctorA.session.token;
+    const first = registration(doctorA);
+    await register(token, first);
+    const taken = first.personal.email!.toUpperCase();
+    const again = await t.request('POST', '/api/patients', {
+      token,
+      body: registration(doctorA, { email: taken }),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual(EXIST);
+
+    // Another unit's doctor is told the same: the rule is the study's, not the unit's.
+    const elsewhere = await t.request('POST', '/api/patients', {
+      token: doctorB.session.token,
+      body: registration(doctorB, { email: taken }),
+    });
+    expect(elsewhere.statusCode).toBe(409);
+
+    const second = registration(doctorA);
+    const other = await register(token, second);
+    const edit = await t.request('PUT', `/api/patients/${other.id}`, {
+      token,
+      body: updateOf(second, taken),
+    });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json()).toEqual(EXIST);
+    // Keeping the own e-mail is no conflict; no e-mail at all neither.
+    const own = await t.request('PUT', `/api/patients/${other.id}`, {
+      token,
+      body: updateOf(second, second.personal.email!),
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    await register(token, registration(doctorA, { email: null }));
+    await register(token, registration(doctorA, { email: null }));
+  });
+
+  it("frees a deleted patient's e-mail, and refuses the restore once it is taken again", async () => {
+    const token = doctorA.session.token;
+    const body = registration(doctorA);
+    const gone = await register(token, body);
+    await t.request('DELETE', `/api/patients/${gone.id}`, { token });
+    const successor = await register(token, registration(doctorA, { email: body.personal.email }));
+    const restore = await t.request('PUT', `/api/patients/restore/${gone.id}`, { token });
+    expect(restore.statusCode).toBe(409);
+    expect(restore.json()).toEqual(EXIST);
+    // Once the successor's e-mail changes, the restore goes through.
+    await t.request('DELETE', `/api/patients/${successor.id}`, { token });
+    expect((await t.request('PUT', `/api/patients/restore/${gone.id}`, { token })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('lets exactly one of two simultaneous registrations with the same e-mail win', async () => {
+    // On PostgreSQL both requests run at once and the unique index decides; PGlite serialises.
+    const email = `Blizniak.${nextPesel()}@example.pl`;
+    const answers = await Promise.all(
+      [doctorA, doctorA].map((doctor) =>
+        t.request('POST', '/api/patients', {
+          token: doctor.session.token,
+          body: registration(doctor, { email }),
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.statusCode === 409)?.json()).toEqual(EXIST);
+    const [stored] = await t.db
+      .select({ total: countAll })
+      .from(patients)
+      .where(sql`lower(${patients.email}) = lower(${email})`);
+    expect(stored?.total).toBe(1);
+  });
+});
+
+describe('search ignoring Polish diacritics', () => {
+  it('finds Górski when gorski is typed, and by first name, full name in either order or PESEL', async () => {
+    const token = admin.session.token;
+    const surname = `Górski${nextPesel().slice(-4)}`;
+    const body = registration(doctorA, { surname, firstname: 'Łucja' });
+    const created = await register(token, body);
+    const search = async (term: string) =>
+      (await t.request('GET', '/api/patients', { token, query: { search: term, limit: '100' } }))
+        .json<{ data: { id: number }[] }>()
+        .data.map((p) => p.id);
+    const typed = surname.replace('ó', 'o').toLowerCase();
+    expect(await search(typed)).toEqual([created.id]);
+    expect(await search(`lucja ${typed}`)).toEqual([created.id]);
+    expect(await search(`${typed} lucja`)).toEqual([created.id]);
+    expect(await search(`GÓRSKI${surname.slice(-4)}`)).toEqual([created.id]);
+    expect(await search(body.personal.pesel)).toEqual([created.id]);
+    expect(await search('lucja')).toContain(created.id);
+  });
+
+  it('can answer the search from the trigram index instead of reading every patient', async () => {
+    const plan = await inTransaction(t.db, null, async (tx) => {
+      // With a handful of rows a sequential scan is cheaper; forbid it to see the index is usable.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result: unknown = await tx.execute(
+        sql`explain select ${patients.id} from ${patients} where ${searchAny('gorski', [patientSearchText])}`,
+      );
+      // Both drivers answer { rows }; the shared Database type leaves the result unknown.
+      const { rows } = result as { rows: Record<string, unknown>[] };
+      return rows.map((row) => Object.values(row).join('')).join('\n');
+    });
+    expect(plan).toContain('patients_search_trgm_idx');
   });
 });

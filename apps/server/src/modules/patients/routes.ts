@@ -19,7 +19,8 @@ import {
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
 import { loginAddress } from '../credentials/address.js';
-import * as service from './service.js';
+import * as commands from './commands.js';
+import * as queries from './queries.js';
 
 const tags = ['patients'];
 const read = { access: 'patients.read' } as const;
@@ -37,7 +38,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         response: { 200: patientList, 422: validationErrorResponse },
       },
     },
-    (request) => service.listPatients(db, actorOf(request), request.query),
+    (request) => queries.listPatients(db, actorOf(request), request.query),
   );
 
   app.get(
@@ -50,7 +51,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         response: { 200: patientAll },
       },
     },
-    (request) => service.allPatients(db, actorOf(request)),
+    (request) => queries.allPatients(db, actorOf(request)),
   );
 
   app.get(
@@ -65,7 +66,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       },
     },
     async (request) => ({
-      status: await service.validatePesel(db, request.query.pesel, request.query.except_id),
+      status: await queries.validatePesel(db, request.query.pesel, request.query.except_id),
     }),
   );
 
@@ -82,7 +83,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     },
     async (request, reply) => {
       void reply.header('Cache-Control', 'no-store');
-      const details = await service.printPatientPassword(db, actorOf(request), request.params.id);
+      const details = await commands.printPatientPassword(db, actorOf(request), request.params.id);
       return { ...details, login_url: loginAddress('patient', config.publicUrl) };
     },
   );
@@ -93,7 +94,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: read,
       schema: { tags, params: idParams, response: { 200: patientDetail, 404: errorResponse } },
     },
-    (request) => service.getPatient(db, actorOf(request), request.params.id),
+    (request) => queries.getPatient(db, actorOf(request), request.params.id),
   );
 
   app.get(
@@ -102,7 +103,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: read,
       schema: { tags, params: idParams, response: { 200: patientBasic, 404: errorResponse } },
     },
-    (request) => service.getPatientBasic(db, actorOf(request), request.params.id),
+    (request) => queries.getPatientBasic(db, actorOf(request), request.params.id),
   );
 
   app.post(
@@ -127,7 +128,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       return {
         status: 'success' as const,
         patient: {
-          ...(await service.createPatient(db, actorOf(request), request.body)),
+          ...(await commands.createPatient(db, actorOf(request), request.body)),
           login_url: loginAddress('patient', config.publicUrl),
         },
       };
@@ -152,7 +153,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       },
     },
     async (request) => {
-      await service.updatePatient(db, actorOf(request), request.params.id, request.body);
+      await commands.updatePatient(db, actorOf(request), request.params.id, request.body);
       return { status: 'success' as const };
     },
   );
@@ -161,10 +162,15 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     '/patients/restore/:id',
     {
       config: write,
-      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+      schema: {
+        tags,
+        summary: 'Restores a deleted patient; 409 exist_patient when the e-mail is taken meanwhile',
+        params: idParams,
+        response: { 200: successResponse, 404: errorResponse, 409: errorResponse },
+      },
     },
     async (request) => {
-      await service.restorePatient(db, actorOf(request), request.params.id);
+      await commands.restorePatient(db, actorOf(request), request.params.id);
       return { status: 'success' as const };
     },
   );
@@ -176,7 +182,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
     },
     async (request) => {
-      await service.deletePatient(db, actorOf(request), request.params.id);
+      await commands.deletePatient(db, actorOf(request), request.params.id);
       return { status: 'success' as const };
     },
   );

@@ -156,6 +156,16 @@ describe('GET /api/units', () => {
     expect(byPostcode.data.map((u) => u.id)).toContain(unit.id);
   });
 
+  it('ignores Polish diacritics as people type: lodz finds Łódź, and the other way round', async () => {
+    const tag = unique('Litery');
+    const unit = await create({ name: `${tag} Szpital Wojewódzki`, city: 'Łódź' });
+    expect((await list({ search: `${tag} szpital wojewodzki` })).data).toEqual([unit]);
+    const byCity = await list({ search: 'lodz', limit: '100' });
+    expect(byCity.data.map((u) => u.id)).toContain(unit.id);
+    const plain = await create({ name: `${tag} Gorzow`, city: 'Gorzow' });
+    expect((await list({ search: `${tag} gorzów` })).data).toEqual([plain]);
+  });
+
   it('treats % and _ in the search as plain characters', async () => {
     const tag = unique('Znaki');
     const percent = await create({ name: `${tag} 100%` });

@@ -1,0 +1,40 @@
+import { and, eq } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { patients } from '../db/schema.js';
+import { forbidden, notFound } from '../lib/errors.js';
+import type { Actor } from '../plugins/policy.js';
+import { reachesUnit, unitScope } from './units.js';
+
+export type PatientRow = typeof patients.$inferSelect;
+
+/** Rows an actor may reach: every unit with `patients.all_units`, otherwise the own unit. */
+export function patientScope(actor: Actor): SQL | undefined {
+  const unit = unitScope(actor);
+  return unit === null ? undefined : eq(patients.unit_id, unit);
+}
+
+/**
+ * The patient row if the actor may reach it; 404 otherwise, even when it exists in another unit,
+ * so that its existence is not revealed. Notes, files and messages reach patients through this.
+ */
+export async function findReachablePatient(
+  db: Queryable,
+  actor: Actor,
+  id: number,
+): Promise<PatientRow> {
+  const [row] = await db
+    .select()
+    .from(patients)
+    .where(and(eq(patients.id, id), patientScope(actor)));
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * A patient is registered in (or moved to) a unit the actor reaches. The actor names the unit
+ * in the form, so the refusal is an honest 403, not a 404.
+ */
+export function assertMayRegisterIn(actor: Actor, unitId: number): void {
+  if (!reachesUnit(actor, unitId)) throw forbidden();
+}

@@ -1,0 +1,19 @@
+import { can } from '../plugins/policy.js';
+import type { Actor } from '../plugins/policy.js';
+
+/**
+ * The care unit an actor is confined to, or null for all units. Only `patients.all_units`
+ * (administrators) reaches every unit; a doctor works in the own unit. Units themselves are
+ * read-only for doctors: `units.manage` is an administrator's permission (plugins/policy.ts).
+ */
+export function unitScope(actor: Actor): number | null {
+  if (can(actor, 'patients.all_units')) return null;
+  // Fail closed: an actor without a unit reaches no unit (no unit has id 0).
+  return actor.unitId ?? 0;
+}
+
+/** Whether a row of the given unit is within the actor's reach. */
+export function reachesUnit(actor: Actor, unitId: number): boolean {
+  const scope = unitScope(actor);
+  return scope === null || scope === unitId;
+}
