@@ -12,6 +12,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/client.js';
+import { JobQueue } from './jobs/queue.js';
+import type { JobQueueOptions } from './jobs/queue.js';
 import { LoginThrottle } from './lib/login-throttle.js';
 import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
@@ -34,6 +36,14 @@ export interface AppDeps {
   db: Database;
   config: AppConfig;
   throttle: LoginThrottle;
+  /** Background jobs: modules register handlers by name and send jobs (ADR 009). */
+  jobs: JobQueue;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobQueue;
+  }
 }
 
 export interface BuildOptions {
@@ -42,6 +52,11 @@ export interface BuildOptions {
   throttle?: LoginThrottle;
   /** Tests pass false to keep their output clean. */
   logger?: boolean;
+  /**
+   * Runs the job queue on this database (main.ts passes the open database). Left out, as most
+   * tests do, no queue starts: handlers are recorded and sending a job is refused.
+   */
+  jobs?: JobQueueOptions;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -50,7 +65,6 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Builds the whole application without listening; importing this file starts nothing. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { db, config } = options;
-  const deps: AppDeps = { db, config, throttle: options.throttle ?? new LoginThrottle() };
 
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
@@ -59,6 +73,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Zod does the coercion; Ajv is not used for request validation.
     ajv: { customOptions: { removeAdditional: false } },
   });
+  const jobs = new JobQueue(options.jobs ?? null, app.log);
+  const deps: AppDeps = { db, config, throttle: options.throttle ?? new LoginThrottle(), jobs };
+  app.decorate('jobs', jobs);
+  // Started once every module has registered its handlers; stopped on close, which main.ts
+  // awaits before it closes the database, so no worker ever queries a closed connection.
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -16,7 +16,7 @@ async function main() {
   );
   await runMigrations(database);
 
-  const app = await buildApp({ db: database.db, config });
+  const app = await buildApp({ db: database.db, config, jobs: { db: database } });
   const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
   if (initial.created && initial.generatedPassword) {
     // Printed once, straight to the console and not into the structured log.
@@ -36,7 +36,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close(); // stops accepting, lets running requests finish
+      await app.close(); // stops accepting, lets running requests and jobs finish
       await database.close(); // CHECKPOINT and close for PGlite
       process.exit(0);
     } catch (error) {
