@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         }
         // The extended protocol behind query() takes one statement; exec() takes a script.
         const results = await client.exec(text);
-        return { rows: (results.at(-1)?.rows ?? []) };
+        return { rows: results.at(-1)?.rows ?? [] };
       },
       async close() {
         if (client.closed) return;
