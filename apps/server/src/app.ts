@@ -15,6 +15,7 @@ import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import type { JobQueueOptions } from './jobs/queue.js';
 import { LoginThrottle } from './lib/login-throttle.js';
+import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -29,6 +30,7 @@ import { lookupRoutes } from './modules/lookups/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { noteRoutes } from './modules/notes/routes.js';
 import { patientRoutes } from './modules/patients/routes.js';
+import { settingRoutes } from './modules/settings/routes.js';
 import { unitRoutes } from './modules/units/routes.js';
 
 /** What every feature module receives. */
@@ -38,6 +40,8 @@ export interface AppDeps {
   throttle: LoginThrottle;
   /** Background jobs: modules register handlers by name and send jobs (ADR 009). */
   jobs: JobQueue;
+  /** Seals stored secrets (ADR 010); null when there is no key, and saving a secret is refused. */
+  secrets: SecretBox | null;
 }
 
 declare module 'fastify' {
@@ -57,6 +61,8 @@ export interface BuildOptions {
    * tests do, no queue starts: handlers are recorded and sending a job is refused.
    */
   jobs?: JobQueueOptions;
+  /** The 32-byte key for stored secrets (main.ts: lib/secrets.ts resolveSecretKey); none refuses. */
+  secretKey?: Buffer | null;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -74,7 +80,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false } },
   });
   const jobs = new JobQueue(options.jobs ?? null, app.log);
-  const deps: AppDeps = { db, config, throttle: options.throttle ?? new LoginThrottle(), jobs };
+  const deps: AppDeps = {
+    db,
+    config,
+    throttle: options.throttle ?? new LoginThrottle(),
+    jobs,
+    secrets: options.secretKey ? new SecretBox(options.secretKey) : null,
+  };
   app.decorate('jobs', jobs);
   // Started once every module has registered its handlers; stopped on close, which main.ts
   // awaits before it closes the database, so no worker ever queries a closed connection.
@@ -142,6 +154,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(fileRoutes, deps);
       await api.register(messageRoutes, deps);
       await api.register(auditRoutes, deps);
+      await api.register(settingRoutes, deps);
     },
     { prefix: '/api' },
   );

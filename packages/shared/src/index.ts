@@ -12,3 +12,4 @@ export * from './schemas/lookups.js';
 export * from './schemas/patients.js';
 export * from './schemas/patient-records.js';
 export * from './time.js';
+export * from './schemas/settings.js';
