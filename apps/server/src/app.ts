@@ -15,6 +15,7 @@ import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import type { JobQueueOptions } from './jobs/queue.js';
 import { LoginThrottle } from './lib/login-throttle.js';
+import { multipartPlugin } from './lib/multipart.js';
 import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
@@ -138,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
+  await app.register(multipartPlugin);
   await app.register(authPlugin, { db });
 
   await app.register(
