@@ -59,7 +59,11 @@ export class JobQueue {
   handle<T extends JobData>(name: string, handler: JobHandler<T>): void {
     if (this.#handlers.has(name)) throw new Error(`job ${name} already has a handler`);
     this.#handlers.set(name, handler as JobHandler);
-    if (this.#boss) void this.#work(this.#boss, name, handler as JobHandler);
+    if (this.#boss) {
+      this.#work(this.#boss, name, handler as JobHandler).catch((error: unknown) =>
+        this.#log.error({ err: error, job: name }, 'job worker failed to start'),
+      );
+    }
   }
 
   /** Stores a job; it runs once a handler for its name is working, even after a restart. */
