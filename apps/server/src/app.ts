@@ -12,7 +12,11 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/client.js';
+import { JobQueue } from './jobs/queue.js';
+import type { JobQueueOptions } from './jobs/queue.js';
 import { LoginThrottle } from './lib/login-throttle.js';
+import { multipartPlugin } from './lib/multipart.js';
+import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -27,6 +31,7 @@ import { lookupRoutes } from './modules/lookups/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { noteRoutes } from './modules/notes/routes.js';
 import { patientRoutes } from './modules/patients/routes.js';
+import { settingRoutes } from './modules/settings/routes.js';
 import { unitRoutes } from './modules/units/routes.js';
 
 /** What every feature module receives. */
@@ -34,6 +39,16 @@ export interface AppDeps {
   db: Database;
   config: AppConfig;
   throttle: LoginThrottle;
+  /** Background jobs: modules register handlers by name and send jobs (ADR 009). */
+  jobs: JobQueue;
+  /** Seals stored secrets (ADR 010); null when there is no key, and saving a secret is refused. */
+  secrets: SecretBox | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobQueue;
+  }
 }
 
 export interface BuildOptions {
@@ -42,6 +57,13 @@ export interface BuildOptions {
   throttle?: LoginThrottle;
   /** Tests pass false to keep their output clean. */
   logger?: boolean;
+  /**
+   * Runs the job queue on this database (main.ts passes the open database). Left out, as most
+   * tests do, no queue starts: handlers are recorded and sending a job is refused.
+   */
+  jobs?: JobQueueOptions;
+  /** The 32-byte key for stored secrets (main.ts: lib/secrets.ts resolveSecretKey); none refuses. */
+  secretKey?: Buffer | null;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -50,7 +72,6 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Builds the whole application without listening; importing this file starts nothing. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { db, config } = options;
-  const deps: AppDeps = { db, config, throttle: options.throttle ?? new LoginThrottle() };
 
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
@@ -59,6 +80,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Zod does the coercion; Ajv is not used for request validation.
     ajv: { customOptions: { removeAdditional: false } },
   });
+  const jobs = new JobQueue(options.jobs ?? null, app.log);
+  const deps: AppDeps = {
+    db,
+    config,
+    throttle: options.throttle ?? new LoginThrottle(),
+    jobs,
+    secrets: options.secretKey ? new SecretBox(options.secretKey) : null,
+  };
+  app.decorate('jobs', jobs);
+  // Started once every module has registered its handlers; stopped on close, which main.ts
+  // awaits before it closes the database, so no worker ever queries a closed connection.
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -105,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
+  await app.register(multipartPlugin);
   await app.register(authPlugin, { db });
 
   await app.register(
@@ -121,6 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(fileRoutes, deps);
       await api.register(messageRoutes, deps);
       await api.register(auditRoutes, deps);
+      await api.register(settingRoutes, deps);
     },
     { prefix: '/api' },
   );

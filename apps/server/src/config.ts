@@ -15,6 +15,11 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /** AES-256 key for stored secrets (the laboratory password): 64 hexadecimal digits. */
+  PORTAL_SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/)
+    .optional(),
 });
 
 export interface AppConfig {
@@ -29,6 +34,8 @@ export interface AppConfig {
   webRoot: string | null;
   /** Whether refresh cookies carry the Secure flag (https PUBLIC_URL). */
   secureCookies: boolean;
+  /** PORTAL_SECRET_KEY as 32 bytes; null when not set (see lib/secrets.ts). */
+  secretKey: Buffer | null;
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -55,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
     trustProxy: e.TRUST_PROXY,
     webRoot,
     secureCookies: publicUrl.startsWith('https://'),
+    secretKey: e.PORTAL_SECRET_KEY ? Buffer.from(e.PORTAL_SECRET_KEY, 'hex') : null,
   };
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase, runMigrations } from './db/client.js';
+import { resolveSecretKey } from './lib/secrets.js';
 import { ensureInitialAdmin } from './modules/admins/service.js';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -16,7 +17,13 @@ async function main() {
   );
   await runMigrations(database);
 
-  const app = await buildApp({ db: database.db, config });
+  // The key is needed to build the app, whose log then reports how it was found.
+  const keyWarnings: [object, string][] = [];
+  const secretKey = await resolveSecretKey(config, {
+    warn: (details, message) => keyWarnings.push([details, message]),
+  });
+  const app = await buildApp({ db: database.db, config, jobs: { db: database }, secretKey });
+  for (const [details, message] of keyWarnings) app.log.warn(details, message);
   const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
   if (initial.created && initial.generatedPassword) {
     // Printed once, straight to the console and not into the structured log.
@@ -36,7 +43,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close(); // stops accepting, lets running requests finish
+      await app.close(); // stops accepting, lets running requests and jobs finish
       await database.close(); // CHECKPOINT and close for PGlite
       process.exit(0);
     } catch (error) {

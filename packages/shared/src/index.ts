@@ -11,3 +11,5 @@ export * from './schemas/admins.js';
 export * from './schemas/lookups.js';
 export * from './schemas/patients.js';
 export * from './schemas/patient-records.js';
+export * from './time.js';
+export * from './schemas/settings.js';

@@ -23,7 +23,15 @@ export type Transaction = PgTransaction<
 /** Anything a query can run on: the database or an open transaction. */
 export type Queryable = Database | Transaction;
 
-export interface DatabaseHandle {
+/**
+ * Raw SQL on the same connection(s) as `db`, for libraries that bring their own SQL (the job
+ * queue). Text without values may hold several statements.
+ */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export interface DatabaseHandle extends SqlExecutor {
   db: Database;
   kind: 'pglite' | 'postgres';
   /** Flushes and closes; for PGlite a CHECKPOINT first, so the directory is left consistent. */
@@ -48,6 +56,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return {
       db: db as unknown as Database,
       kind: 'pglite',
+      async executeSql(text, values) {
+        if (values && values.length > 0) {
+          const result = await client.query<Record<string, unknown>>(text, values);
+          return { rows: result.rows };
+        }
+        // The extended protocol behind query() takes one statement; exec() takes a script.
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
       async close() {
         if (client.closed) return;
         await client.query('CHECKPOINT');
@@ -62,6 +79,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return {
     db: db as unknown as Database,
     kind: 'postgres',
+    async executeSql(text, values) {
+      // Without values pg uses the simple protocol, which runs a multi-statement script.
+      const result = await pool.query<Record<string, unknown>>(text, values);
+      return { rows: result.rows };
+    },
     async close() {
       await pool.end();
     },

@@ -122,10 +122,18 @@ export const doctors = pgTable(
   ],
 );
 
-/** Key-value settings of the portal (work hours, probe configuration, integrations). */
+/**
+ * Key-value settings of the portal (work hours, probe configuration, integrations), each value
+ * checked by its shared zod schema (ADR 010). Secrets live apart from the value, sealed.
+ */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
+  /** The key's secret (the laboratory password) sealed with AES-256-GCM; never sent out. */
+  secret: text('secret'),
+  /** Optimistic locking: a save names the version it read (design §3). */
+  version: integer('version').notNull().default(1),
+  updated_by: integer('updated_by').references(() => users.id),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -111,6 +111,9 @@ const rules: Record<string, Rule> = {
   'DELETE /api/notifications/:id': { who: 'staff', unitScoped: true },
 
   'GET /api/audit_trial': { who: 'admin' },
+
+  'GET /api/settings/:name': { who: 'admin' },
+  'POST /api/settings/:name': { who: 'admin' },
 };
 
 /** The OpenAPI document and its UI are public. */

@@ -108,6 +108,8 @@ export interface TestAppOptions {
   throttleLimits?: ThrottleLimits;
   /** A fake clock for the login throttle. */
   now?: () => number;
+  /** The key that seals stored secrets (a random one by default); null: no key, as on PostgreSQL without PORTAL_SECRET_KEY. */
+  secretKey?: Buffer | null;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -126,7 +128,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
       options.throttleLimits ?? defaultThrottleLimits,
       options.now ?? Date.now,
     );
-    app = await buildApp({ db: handle.db, config, throttle, logger: false });
+    const secretKey = options.secretKey === undefined ? randomBytes(32) : options.secretKey;
+    app = await buildApp({ db: handle.db, config, throttle, logger: false, secretKey });
     await app.ready();
   } catch (error) {
     await app?.close();

@@ -2,7 +2,8 @@ import { Group, Select } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DATE_RANGE_OPTIONS, dateRangeFor, warsawDay } from './date-range';
+import { warsawDay } from '@portal/shared';
+import { DATE_RANGE_OPTIONS, dateRangeFor } from './date-range';
 import type { DateRange, DateRangeChoice, DateRangeOption } from './date-range';
 
 function isOption(value: string | null): value is DateRangeOption {

@@ -1,40 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ALL_TIME,
-  DATE_RANGE_OPTIONS,
-  addDays,
-  dateRangeFor,
-  formatDateTime,
-  formatDay,
-  warsawDay,
-} from './date-range';
+import { ALL_TIME, DATE_RANGE_OPTIONS, dateRangeFor } from './date-range';
 import type { DateRangeChoice, DateRangeOption } from './date-range';
 
 const choice = (option: DateRangeOption): DateRangeChoice => ({ option, custom: [null, null] });
-
-describe('warsawDay', () => {
-  it('is the calendar day in Warsaw, not in UTC', () => {
-    // 23:30 UTC on 14 March is already 15 March in Warsaw (CET, UTC+1).
-    expect(warsawDay(new Date('2026-03-14T23:30:00Z'))).toBe('2026-03-15');
-    // 22:30 UTC on 14 July is 00:30 on 15 July in Warsaw (CEST, UTC+2).
-    expect(warsawDay(new Date('2026-07-14T22:30:00Z'))).toBe('2026-07-15');
-    expect(warsawDay(new Date('2026-07-14T21:59:00Z'))).toBe('2026-07-14');
-  });
-});
-
-describe('addDays', () => {
-  it('crosses months, years and leap days', () => {
-    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
-    expect(addDays('2024-03-01', -1)).toBe('2024-02-29');
-    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
-    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
-  });
-
-  it('is not shifted by the change to summer time', () => {
-    expect(addDays('2026-03-30', -1)).toBe('2026-03-29');
-    expect(addDays('2026-03-29', -1)).toBe('2026-03-28');
-  });
-});
 
 describe('dateRangeFor', () => {
   const now = new Date('2026-03-10T12:00:00Z');
@@ -116,19 +84,5 @@ describe('dateRangeFor', () => {
       from_date: '2026-03-10',
       to_date: '2026-03-10',
     });
-  });
-});
-
-describe('formatting', () => {
-  it('formatDay turns a calendar date into DD.MM.YYYY', () => {
-    expect(formatDay('1944-05-14')).toBe('14.05.1944');
-    expect(formatDay(null)).toBe('');
-    expect(formatDay('unknown')).toBe('unknown');
-  });
-
-  it('formatDateTime shows the Warsaw wall clock', () => {
-    expect(formatDateTime('2026-03-10T12:05:00.000Z')).toBe('10.03.2026 13:05');
-    expect(formatDateTime('2026-07-10T22:30:00.000Z')).toBe('11.07.2026 00:30');
-    expect(formatDateTime(null)).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
+import { requiredId } from '../validation.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
@@ -32,6 +33,14 @@ export type NoteSaved = z.infer<typeof noteSaved>;
 /** Attachments: extensions the spec allows; the content is checked too, not only the name. */
 export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/** The text fields of `POST /api/files` (multipart, beside the `file` part). */
+export const fileUploadFields = z.object({
+  ref_type: z.literal('patient', { error: 'invalid' }).default('patient'),
+  ref_id: requiredId(),
+  comment: z.string({ error: 'invalid' }).max(RICH_TEXT_MAX, { error: 'too_long' }).optional(),
+});
+export type FileUploadFields = z.infer<typeof fileUploadFields>;
 
 export const fileView = z.object({
   id: z.number().int(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, warsawToday } from '@portal/shared';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
@@ -113,5 +114,25 @@ describe('audit entries for every kind of change', () => {
         .filter((e) => e.entity_name !== 'patients' || e.column_name !== 'deleted_at')
         .every((e) => e.user.login === doctor.login),
     ).toBe(true);
+  });
+});
+
+describe('date filters', () => {
+  it('take calendar days in Warsaw: today includes a change made now, tomorrow and yesterday do not', async () => {
+    const patient = await registerPatient(t, doctor);
+    const today = warsawToday();
+    const count = async (query: Record<string, string>) => {
+      const res = await t.request('GET', '/api/audit_trial', {
+        token: admin.session.token,
+        query: { patientIds: String(patient.id), ...query },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<{ total: number }>().total;
+    };
+    const all = await count({});
+    expect(all).toBeGreaterThan(0);
+    expect(await count({ from_date: today, to_date: today })).toBe(all);
+    expect(await count({ from_date: addDays(today, 1) })).toBe(0);
+    expect(await count({ to_date: addDays(today, -1) })).toBe(0);
   });
 });

@@ -1,11 +1,9 @@
+import { warsawDayEnd, warsawDayStart } from '@portal/shared';
 import type { AuditEntry, AuditQuery } from '@portal/shared';
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEntries, doctors, patients, users } from '../../db/schema.js';
 import { countAll, offsetOf } from '../../lib/listing.js';
-
-/** Dates in filters are calendar days in Warsaw, whatever the server's time zone. */
-const warsawDayStart = (day: string) => sql`(${day}::date::timestamp at time zone 'Europe/Warsaw')`;
 
 export async function listAudit(db: Database, query: AuditQuery) {
   const where = and(
@@ -19,10 +17,9 @@ export async function listAudit(db: Database, query: AuditQuery) {
             .where(inArray(doctors.id, query.doctorIds)),
         )
       : undefined,
+    // Dates in filters are calendar days in Warsaw, whatever the server's time zone.
     query.from_date ? gte(auditEntries.updated_at, warsawDayStart(query.from_date)) : undefined,
-    query.to_date
-      ? lt(auditEntries.updated_at, sql`${warsawDayStart(query.to_date)} + interval '1 day'`)
-      : undefined,
+    query.to_date ? lt(auditEntries.updated_at, warsawDayEnd(query.to_date)) : undefined,
   );
   const [rows, [count]] = await Promise.all([
     db

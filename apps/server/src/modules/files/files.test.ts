@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '@portal/shared';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
@@ -180,5 +181,36 @@ describe('attachments', () => {
     expect((await upload(otherDoctor.session.token, patient.id, 'a.pdf', PDF)).statusCode).toBe(
       404,
     );
+  });
+
+  it('refuses a file over 20 MB and bad fields, storing nothing', async () => {
+    const patient = await registerPatient(t, doctor);
+    const token = doctor.session.token;
+    const big = await upload(token, patient.id, 'duzy.txt', Buffer.alloc(MAX_FILE_BYTES + 1, 0x61));
+    expect(big.statusCode).toBe(422);
+    expect(big.json()).toEqual({
+      status: 'validation_error',
+      errors: { file: ['Plik jest za duży (maksymalnie 20 MB)'] },
+    });
+
+    const bad = multipart(
+      { ref_type: 'visit', ref_id: 'abc' },
+      { name: 'wynik.pdf', content: PDF },
+    );
+    const res = await t.request('POST', '/api/files', { token, ...bad });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        ref_type: ['Niektóre pola są nieprawidłowe'],
+        ref_id: ['To pole musi być wypełnione'],
+      },
+    });
+
+    const list = await t.request('GET', '/api/files', {
+      token,
+      query: { ref_type: 'patient', ref_id: String(patient.id) },
+    });
+    expect(list.json<{ data: unknown[] }>().data).toHaveLength(0);
   });
 });

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -6,22 +5,19 @@ import {
   errorResponse,
   fileList,
   fileSaved,
+  fileUploadFields,
   idParams,
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
-import { invalid } from '../../lib/errors.js';
+import { readMultipart } from '../../lib/multipart.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
 const tags = ['files'];
 
 export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
-  await app.register(multipart, {
-    limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5, fieldSize: 100_000, parts: 6 },
-  });
-
   app.get(
     '/files',
     {
@@ -47,32 +43,28 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         tags,
         summary: 'Uploads one file (multipart: file, comment, ref_type, ref_id); 20 MB at most',
         consumes: ['multipart/form-data'],
-        response: { 200: fileSaved, 404: errorResponse, 422: validationErrorResponse },
+        response: {
+          200: fileSaved,
+          404: errorResponse,
+          413: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => {
-      const part = await request.file();
-      if (!part) throw invalid({ file: ['required'] });
-      const content = await part.toBuffer().catch((error: unknown) => {
-        if (error instanceof app.multipartErrors.RequestFileTooLargeError)
-          throw invalid({ file: ['file_too_large'] });
-        throw error;
+      const { fields, files } = await readMultipart(request, {
+        fields: fileUploadFields,
+        fileField: 'file',
+        maxFileBytes: MAX_FILE_BYTES,
       });
-      const field = (name: string) => {
-        const value = part.fields[name];
-        return value && !Array.isArray(value) && value.type === 'field'
-          ? String(value.value)
-          : null;
-      };
-      const refType = field('ref_type') ?? 'patient';
-      const refId = Number(field('ref_id'));
-      if (refType !== 'patient') throw invalid({ ref_type: ['invalid'] });
-      if (!Number.isInteger(refId) || refId <= 0) throw invalid({ ref_id: ['required'] });
+      const [upload] = files;
+      // readMultipart guarantees one file (minFiles 1); the check keeps the types honest.
+      if (!upload) throw new Error('multipart upload without its file');
       const file = await service.uploadPatientFile(db, actorOf(request), {
-        fileName: part.filename,
-        content,
-        comment: field('comment'),
-        refId,
+        fileName: upload.fileName,
+        content: upload.content,
+        comment: fields.comment ?? null,
+        refId: fields.ref_id,
       });
       return { status: 'success' as const, file };
     },

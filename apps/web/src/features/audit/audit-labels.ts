@@ -1,4 +1,4 @@
-import { formatDateTime, formatDay } from '../../components/date-range';
+import { formatDateTime, formatDay } from '@portal/shared';
 import { htmlToText } from '../../lib/rich-text';
 
 /** Tables the database audits (migration 0002), named as the spec's places of change. */

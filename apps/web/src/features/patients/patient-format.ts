@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import { formatDateTime, formatDay } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 
 /** Missing values in the list and on cards (spec: visit dates are '-' until visits exist). */
@@ -22,14 +22,19 @@ export function formatPatientAddress(p: PatientAddress): string {
   return addressLines(p).join(', ') || EMPTY_VALUE;
 }
 
-/** A visit date as DD.MM.YYYY, with HH:mm when the value carries a time; '-' when unset. */
+/**
+ * A visit date as DD.MM.YYYY, with HH:mm when the value carries a time; '-' when unset. A time
+ * without a zone is already the Warsaw wall clock; an instant (Z or offset) is shown in Warsaw.
+ */
 export function formatVisitDate(value: string | null | undefined): string {
   if (!value || value.startsWith('0000-00-00')) return EMPTY_VALUE;
-  const date = dayjs(value);
-  if (!date.isValid()) return EMPTY_VALUE;
-  return /[T ]\d{2}:\d{2}/.test(value)
-    ? date.format('DD.MM.YYYY HH:mm')
-    : date.format('DD.MM.YYYY');
+  const match =
+    /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/.exec(
+      value,
+    );
+  if (!match?.[1] || Number.isNaN(Date.parse(match[1]))) return EMPTY_VALUE;
+  if (!match[2]) return formatDay(match[1]);
+  return match[5] ? formatDateTime(value) : `${formatDay(match[1])} ${match[2]}`;
 }
 
 /** 12.5 -> '12,5' in Polish, '12.5' in English. */

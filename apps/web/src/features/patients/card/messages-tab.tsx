@@ -2,9 +2,9 @@ import { Badge, Button, Card, Group, Modal, Stack, Text, UnstyledButton } from '
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@portal/shared';
 import type { PatientMessage } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
-import { formatDateTime } from '../../../components/date-range';
 import { useIsPhone } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey } from '../../../lib/api-errors';

@@ -2,8 +2,8 @@ import { ActionIcon, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
-import { formatDateTime } from '../../../components/date-range';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { personName } from './card-format';

@@ -1,7 +1,7 @@
 import { Anchor, SimpleGrid } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatDay } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
-import { formatDay } from '../../../components/date-range';
 import { formatPhone } from '../../../lib/format';
 import { formatNumber, patientAddress, personName } from './card-format';
 import { FactsSection } from './facts';

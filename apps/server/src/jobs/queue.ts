@@ -1,0 +1,120 @@
+import PgBoss from 'pg-boss';
+import type { SqlExecutor } from '../db/client.js';
+
+/** A job's data: a small JSON object (ids, not rows; the handler reads the rest itself). */
+export type JobData = Record<string, unknown>;
+
+export type JobHandler<T extends JobData = JobData> = (
+  data: T,
+  job: { id: string; name: string },
+) => Promise<void>;
+
+export interface SendOptions {
+  /** Run no earlier than this. */
+  startAfter?: Date;
+  /** At most one waiting job with this key per queue (e.g. one refresh per shipment). */
+  singletonKey?: string;
+  /** How often a failing job is tried again (pg-boss default 2). */
+  retryLimit?: number;
+}
+
+export interface JobQueueOptions {
+  /** The database to keep jobs in: the portal's own (PGlite or PostgreSQL). */
+  db: SqlExecutor;
+  /** How often an idle worker looks for new jobs; pg-boss's default is 2 s. */
+  pollingIntervalSeconds?: number;
+}
+
+interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Background jobs stored in PostgreSQL with pg-boss (ADR 009), so that they survive restarts and
+ * run once when several API nodes share one database. pg-boss runs on the portal's own
+ * connection through its `db` option, which is what lets it work on PGlite too.
+ *
+ * Modules register handlers by name at build time; the app starts the queue when it is ready and
+ * stops it on close, before the database closes. Without `options` (tests that do not test jobs)
+ * nothing starts and `send` refuses, so no test pays for a queue it does not use.
+ */
+export class JobQueue {
+  readonly #options: JobQueueOptions | null;
+  readonly #log: ErrorLog;
+  readonly #handlers = new Map<string, JobHandler>();
+  readonly #queues = new Set<string>();
+  #boss: PgBoss | null = null;
+
+  constructor(options: JobQueueOptions | null, log: ErrorLog) {
+    this.#options = options;
+    this.#log = log;
+  }
+
+  /** Whether jobs are sent and worked on (the queue was configured and has started). */
+  get running(): boolean {
+    return this.#boss !== null;
+  }
+
+  /** Names the handler of a job; one handler per name. Registered after start it works at once. */
+  handle<T extends JobData>(name: string, handler: JobHandler<T>): void {
+    if (this.#handlers.has(name)) throw new Error(`job ${name} already has a handler`);
+    this.#handlers.set(name, handler as JobHandler);
+    if (this.#boss) {
+      this.#work(this.#boss, name, handler as JobHandler).catch((error: unknown) =>
+        this.#log.error({ err: error, job: name }, 'job worker failed to start'),
+      );
+    }
+  }
+
+  /** Stores a job; it runs once a handler for its name is working, even after a restart. */
+  async send<T extends JobData>(name: string, data: T, options: SendOptions = {}): Promise<string> {
+    const boss = this.#boss;
+    if (!boss) throw new Error('the job queue is not running (buildApp without jobs)');
+    await this.#ensureQueue(boss, name);
+    const id = await boss.send(name, data, options);
+    // null only for a duplicate singletonKey: the waiting job stands for this one.
+    return id ?? '';
+  }
+
+  /** Creates pg-boss's tables on first use (its own `pgboss` schema) and starts the workers. */
+  async start(): Promise<void> {
+    if (!this.#options || this.#boss) return;
+    const boss = new PgBoss({
+      db: this.#options.db,
+      // Its SQL is parameterised; the executor runs scripts without values (schema creation).
+      migrate: true,
+    });
+    boss.on('error', (error: unknown) => this.#log.error({ err: error }, 'job queue error'));
+    await boss.start();
+    this.#boss = boss;
+    await Promise.all(
+      [...this.#handlers].map(([name, handler]) => this.#work(boss, name, handler)),
+    );
+  }
+
+  /**
+   * Stops fetching, waits for running handlers (up to 30 s), and leaves the connection open: the
+   * database is closed by its owner afterwards.
+   */
+  async stop(): Promise<void> {
+    const boss = this.#boss;
+    if (!boss) return;
+    this.#boss = null;
+    await boss.stop({ graceful: true, wait: true, close: false, timeout: 30_000 });
+  }
+
+  async #ensureQueue(boss: PgBoss, name: string): Promise<void> {
+    if (this.#queues.has(name)) return;
+    await boss.createQueue(name);
+    this.#queues.add(name);
+  }
+
+  async #work(boss: PgBoss, name: string, handler: JobHandler): Promise<void> {
+    await this.#ensureQueue(boss, name);
+    const pollingIntervalSeconds = this.#options?.pollingIntervalSeconds ?? 2;
+    await boss.work<JobData>(name, { pollingIntervalSeconds }, async (jobs) => {
+      // batchSize is 1: one job per call; a throw marks it failed and pg-boss retries it.
+      for (const job of jobs) await handler(job.data, { id: job.id, name: job.name });
+    });
+  }
+}

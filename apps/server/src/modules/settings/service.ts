@@ -1,0 +1,186 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  SETTING_DEFAULTS,
+  SYNEVO_LAST_ERROR,
+  issuesByField,
+  settingValueSchemas,
+} from '@portal/shared';
+import type {
+  PhoneValue,
+  ProbeConfigValue,
+  SettingBody,
+  SettingValues,
+  SynevoView,
+  VisitsValue,
+  WritableSettingName,
+} from '@portal/shared';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { settings } from '../../db/schema.js';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secrets.js';
+import type { Actor } from '../../plugins/policy.js';
+
+type Row = typeof settings.$inferSelect;
+type Readable = keyof SettingValues;
+
+export interface StoredSetting<N extends Readable = Readable> {
+  value: SettingValues[N];
+  /** 0 while nothing was saved. */
+  version: number;
+}
+
+/** Saving a secret without a key to seal it with (PostgreSQL without PORTAL_SECRET_KEY). */
+export const secretKeyMissing = () => new AppError(503, 'secret_key_missing');
+
+const isWritable = (name: string): name is WritableSettingName =>
+  Object.hasOwn(settingValueSchemas, name);
+
+async function rowOf(db: Database, name: string): Promise<Row | undefined> {
+  const [row] = await db.select().from(settings).where(eq(settings.key, name));
+  return row;
+}
+
+/** A stored object value over the defaults, so a key added to a schema later reads sensibly. */
+function merged<T extends object>(defaults: T, stored: unknown): T {
+  return stored && typeof stored === 'object' && !Array.isArray(stored)
+    ? { ...defaults, ...(stored as Partial<T>) }
+    : defaults;
+}
+
+function present(name: WritableSettingName, row: Row | undefined): SettingValues[typeof name] {
+  const stored: unknown = row?.value;
+  switch (name) {
+    case 'probe_config':
+      return Array.isArray(stored) ? (stored as ProbeConfigValue) : SETTING_DEFAULTS.probe_config;
+    case 'synevo':
+      // The password never leaves the server: only whether one is stored.
+      return {
+        ...merged<SynevoView>(SETTING_DEFAULTS.synevo, stored),
+        password: '',
+        password_set: Boolean(row?.secret),
+      };
+    case 'phone':
+      return merged<PhoneValue>(SETTING_DEFAULTS.phone, stored);
+    case 'visits':
+      return merged<VisitsValue>(SETTING_DEFAULTS.visits, stored);
+  }
+}
+
+/** A setting's value (its default while never saved) and version; unknown names answer 404. */
+export async function readSetting(db: Database, name: string): Promise<StoredSetting> {
+  if (name === SYNEVO_LAST_ERROR) {
+    const row = await rowOf(db, name);
+    const message = (row?.value as { message?: unknown } | undefined)?.message;
+    return { value: typeof message === 'string' ? message : null, version: row?.version ?? 0 };
+  }
+  if (!isWritable(name)) throw notFound();
+  const row = await rowOf(db, name);
+  return { value: present(name, row), version: row?.version ?? 0 };
+}
+
+/**
+ * Checks the value with the key's shared schema and saves it. A stale `version` answers 409
+ * `conflict`; none means the save wins. The synevo password is sealed apart from the value; an
+ * empty one keeps what is stored.
+ */
+export async function saveSetting(
+  db: Database,
+  secrets: SecretBox | null,
+  actor: Actor,
+  name: string,
+  body: SettingBody,
+): Promise<StoredSetting> {
+  // The last error is written by the laboratory connector, never through the API.
+  if (!isWritable(name)) throw notFound();
+  const parsed = settingValueSchemas[name].safeParse(body.value);
+  if (!parsed.success) {
+    const errors = issuesByField(parsed.error.issues);
+    throw invalid(
+      Object.fromEntries(
+        Object.entries(errors).map(([field, codes]) => [
+          field === '_' ? 'value' : `value.${field}`,
+          codes,
+        ]),
+      ),
+    );
+  }
+  let value: unknown = parsed.data;
+  let secret: string | undefined;
+  if (name === 'synevo') {
+    const { password, ...rest } = parsed.data as { password: string } & Record<string, unknown>;
+    value = rest;
+    if (password) {
+      if (!secrets) throw secretKeyMissing();
+      secret = secrets.encrypt(password);
+    } else if (rest.enable_results_import && !(await rowOf(db, name))?.secret) {
+      throw invalid({ 'value.password': ['required'] });
+    }
+  }
+
+  const row = await inTransaction(db, actor.userId, async (tx) => {
+    const changes = {
+      value,
+      ...(secret === undefined ? {} : { secret }),
+      updated_by: actor.userId,
+      updated_at: new Date(),
+    };
+    if (body.version === undefined) {
+      const [saved] = await tx
+        .insert(settings)
+        .values({ key: name, ...changes })
+        .onConflictDoUpdate({
+          target: settings.key,
+          set: { ...changes, version: sql`${settings.version} + 1` },
+        })
+        .returning();
+      return saved;
+    }
+    if (body.version === 0) {
+      const [saved] = await tx
+        .insert(settings)
+        .values({ key: name, ...changes })
+        .onConflictDoNothing()
+        .returning();
+      return saved;
+    }
+    const [saved] = await tx
+      .update(settings)
+      .set({ ...changes, version: sql`${settings.version} + 1` })
+      .where(and(eq(settings.key, name), eq(settings.version, body.version)))
+      .returning();
+    return saved;
+  });
+  // Nothing written: someone saved since this client read the setting.
+  if (!row) throw conflict('conflict');
+  return { value: present(name, row), version: row.version };
+}
+
+/** The laboratory connector's view: the stored credentials with the password unsealed. */
+export async function readSynevoCredentials(
+  db: Database,
+  secrets: SecretBox | null,
+): Promise<{ login: string; password: string | null; unit_code: string; enabled: boolean }> {
+  const row = await rowOf(db, 'synevo');
+  const view = present('synevo', row) as SynevoView;
+  const password = row?.secret && secrets ? secrets.decrypt(row.secret) : null;
+  return {
+    login: view.login,
+    password,
+    unit_code: view.unit_code,
+    enabled: view.enable_results_import,
+  };
+}
+
+/** Records (or clears, with null) the laboratory connector's last error for the settings screen. */
+export async function recordSynevoError(db: Database, message: string | null): Promise<void> {
+  // Wrapped in an object: a bare JSON null would read as SQL NULL in the NOT NULL column.
+  const value = { message };
+  await db
+    .insert(settings)
+    .values({ key: SYNEVO_LAST_ERROR, value })
+    .onConflictDoUpdate({
+      target: settings.key,
+      set: { value, version: sql`${settings.version} + 1`, updated_at: new Date() },
+    });
+}

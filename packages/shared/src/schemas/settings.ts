@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { STRING_MAX } from '../constants.js';
+import { phoneField } from '../validation.js';
+
+/**
+ * Typed settings (design §6 "Settings", ADR 010): one zod schema per key, the value a client
+ * sends to `POST /api/settings/{name}` and the value `GET` answers. A key never saved answers its
+ * default.
+ */
+
+/** The parts a probe code is built from, in the order configured (design §5 "Probe number"). */
+export const PROBE_CODE_PARTS = [
+  'sex',
+  'project_number',
+  'unit_id',
+  'next_probe_number',
+  'group_id',
+  'material_type',
+  'collect_place',
+  'material_type_and_place',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+] as const;
+export type ProbeCodePart = (typeof PROBE_CODE_PARTS)[number];
+
+export const probeConfigValue = z
+  .array(z.enum(PROBE_CODE_PARTS, { error: 'invalid' }), { error: 'required' })
+  .min(1, { error: 'required' })
+  .max(32, { error: 'too_long' });
+export type ProbeConfigValue = z.infer<typeof probeConfigValue>;
+
+const settingText = (max = STRING_MAX) =>
+  z.string({ error: 'invalid' }).trim().max(max, { error: 'too_long' });
+
+/**
+ * The laboratory integration as sent: an empty password keeps the stored one. Switching the
+ * import on needs a login and a unit code (the password is checked against what is stored).
+ */
+export const synevoValue = z
+  .object({
+    login: settingText(),
+    password: z.string({ error: 'invalid' }).max(STRING_MAX, { error: 'too_long' }).default(''),
+    unit_code: settingText(),
+    enable_results_import: z.boolean({ error: 'invalid' }),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.enable_results_import) return;
+    if (!value.login) ctx.addIssue({ code: 'custom', path: ['login'], message: 'required' });
+    if (!value.unit_code)
+      ctx.addIssue({ code: 'custom', path: ['unit_code'], message: 'required' });
+  });
+export type SynevoValue = z.infer<typeof synevoValue>;
+
+/** The laboratory integration as read: the password never leaves the server. */
+export const synevoView = z.object({
+  login: z.string(),
+  password: z.literal(''),
+  password_set: z.boolean(),
+  unit_code: z.string(),
+  enable_results_import: z.boolean(),
+});
+export type SynevoView = z.infer<typeof synevoView>;
+
+/** A phone number of the settings: empty (not given) or a Polish number's 9 digits. */
+const optionalPhone = z.union([z.literal(''), phoneField()]);
+
+export const phoneValue = z.object({ courier: optionalPhone, support: optionalPhone });
+export type PhoneValue = z.infer<typeof phoneValue>;
+/** As read: the stored digits (response schemas take no transforms, design §7). */
+export const phoneView = z.object({ courier: z.string(), support: z.string() });
+
+export const visitWindow = z.object({
+  /** The visit's number (the first visit is day 0 and has no window). */
+  visit: z.number({ error: 'invalid_number' }).int({ error: 'invalid_number' }).min(2).max(99),
+  /** Target day counted from the first visit. */
+  day: z.number({ error: 'invalid_number' }).int({ error: 'invalid_number' }).min(1).max(3650),
+  /** Allowed distance from the target day, either way. */
+  window_days: z
+    .number({ error: 'invalid_number' })
+    .int({ error: 'invalid_number' })
+    .min(0)
+    .max(365),
+});
+export type VisitWindow = z.infer<typeof visitWindow>;
+
+const hour = z.number({ error: 'invalid_number' }).int({ error: 'invalid_number' }).min(0).max(24);
+
+export const visitsValue = z
+  .object({
+    visit_start_hour: hour,
+    visit_end_hour: hour,
+    meeting_length_minutes: z
+      .number({ error: 'invalid_number' })
+      .int({ error: 'invalid_number' })
+      .min(5)
+      .max(240),
+    schedule: z.array(visitWindow).max(98),
+  })
+  .superRefine((value, ctx) => {
+    if (value.visit_end_hour <= value.visit_start_hour) {
+      ctx.addIssue({ code: 'custom', path: ['visit_end_hour'], message: 'end_before_start' });
+    }
+    // Visits in order, each later than the one before: the schedule reads as a timeline.
+    value.schedule.forEach((entry, i) => {
+      const before = value.schedule[i - 1];
+      if (before && entry.visit <= before.visit)
+        ctx.addIssue({ code: 'custom', path: ['schedule', i, 'visit'], message: 'invalid' });
+      if (before && entry.day <= before.day)
+        ctx.addIssue({ code: 'custom', path: ['schedule', i, 'day'], message: 'invalid' });
+    });
+  });
+export type VisitsValue = z.infer<typeof visitsValue>;
+
+/** Visit 2 at day 28 ± 3, then every 28 days ± 7, up to visit 10 (design §5 "Visit windows"). */
+const defaultSchedule: VisitWindow[] = Array.from({ length: 9 }, (_, i) => ({
+  visit: i + 2,
+  day: 28 * (i + 1),
+  window_days: i === 0 ? 3 : 7,
+}));
+
+/** What each key reads as when nothing was saved. */
+export const SETTING_DEFAULTS: {
+  probe_config: ProbeConfigValue;
+  synevo: SynevoView;
+  phone: PhoneValue;
+  visits: VisitsValue;
+} = {
+  probe_config: [
+    'sex',
+    'project_number',
+    'unit_id',
+    'next_probe_number',
+    'group_id',
+    'material_type_and_place',
+  ],
+  synevo: {
+    login: '',
+    password: '',
+    password_set: false,
+    unit_code: '',
+    enable_results_import: false,
+  },
+  phone: { courier: '', support: '' },
+  visits: {
+    visit_start_hour: 8,
+    visit_end_hour: 16,
+    meeting_length_minutes: 30,
+    schedule: defaultSchedule,
+  },
+};
+
+/** The keys a client may save, each with the schema of its value. */
+export const settingValueSchemas = {
+  probe_config: probeConfigValue,
+  synevo: synevoValue,
+  phone: phoneValue,
+  visits: visitsValue,
+} as const;
+export type WritableSettingName = keyof typeof settingValueSchemas;
+export const WRITABLE_SETTING_NAMES = Object.keys(settingValueSchemas) as WritableSettingName[];
+
+/** Written by the laboratory connector, read by the integration screen; null until an error. */
+export const SYNEVO_LAST_ERROR = 'synevo_last_error_message';
+export type SettingName = WritableSettingName | typeof SYNEVO_LAST_ERROR;
+
+/** What `GET /api/settings/{name}` answers as `value`, per key. */
+export interface SettingValues {
+  probe_config: ProbeConfigValue;
+  synevo: SynevoView;
+  phone: PhoneValue;
+  visits: VisitsValue;
+  synevo_last_error_message: string | null;
+}
+
+export const settingParams = z.object({ name: z.string().max(64) });
+
+/**
+ * `POST /api/settings/{name}` body. `version` is the one the client read (0 for a key never
+ * saved): a stale one answers 409 `{status:"conflict"}`. Without it the save simply wins.
+ */
+export const settingBody = z.object({
+  value: z.unknown(),
+  version: z.number({ error: 'invalid_number' }).int().min(0).optional(),
+});
+export type SettingBody = z.infer<typeof settingBody>;
+
+/** Any key's value, for the API document; the per-key shapes are the schemas above. */
+const anySettingValue = z.union([
+  probeConfigValue,
+  synevoView,
+  phoneView,
+  visitsValue,
+  z.string().nullable(),
+]);
+
+export const settingResponse = z.object({
+  data: z.object({ value: anySettingValue, version: z.number().int() }),
+});
+export const settingSaved = settingResponse.extend({ status: z.literal('success') });
