@@ -124,6 +124,11 @@ export default tseslint.config(
           message:
             'Open transactions with inTransaction(db, actorUserId, work) from db/client.ts, which sets the audit actor.',
         },
+        {
+          selector: "CallExpression[callee.property.value='transaction']",
+          message:
+            'Open transactions with inTransaction(db, actorUserId, work) from db/client.ts, which sets the audit actor.',
+        },
       ],
     },
   },
