@@ -16,7 +16,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
-          // Each API test file migrates its own database; on two cores more workers only queue.
+          // One migrated database per run; each API test file starts from a copy of it.
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: ['apps/server/src/test/fail-on-console-error.ts'],

@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const a = new PGlite(); await a.waitReady; console.log('open', Date.now()-t);
+t=Date.now();
+const { drizzle } = await import('drizzle-orm/pglite');
+const { migrate } = await import('drizzle-orm/pglite/migrator');
+await migrate(drizzle(a), { migrationsFolder: './drizzle' }); console.log('migrate', Date.now()-t);
+t=Date.now(); const blob = await a.dumpDataDir('none'); console.log('dump', Date.now()-t, blob.size);
+t=Date.now(); const gz = await a.dumpDataDir('gzip'); console.log('dump gz', Date.now()-t, gz.size);
+t=Date.now(); const b = new PGlite({ loadDataDir: blob }); await b.waitReady; console.log('load', Date.now()-t);
+console.log((await b.query('select count(*) from medicines')).rows);
+t=Date.now(); const c = new PGlite({ loadDataDir: gz }); await c.waitReady; console.log('load gz', Date.now()-t);
