@@ -20,7 +20,10 @@ export default defineConfig({
           globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          setupFiles: ['apps/server/src/test/fail-on-console-error.ts'],
+          setupFiles: [
+            'apps/server/src/test/fail-on-console-error.ts',
+            'apps/server/src/test/minimal-hash-cost.ts',
+          ],
         },
       },
       {
