@@ -28,7 +28,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] },
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.ts'],
+          // The same rule as the server's: a console.error during a test fails it.
+          setupFiles: ['apps/server/src/test/fail-on-console-error.ts'],
+        },
       },
     ],
   },
