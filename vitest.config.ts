@@ -10,6 +10,10 @@ export default defineConfig({
     // Vitest's default leaves one core to its main process, which only waits here: on a two-core
     // machine that meant one worker for the whole run.
     maxWorkers: availableParallelism(),
+    // Test files share their worker's loaded modules (Fastify, the app, PGlite's WebAssembly):
+    // loading them again for every file cost about half of the run's CPU. Each server file still
+    // has a database of its own; the files pass in any order (checked with shuffled runs).
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -22,10 +26,6 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts'],
           // One migrated database per run; each API test file starts from a copy of it.
           globalSetup: ['apps/server/src/test/global-setup.ts'],
-          // Files share their worker's loaded modules (Fastify, the app, PGlite's WebAssembly):
-          // loading them again for every file cost half of the run's CPU. Each file still has a
-          // database of its own, so no rows are shared.
-          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: [
