@@ -5,28 +5,27 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase, runMigrations } from './db/client.js';
-import type { DatabaseHandle } from './db/client.js';
+import { openTestDatabase } from './test/harness.js';
+import type { TestDatabase } from './test/harness.js';
 
 let webRoot: string;
-let handle: DatabaseHandle;
+let database: TestDatabase;
 let app: FastifyInstance;
 
 beforeAll(async () => {
   webRoot = await mkdtemp(path.join(tmpdir(), 'portal-web-'));
   await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>Portal</title>');
   await writeFile(path.join(webRoot, 'app.js'), 'console.log(1)');
-  handle = await openDatabase({ kind: 'pglite', dataDir: null });
-  await runMigrations(handle);
+  database = await openTestDatabase();
   app = await buildApp({
-    db: handle.db,
+    db: database.handle.db,
     config: loadConfig({ LOG_LEVEL: 'silent' }, webRoot),
     logger: false,
   });
 });
 afterAll(async () => {
   await app?.close();
-  await handle?.close();
+  await database?.close();
   await rm(webRoot, { recursive: true, force: true });
 });
 

@@ -19,7 +19,12 @@ import { routeKey } from './routes.js';
 import type { RouteKey } from './routes.js';
 
 // Every route the app registers, recorded by an onRoute hook on the instance buildApp creates.
-const registered = vi.hoisted((): RouteKey[] => []);
+const registered = vi.hoisted((): RouteKey[] => {
+  // Test files share their worker's modules (isolate is off): an app module that an earlier file
+  // loaded would keep the real Fastify, so this file starts from fresh modules for the mock.
+  vi.resetModules();
+  return [];
+});
 vi.mock('fastify', async (importOriginal) => {
   const actual = await importOriginal<typeof Fastify>();
   const { recordingFactory } = await import('./routes.js');

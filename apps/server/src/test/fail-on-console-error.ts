@@ -2,7 +2,11 @@ import { afterEach, vi } from 'vitest';
 
 // A console.error during a test is a bug that went unnoticed: fail the test instead.
 let errors: unknown[][] = [];
-const original = console.error;
+// Without isolation this file runs again for every test file of a worker: wrap the console's
+// own function each time, never the previous file's wrapper.
+const ORIGINAL = Symbol.for('portal.test.console-error');
+const holder = globalThis as { [ORIGINAL]?: typeof console.error };
+const original = (holder[ORIGINAL] ??= console.error);
 console.error = (...args: unknown[]) => {
   errors.push(args);
   original(...args);

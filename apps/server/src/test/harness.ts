@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { doctorBody } from '@portal/shared';
 import type { Admin, Doctor, DoctorBody, SessionUser, Unit, UnitBody } from '@portal/shared';
 import { buildApp } from '../app.js';
@@ -13,6 +14,7 @@ import { createAdmin } from '../modules/admins/service.js';
 import { REFRESH_COOKIE } from '../modules/auth/routes.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
 import { createUnit } from '../modules/units/service.js';
+import { withServer } from './server-database.js';
 
 /** The PostgreSQL lane: set to a server URL whose role may CREATE DATABASE. */
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -63,23 +65,72 @@ export function uniqueEmail(prefix = 'lekarz'): string {
   return `${unique(prefix)}@szpital.test`;
 }
 
-/**
- * A fresh in-memory PGlite, or with TEST_DATABASE_URL a new database on that server (created
- * here, dropped by close), so that test files never see each other's rows and may run at once.
- */
-async function openTestDatabase(): Promise<{
+export interface TestDatabase {
   handle: DatabaseHandle;
   /** The database created on the server; null for PGlite. */
   name: string | null;
+  /** Closes the handle and drops the server's database. */
+  close: () => Promise<void>;
+}
+
+let template: Promise<Blob> | undefined;
+/** The migrated PGlite data directory that the global setup dumped, read once per file. */
+function pgliteTemplate(): Promise<Blob> | null {
+  const file = inject('pgliteTemplate');
+  if (!file) return null;
+  template ??= readFile(file).then((bytes) => new Blob([bytes]));
+  return template;
+}
+
+/**
+ * A fresh in-memory PGlite, or with TEST_DATABASE_URL a new database on that server (created
+ * here, dropped by close), so that test files never see each other's rows and may run at once.
+ * Both start as copies of the migrated template that the global setup made (global-setup.ts);
+ * without one (a run without that setup) the new database is migrated here.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const opened = await openUnmigrated();
+  const close = async () => {
+    try {
+      await opened.handle.close();
+    } finally {
+      await opened.drop();
+    }
+  };
+  if (!opened.migrated) {
+    try {
+      await runMigrations(opened.handle);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  return { handle: opened.handle, name: opened.name, close };
+}
+
+async function openUnmigrated(): Promise<{
+  handle: DatabaseHandle;
+  name: string | null;
+  migrated: boolean;
   drop: () => Promise<void>;
 }> {
   if (!serverUrl) {
-    const handle = await openDatabase({ kind: 'pglite', dataDir: null });
-    return { handle, name: null, drop: () => Promise.resolve() };
+    const blob = pgliteTemplate();
+    const handle = await openDatabase({
+      kind: 'pglite',
+      dataDir: null,
+      ...(blob ? { loadDataDir: await blob } : {}),
+    });
+    return { handle, name: null, migrated: blob !== null, drop: () => Promise.resolve() };
   }
   const name = `t_${randomBytes(8).toString('hex')}`;
-  await withServer(async (client) => {
-    await client.query(`CREATE DATABASE "${name}"`);
+  const templateName = inject('postgresTemplate');
+  await withServer(serverUrl, async (client) => {
+    await client.query(
+      templateName
+        ? `CREATE DATABASE "${name}" TEMPLATE "${templateName}"`
+        : `CREATE DATABASE "${name}"`,
+    );
   });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -87,21 +138,12 @@ async function openTestDatabase(): Promise<{
   return {
     handle,
     name,
+    migrated: Boolean(templateName),
     drop: () =>
-      withServer(async (client) => {
+      withServer(serverUrl, async (client) => {
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       }),
   };
-}
-
-async function withServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface TestAppOptions {
@@ -119,10 +161,9 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * users through the services and sign them in through the real endpoints.
  */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const { handle, name, drop } = await openTestDatabase();
+  const { handle, name, close } = await openTestDatabase();
   let app: FastifyInstance | undefined;
   try {
-    await runMigrations(handle);
     const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }, null);
     const throttle = new LoginThrottle(
       options.throttleLimits ?? defaultThrottleLimits,
@@ -133,18 +174,17 @@ export async function createTestApp(options: TestAppOptions = {}) {
     await app.ready();
   } catch (error) {
     await app?.close();
-    await handle.close();
-    await drop();
+    await close();
     throw error;
   }
-  return testApi(app, handle, name, drop);
+  return testApi(app, handle, name, close);
 }
 
 function testApi(
   app: FastifyInstance,
   handle: DatabaseHandle,
   databaseName: string | null,
-  drop: () => Promise<void>,
+  closeDatabase: () => Promise<void>,
 ) {
   const db: Database = handle.db;
 
@@ -273,9 +313,8 @@ function testApi(
     async close() {
       try {
         await app.close();
-        await handle.close();
       } finally {
-        await drop();
+        await closeDatabase();
       }
     },
   };

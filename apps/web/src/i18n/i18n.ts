@@ -3,23 +3,12 @@ import 'dayjs/locale/en';
 import 'dayjs/locale/pl';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { validationMessages } from '@portal/shared';
-import en from './en.json';
-import pl from './pl.json';
+import { resources } from './resources';
 
 export const LANGUAGES = ['pl', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pl';
 export const LANGUAGE_KEY = 'portal.lang';
-
-/**
- * The shared validation catalogue is merged in under `validation.*`, so a form translates the
- * same codes the server answers with and both say the same words.
- */
-export const resources = {
-  pl: { translation: { ...pl, validation: validationMessages.pl } },
-  en: { translation: { ...en, validation: validationMessages.en } },
-} as const;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

@@ -1,5 +1,5 @@
 import 'i18next';
-import type { resources } from './i18n';
+import type { resources } from './resources';
 
 // Typed keys: a misspelt translation key fails type checking.
 declare module 'i18next' {
