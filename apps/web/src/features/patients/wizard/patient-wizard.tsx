@@ -230,21 +230,32 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
         contentPadding={0}
         mb="lg"
       >
-        {STEPS.map((name, index) => (
-          <Stepper.Step
-            key={name}
-            label={compact ? undefined : stepLabels[name]}
-            description={compact ? undefined : t('patients.wizard.stepNumber', { step: index + 1 })}
-            aria-label={t('patients.wizard.stepOf', {
-              step: index + 1,
-              total: STEPS.length,
-              label: stepLabels[name],
-            })}
-            aria-current={index === state.step ? 'step' : undefined}
-            completedIcon={index + 1}
-            allowStepSelect
-          />
-        ))}
+        {STEPS.map((name, index) => {
+          // The number and "Krok n" repeat what the aria-label says; hidden from the name's
+          // content, the visible label stays a part of the accessible name (WCAG 2.5.3).
+          const number = <span aria-hidden>{index + 1}</span>;
+          return (
+            <Stepper.Step
+              key={name}
+              label={compact ? undefined : stepLabels[name]}
+              description={
+                compact ? undefined : (
+                  <span aria-hidden>{t('patients.wizard.stepNumber', { step: index + 1 })}</span>
+                )
+              }
+              aria-label={t('patients.wizard.stepOf', {
+                step: index + 1,
+                total: STEPS.length,
+                label: stepLabels[name],
+              })}
+              aria-current={index === state.step ? 'step' : undefined}
+              icon={number}
+              progressIcon={number}
+              completedIcon={number}
+              allowStepSelect
+            />
+          );
+        })}
       </Stepper>
 
       <Title
