@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { patientCreateBody } from '@portal/shared';
 import type { z } from 'zod';
+import { confirmAction } from '../../../components/confirm';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useRegisterPatient } from '../patients-api';
@@ -76,6 +77,18 @@ function CreateWizard({
     });
   }
 
+  // An abandoned registration must not linger: everything typed, consent included, goes.
+  function askClear() {
+    confirmAction({
+      question: t('patients.wizard.clearQuestion'),
+      detail: t('patients.wizard.clearDetail'),
+      confirmLabel: t('patients.wizard.clearConfirm'),
+      cancelLabel: t('common.cancel'),
+      danger: true,
+      onConfirm: resetCreationDraft,
+    });
+  }
+
   return (
     <PatientWizard
       title={t('patients.wizard.createTitle')}
@@ -84,6 +97,7 @@ function CreateWizard({
       schema={patientCreateBody}
       toBody={toCreateBody}
       onSubmit={askPrint}
+      onClear={askClear}
       busy={register.isPending}
       lockedUnit={isDoctor && user.unit_id !== null}
     />

@@ -1,7 +1,13 @@
 import { Alert, Button, Center, Group, Loader, Stepper, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconArrowLeft, IconArrowRight, IconDeviceFloppy, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconArrowLeft,
+  IconArrowRight,
+  IconDeviceFloppy,
+  IconEraser,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,6 +59,8 @@ export interface PatientWizardProps<S extends z.ZodType> {
   patientId?: number;
   /** Edit: back to the list without saving. */
   onCancelEdit?: () => void;
+  /** Registration: "Wyczyść formularz" (the page asks first, then empties every step). */
+  onClear?: () => void;
   lockedUnit: boolean;
   knownUnit?: { id: number; name: string };
   knownDoctor?: { id: number; firstname: string; surname: string; unit_id: number };
@@ -281,6 +289,16 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
         {edit ? (
           <Button variant="subtle" color="gray" onClick={props.onCancelEdit} disabled={busy}>
             {t('patients.wizard.cancelEdit')}
+          </Button>
+        ) : props.onClear ? (
+          <Button
+            variant="subtle"
+            color="gray"
+            leftSection={<IconEraser size={16} aria-hidden />}
+            onClick={props.onClear}
+            disabled={busy}
+          >
+            {t('patients.wizard.clear')}
           </Button>
         ) : (
           <span />
