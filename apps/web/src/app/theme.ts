@@ -1,4 +1,4 @@
-import { createTheme, DEFAULT_THEME } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, Menu } from '@mantine/core';
 import type { CSSVariablesResolver } from '@mantine/core';
 
 /**
@@ -21,6 +21,11 @@ export const theme = createTheme({
     md: '80em',
     lg: '97.5em',
     xl: '120em',
+  },
+  components: {
+    // Mantine's hidden focus placeholder is a role="presentation" child of role="menu", which
+    // ARIA does not allow (axe: aria-required-children); without it the first item takes focus.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
   },
 });
 

@@ -1,6 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Stepper, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconArrowLeft,
   IconArrowRight,
@@ -15,7 +14,7 @@ import type { z } from 'zod';
 import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
-import { notifyError } from '../../../lib/notify';
+import { notifyError, notifyWarning } from '../../../lib/notify';
 import {
   useCriteriaGroups,
   useExclusionCriteria,
@@ -32,10 +31,6 @@ import type { RawPatientBody, WizardAction, WizardState } from './wizard-state';
 
 // Below 960 px the stepper shows numbers only and the step's name moves into the heading.
 const COMPACT_QUERY = '(max-width: 59.99em)';
-
-function warn(message: string) {
-  notifications.show({ color: 'yellow', message });
-}
 
 /** After a refused step the keyboard lands on the first field that needs attention. */
 function focusFirstInvalid(container: HTMLElement | null) {
@@ -127,7 +122,7 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
   }
 
   function selectAnyInclusion() {
-    warn(t('patients.createPatient.inclusion.selectAnyInclusion'));
+    notifyWarning(t('patients.createPatient.inclusion.selectAnyInclusion'));
     dispatch({ type: 'goTo', step: 1 });
   }
 
