@@ -628,9 +628,11 @@ test.describe('Porzucona rejestracja', () => {
       'aria-pressed',
       'false',
     );
+    // What is kept from now on is the empty form.
     await page.reload();
-    await expectStep(page, 'Dane osobowe i medyczne');
+    await step(page, 1, 'Dane osobowe i medyczne').click();
     await expect(field(page, 'Nazwisko')).toHaveValue('');
+    await expect(page.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
   });
 
   test('a draft left in localStorage by an older version is removed on start', async ({

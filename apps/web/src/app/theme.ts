@@ -32,9 +32,13 @@ export const theme = createTheme({
 /** Text colours of the light scheme, dark enough for small text on white and on grey 0. */
 export const cssVariablesResolver: CSSVariablesResolver = () => {
   const coloredText: Record<string, string> = {};
-  // `c="red"` and the like: shade 9 (red 9 is 5.2:1 on grey 0, shade 8 only 4.3:1).
   for (const color of Object.keys(DEFAULT_THEME.colors)) {
+    // `c="red"` and the like: shade 9 (red 9 is 5.2:1 on grey 0, shade 8 only 4.3:1).
     coloredText[`--mantine-color-${color}-text`] = `var(--mantine-color-${color}-9)`;
+    // Light buttons and active nav links keep shade 9 text on a paler ground: blue 9 is 4.9:1 on
+    // shade 1 when hovered (Mantine's shade 2 gave 4.0:1) and 5.5:1 on shade 0.
+    coloredText[`--mantine-color-${color}-light`] = `var(--mantine-color-${color}-0)`;
+    coloredText[`--mantine-color-${color}-light-hover`] = `var(--mantine-color-${color}-1)`;
   }
   return {
     variables: {},

@@ -36,9 +36,9 @@ export function AdminFormModal({
   const printLogin = usePrintAdminLogin();
   const credentials = useCredentialsSheet();
   const session = useSession();
-  // The administrator list does not carry account ids; logins are unique among administrators.
-  const ownAccount =
-    !!admin && session?.user.role === 'admin' && session.user.login === admin.login;
+  // Only administrators reach this dialog, and their logins are unique (the administrator record
+  // carries no account id to compare).
+  const ownAccount = !!admin && session?.user.login === admin.login;
   const form = useZodForm(adminBody, { login: admin?.login ?? '' });
   // The edited administrator arrives after the dialog opened: fill the form then (no effect).
   const [shownAdmin, setShownAdmin] = useState(admin);
