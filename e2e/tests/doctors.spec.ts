@@ -271,6 +271,13 @@ test.describe('Lekarze', () => {
     await expect(question).toBeHidden();
     await expect(sheet).toHaveCount(0);
     await expect(edit).toBeVisible();
+    // Escape answers the question alone; the doctor's dialog stays open.
+    await generate.click();
+    await expect(question).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+    await expect(edit).toBeVisible();
+    await expect(sheet).toHaveCount(0);
     const stillWorks = await request.post(`${BASE_URL}/api/auth/login/doctor`, {
       data: credentials,
     });

@@ -194,7 +194,8 @@ test.describe('Jednostki', () => {
     await expect(page.getByText(SAVED)).toBeVisible();
     await expect(row).toHaveAttribute('data-deleted', 'true');
     await expect(row.getByText('Usunięty')).toBeVisible();
-    await expect(row.getByRole('cell').nth(1)).toHaveCSS('opacity', '0.45');
+    await expect(row.getByRole('cell').nth(1)).toHaveCSS('font-style', 'italic');
+    await expectAccessible(page, 'jednostki: usunięty wiersz');
     await expect(row.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
     await expect(row.getByRole('button', { name: 'Edytuj' })).toHaveCount(0);
 
