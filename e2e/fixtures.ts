@@ -176,6 +176,20 @@ export async function signInThroughUi(
   await page.getByLabel('Hasło', { exact: true }).press('Enter');
 }
 
+/** The question asked before new login details replace a password (doctors, admins, patients). */
+export const NEW_PASSWORD = {
+  question: 'Wygenerować nowe hasło?',
+  detail: 'Obecne hasło przestanie działać, a nowe zostanie pokazane tylko raz.',
+};
+
+/** Answers that question with "Generuj" or "Anuluj". */
+export async function answerNewPasswordQuestion(page: Page, answer: 'Generuj' | 'Anuluj') {
+  const question = page.getByRole('dialog', { name: NEW_PASSWORD.question });
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: answer, exact: true }).click();
+  await expect(question).toBeHidden();
+}
+
 export const test = base.extend<{ api: PortalApi }>({
   api: async ({ request }, use) => {
     const { api } = await PortalApi.signIn(request);

@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { BASE_URL } from '../env.js';
-import { expect, openSignedIn, signInThroughUi, test, unique } from '../fixtures.js';
+import {
+  answerNewPasswordQuestion,
+  expect,
+  openSignedIn,
+  signInThroughUi,
+  test,
+  unique,
+} from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 
@@ -32,6 +40,7 @@ test.describe('Administratorzy', () => {
     const loginField = dialog.getByRole('textbox', { name: 'Login', exact: true });
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(loginField).toHaveAccessibleDescription('To pole musi być wypełnione');
+    await expectAccessible(page, 'administratorzy: nowy z błędem');
 
     // A login someone already has.
     await loginField.fill(existing.login);
@@ -72,11 +81,14 @@ test.describe('Administratorzy', () => {
     const row = adminRow(page, renamed);
     await expect(row).toBeVisible();
     await expect(row).toContainText(String(admin.id));
+    await expectAccessible(page, 'administratorzy: lista');
 
     // The deep link opens the same dialog, which offers the login details.
     await page.goto(`/admins/${admin.id}/edit`);
     await expect(loginField).toHaveValue(renamed);
+    await expectAccessible(page, 'administratorzy: edycja');
     await edit.getByRole('button', { name: 'Generuj i drukuj dane logowania' }).click();
+    await answerNewPasswordQuestion(page, 'Generuj');
     const sheet = page.getByRole('dialog', { name: 'Dane logowania' });
     await expect(sheet).toBeVisible();
     const value = (heading: string) =>
@@ -128,6 +140,45 @@ test.describe('Administratorzy', () => {
       .click();
     await expect(row).not.toHaveAttribute('data-deleted');
     await expect(row.getByRole('button', { name: 'Usuń' })).toBeVisible();
+  });
+
+  test('the own account offers no new login details but the change-password screen', async ({
+    page,
+    request,
+    api,
+  }) => {
+    // An administrator of this test's own: a failure must not lock the seeded one out.
+    const { admin, credentials } = await api.readyAdmin();
+    const other = await api.createAdmin();
+
+    // Another administrator's dialog offers the login details.
+    await openSignedIn(page, request, `/admins/${other.id}/edit`, 'admin', credentials);
+    const edit = page.getByRole('dialog', { name: 'Edycja administratora' });
+    await expect(edit.getByRole('textbox', { name: 'Login', exact: true })).toHaveValue(
+      other.login,
+    );
+    await expect(
+      edit.getByRole('button', { name: 'Generuj i drukuj dane logowania' }),
+    ).toBeVisible();
+
+    // The own one sends to the change-password screen instead.
+    await page.goto(`/admins/${admin.id}/edit`);
+    await expect(edit.getByRole('textbox', { name: 'Login', exact: true })).toHaveValue(
+      admin.login,
+    );
+    await expect(edit.getByText('Własne hasło zmieniasz na ekranie zmiany hasła.')).toBeVisible();
+    await expect(edit.getByRole('button', { name: 'Generuj i drukuj dane logowania' })).toHaveCount(
+      0,
+    );
+    await expectAccessible(page, 'administratorzy: własne konto');
+    await edit.getByRole('link', { name: 'Zmień hasło' }).click();
+    await expect(page).toHaveURL(/\/changepassword$/);
+    await expect(page.getByRole('heading', { name: 'Zmiana hasła' })).toBeVisible();
+    await expect(edit).toHaveCount(0);
+
+    // Nothing was generated: the password still signs in.
+    const signIn = await request.post(`${BASE_URL}/api/auth/login/admin`, { data: credentials });
+    expect(signIn.status()).toBe(200);
   });
 
   test('an administrator cannot delete their own account', async ({ page, request, api }) => {

@@ -8,6 +8,7 @@ import {
   registerPatient,
   test,
 } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 function auditRows(page: Page) {
   return page.getByRole('table', { name: 'Historia zmian' }).getByRole('row');
@@ -81,6 +82,7 @@ test.describe('Historia zmian', () => {
     await expect(cells.nth(4)).toHaveText('Nazwisko');
     await expect(cells.nth(5)).toHaveText(patient.surname);
     await expect(cells.nth(6)).toHaveText(surname);
+    await expectAccessible(page, 'historia zmian');
     // Every entry listed belongs to the patient.
     const rows = auditRows(page).filter({ has: page.getByRole('cell') });
     await expect(
@@ -158,11 +160,13 @@ test.describe('Historia zmian', () => {
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await expect(menu.getByRole('link', { name: 'Pacjenci' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Historia zmian' })).toHaveCount(0);
+    await expectAccessible(page, 'pacjenci (lekarz)');
 
     await page.goto('/audit_trial');
     await expect(
       page.getByText('Historia zmian jest dostępna tylko dla administratorów.'),
     ).toBeVisible();
+    await expectAccessible(page, 'historia zmian: odmowa lekarzowi');
     await expect(page.getByRole('table', { name: 'Historia zmian' })).toHaveCount(0);
   });
 });

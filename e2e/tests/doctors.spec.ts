@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { BASE_URL } from '../env.js';
-import { expect, openSignedIn, signInThroughUi, test, unique } from '../fixtures.js';
+import {
+  answerNewPasswordQuestion,
+  expect,
+  NEW_PASSWORD,
+  openSignedIn,
+  signInThroughUi,
+  test,
+  unique,
+} from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 
@@ -49,6 +58,7 @@ test.describe('Lekarze', () => {
       await expect(field(dialog, name)).toHaveAccessibleDescription('To pole musi być wypełnione');
     }
     await expect(dialog.getByText('To pole musi być wypełnione')).toHaveCount(5);
+    await expectAccessible(page, 'lekarze: nowy lekarz z błędami');
 
     await field(dialog, 'Imię').fill('Joanna');
     await field(dialog, 'Nazwisko').fill(surname);
@@ -83,6 +93,7 @@ test.describe('Lekarze', () => {
     await expect(row).toContainText(email);
     await expect(row).toContainText(unit.name);
     await expect(row).toContainText('+48 501 234 567');
+    await expectAccessible(page, 'lekarze: lista');
   });
 
   test('a doctor with an e-mail already in use is refused', async ({ page, request, api }) => {
@@ -161,7 +172,9 @@ test.describe('Lekarze', () => {
 
     const edit = page.getByRole('dialog', { name: 'Edycja lekarza' });
     await expect(field(edit, 'E-mail')).toHaveValue(doctor.email);
+    await expectAccessible(page, 'lekarze: edycja');
     await edit.getByRole('button', { name: 'Generuj i drukuj dane logowania' }).click();
+    await answerNewPasswordQuestion(page, 'Generuj');
 
     const sheet = page.getByRole('dialog', { name: 'Dane logowania' });
     await expect(sheet).toBeVisible();
@@ -170,6 +183,7 @@ test.describe('Lekarze', () => {
     const password = (await shownValue(sheet, 'Hasło').innerText()).trim();
     expect(password).toMatch(/^\S{12}$/);
     await expect(sheet.locator('iframe[title="PDF"]')).toBeVisible();
+    await expectAccessible(page, 'dane logowania lekarza');
 
     // The sheet can also be downloaded as a PDF file.
     const downloading = page.waitForEvent('download');
@@ -235,7 +249,7 @@ test.describe('Lekarze', () => {
     await expect(page.getByRole('option', { name: deleted.name, exact: true })).toHaveCount(0);
   });
 
-  test('new login details replace the password the doctor had', async ({
+  test('new login details are asked for first: "Anuluj" keeps the password, "Generuj" replaces it', async ({
     page,
     request,
     browser,
@@ -244,11 +258,33 @@ test.describe('Lekarze', () => {
     const unit = await api.createUnit();
     const { doctor, credentials } = await api.readyDoctor(unit.id);
     await openSignedIn(page, request, `/doctors/${doctor.id}/edit`);
-    await page
-      .getByRole('dialog', { name: 'Edycja lekarza' })
-      .getByRole('button', { name: 'Generuj i drukuj dane logowania' })
-      .click();
+    const edit = page.getByRole('dialog', { name: 'Edycja lekarza' });
+    const generate = edit.getByRole('button', { name: 'Generuj i drukuj dane logowania' });
     const sheet = page.getByRole('dialog', { name: 'Dane logowania' });
+
+    // Cancelled: nothing is generated and the doctor's password still works.
+    await generate.click();
+    const question = page.getByRole('dialog', { name: NEW_PASSWORD.question });
+    await expect(question).toContainText(NEW_PASSWORD.detail);
+    await expectAccessible(page, 'lekarze: pytanie o nowe hasło');
+    await question.getByRole('button', { name: 'Anuluj' }).click();
+    await expect(question).toBeHidden();
+    await expect(sheet).toHaveCount(0);
+    await expect(edit).toBeVisible();
+    // Escape answers the question alone; the doctor's dialog stays open.
+    await generate.click();
+    await expect(question).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+    await expect(edit).toBeVisible();
+    await expect(sheet).toHaveCount(0);
+    const stillWorks = await request.post(`${BASE_URL}/api/auth/login/doctor`, {
+      data: credentials,
+    });
+    expect(stillWorks.status()).toBe(200);
+
+    await generate.click();
+    await answerNewPasswordQuestion(page, 'Generuj');
     const password = (await shownValue(sheet, 'Hasło').innerText()).trim();
     expect(password).not.toBe(credentials.password);
 
@@ -289,6 +325,7 @@ test.describe('Lekarze na telefonie', () => {
       .filter({ hasText: doctor.surname });
     await expect(card).toBeVisible();
     await expect(card).toContainText(unit.name);
+    await expectAccessible(page, 'lekarze: karty (telefon)');
     await expect(card.getByRole('link', { name: doctor.email })).toHaveAttribute(
       'href',
       `mailto:${doctor.email}`,
@@ -304,6 +341,7 @@ test.describe('Lekarze na telefonie', () => {
     await expect(field(dialog, 'E-mail')).toHaveValue(doctor.email);
     const box = await dialog.boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(389);
+    await expectAccessible(page, 'lekarze: dialog (telefon)');
     await dialog.getByRole('button', { name: 'Anuluj' }).click();
     await expect(dialog).toBeHidden();
   });

@@ -1,10 +1,12 @@
 import { ADMIN_LOGIN, ADMIN_PASSWORD } from '../env.js';
 import { expect, test } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 test.describe('Logowanie', () => {
   test('wrong password shows the spec toast and stays on the login screen', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
+    await expectAccessible(page, 'logowanie');
     await page.getByLabel('Login').fill(ADMIN_LOGIN);
     await page.getByLabel('Hasło', { exact: true }).fill('zle-haslo');
     await page.getByLabel('Hasło', { exact: true }).press('Enter');
@@ -13,6 +15,7 @@ test.describe('Logowanie', () => {
         'Podałeś nieprawidłowy login lub hasło. Spróbuj ponownie lub skontaktuj się z Administratorem',
       ),
     ).toBeVisible();
+    await expectAccessible(page, 'logowanie: zły login');
     await expect(page).toHaveURL(/\/login$/);
   });
 

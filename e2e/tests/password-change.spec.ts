@@ -1,5 +1,6 @@
 import { BASE_URL } from '../env.js';
 import { expect, openSignedIn, signInThroughUi, test } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const INVALID_CREDENTIALS =
   'Podałeś nieprawidłowy login lub hasło. Spróbuj ponownie lub skontaktuj się z Administratorem';
@@ -26,6 +27,7 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
       'true',
     );
     await expect(page.getByText('Menu będzie dostępne po zmianie hasła.')).toBeVisible();
+    await expectAccessible(page, 'zmiana hasła wymuszona');
     await menu.getByText('Jednostki').click({ force: true });
     await expect(page).toHaveURL(/\/changepassword$/);
 
@@ -43,6 +45,7 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await expect(oldField).toHaveAccessibleDescription('To pole musi być wypełnione');
     await expect(newField).toHaveAccessibleDescription('To pole musi być wypełnione');
     await expect(confirmField).toHaveAccessibleDescription('To pole musi być wypełnione');
+    await expectAccessible(page, 'zmiana hasła z błędami');
 
     // The confirmation must repeat the new password.
     await oldField.fill(printed.password);
@@ -139,6 +142,7 @@ test.describe('Zmiana hasła z menu', () => {
           .getByRole('navigation', { name: 'Menu główne' })
           .getByRole('link', { name: 'Jednostki' }),
       ).not.toHaveAttribute('aria-disabled');
+      await expectAccessible(page, 'zmiana hasła');
 
       await page
         .getByRole('textbox', { name: 'Stare hasło', exact: true })

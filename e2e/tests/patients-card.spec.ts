@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { BASE_URL } from '../env.js';
-import { expect, openSignedIn, registerPatient, test } from '../fixtures.js';
+import {
+  answerNewPasswordQuestion,
+  expect,
+  NEW_PASSWORD,
+  openSignedIn,
+  registerPatient,
+  test,
+} from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 const CONFIRM_DELETE = 'Czy na pewno chcesz usunąć wybrany element?';
@@ -108,6 +116,7 @@ test.describe('Karta pacjenta', () => {
       ['Zakończył udział w programie', 'Nie'],
     ];
     for (const [label, value] of expected) await expect(fact(page, label)).toHaveText(value);
+    await expectAccessible(page, 'karta: dane osobowe');
     await expect(fact(page, 'E-mail').getByRole('link')).toHaveAttribute(
       'href',
       'mailto:z.wojcik@poczta.test',
@@ -129,6 +138,7 @@ test.describe('Karta pacjenta', () => {
       has: page.getByRole('heading', { name: 'Inne leki' }),
     });
     await expect(other.getByRole('row').filter({ hasText: 'Metformina' })).toContainText('500 mg');
+    await expectAccessible(page, 'karta: leki');
 
     // The tab is in the address, so a reload comes back to it.
     await page.reload();
@@ -166,6 +176,7 @@ test.describe('Karta pacjenta', () => {
     // An empty comment is not saved.
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(dialog.getByText('To pole musi być wypełnione')).toBeVisible();
+    await expectAccessible(page, 'karta: nowy komentarz z błędem');
 
     await typeRichText(dialog, 'Treść komentarza', 'Ciśnienie 150/95. ', 'Zwiększyć dawkę.');
     await expect(dialog.locator('strong')).toHaveText('Zwiększyć dawkę.');
@@ -178,6 +189,7 @@ test.describe('Karta pacjenta', () => {
     await expect(note).toContainText(`${doctor.firstname} ${doctor.surname}`);
     await expect(note.getByText(/^Dodano: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/)).toBeVisible();
     await expect(note.locator('strong')).toHaveText('Zwiększyć dawkę.');
+    await expectAccessible(page, 'karta: komentarze');
 
     // A deletion asks first; "Nie" keeps the comment.
     await note.getByRole('button', { name: 'Usuń komentarz' }).click();
@@ -212,6 +224,7 @@ test.describe('Karta pacjenta', () => {
     const modal = page.getByRole('dialog', { name: 'Prześlij załącznik' });
     await expect(modal).toBeVisible();
     await expect(modal.getByText(fileName)).toBeVisible();
+    await expectAccessible(page, 'karta: przesyłanie załącznika');
     await typeRichText(modal, 'Komentarz (opcjonalnie)', 'EKG z ', 'poradni');
     await modal.getByRole('button', { name: 'Prześlij' }).click();
     await expect(page.getByText('Plik został przesłany')).toBeVisible();
@@ -223,6 +236,7 @@ test.describe('Karta pacjenta', () => {
     await expect(row).toContainText('EKG z poradni');
     await expect(row.locator('strong')).toHaveText('poradni');
     await expect(row).toContainText(/\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}/);
+    await expectAccessible(page, 'karta: załączniki');
 
     // Clicking the name downloads the file under its original name, unchanged.
     const downloading = page.waitForEvent('download');
@@ -285,6 +299,7 @@ test.describe('Karta pacjenta', () => {
     await expect(message.getByText('Nieprzeczytany')).toBeVisible();
     await expect(message).toContainText('Administrator');
     await expect(message).toContainText(/\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}/);
+    await expectAccessible(page, 'karta: komunikaty');
     // Highlighted: an unread message does not look like the page around it.
     const background = await message.evaluate((el) => getComputedStyle(el).backgroundColor);
     const pageBackground = await page
@@ -316,15 +331,35 @@ test.describe('Karta pacjenta', () => {
     await expect(page.getByText('Brak komunikatów.')).toBeVisible();
   });
 
-  test('reset password shows the new login details on screen', async ({ page, request, api }) => {
+  test('reset password asks first: "Anuluj" changes nothing, "Generuj" shows the new login details', async ({
+    page,
+    request,
+    api,
+  }) => {
     const unit = await api.createUnit();
     const doctor = await api.createDoctor(unit.id);
     const patient = await registerPatient(api, doctor);
     await openSignedIn(page, request, `/patients/card/${patient.id}`);
+    // Patients do not sign in to this portal: that no reset was asked of the server shows that
+    // the password was kept.
+    const resets: string[] = [];
+    page.on('request', (sent) => {
+      if (sent.url().includes('/print_password/')) resets.push(sent.url());
+    });
 
     await page.getByRole('button', { name: 'Resetuj hasło' }).click();
+    const question = page.getByRole('dialog', { name: NEW_PASSWORD.question });
+    await expect(question).toContainText(NEW_PASSWORD.detail);
+    await expectAccessible(page, 'karta: pytanie o nowe hasło');
+    await answerNewPasswordQuestion(page, 'Anuluj');
     const sheet = page.getByRole('dialog', { name: 'Dane logowania' });
+    await expect(sheet).toHaveCount(0);
+    expect(resets).toEqual([]);
+
+    await page.getByRole('button', { name: 'Resetuj hasło' }).click();
+    await answerNewPasswordQuestion(page, 'Generuj');
     await expect(sheet).toBeVisible();
+    expect(resets).toHaveLength(1);
     const value = (heading: string) =>
       sheet.getByRole('row', { name: new RegExp(`^${heading} `) }).getByRole('cell');
     await expect(value('Login')).toHaveText(patient.login);
@@ -372,6 +407,7 @@ test.describe('Karta pacjenta na telefonie', () => {
       '/changepassword',
     );
     await expect(menu.getByRole('menuitem', { name: 'Wyloguj się' })).toBeVisible();
+    await expectAccessible(page, 'karta: menu sekcji (telefon)');
 
     await menu.getByRole('menuitem', { name: 'Komunikaty' }).click();
     await expect(menu).toBeHidden();
@@ -383,6 +419,7 @@ test.describe('Karta pacjenta na telefonie', () => {
     await page.getByRole('button', { name: 'Sekcja karty: Komunikaty' }).click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Przyjmowane leki' }).click();
     await expect(page.getByRole('region', { name: 'Przyjmowane leki' })).toContainText('walsartan');
+    await expectAccessible(page, 'karta: leki (telefon)');
 
     await page.getByRole('button', { name: 'Sekcja karty: Przyjmowane leki' }).click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Zmień hasło' }).click();

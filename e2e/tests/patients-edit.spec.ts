@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, peselBirthDate, registerPatient, test } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 const REQUIRED = 'To pole musi być wypełnione';
@@ -66,17 +67,20 @@ test.describe('Edycja danych pacjenta', () => {
       page.getByRole('checkbox', { name: 'Zakończył udział w programie' }),
     ).not.toBeChecked();
     await expectButtons(page, ['Anuluj edycję', 'Dalej', 'Zapisz']);
+    await expectAccessible(page, 'edycja: krok 1');
 
     // A required field left empty stops the save and says why.
     await field(page, 'Nazwisko').fill('');
     await page.getByRole('button', { name: 'Zapisz' }).click();
     await expect(field(page, 'Nazwisko')).toHaveAccessibleDescription(REQUIRED);
     await expect(page.getByText('Błąd walidacji. Popraw dane.')).toBeVisible();
+    await expectAccessible(page, 'edycja: krok 1 z błędami');
     await expect(page).toHaveURL(new RegExp(`/patients/${patient.id}/edit$`));
     await field(page, 'Nazwisko').fill(surname);
 
     await page.getByRole('button', { name: 'Dalej' }).click();
     await expectStep(page, 'Kryteria włączenia');
+    await expectAccessible(page, 'edycja: krok 2');
     await expectButtons(page, ['Anuluj edycję', 'Wstecz', 'Dalej', 'Zapisz']);
     const doses = page.getByRole('radiogroup', { name: 'Dawka' });
     await expect(doses.getByRole('radio', { name: '160 mg' })).toBeChecked();
@@ -84,6 +88,7 @@ test.describe('Edycja danych pacjenta', () => {
 
     await page.getByRole('button', { name: 'Dalej' }).click();
     await expectStep(page, 'Leki');
+    await expectAccessible(page, 'edycja: krok 3');
     await expectButtons(page, ['Anuluj edycję', 'Wstecz', 'Dalej', 'Zapisz']);
     await expect(page.getByRole('checkbox', { name: /^walsartan/ })).toBeChecked();
     await expect(page.getByRole('combobox', { name: 'Dawka: walsartan' })).toHaveValue('160 mg');
@@ -91,6 +96,7 @@ test.describe('Edycja danych pacjenta', () => {
 
     await page.getByRole('button', { name: 'Dalej' }).click();
     await expectStep(page, 'Kwalifikacja');
+    await expectAccessible(page, 'edycja: krok 4');
     await expectButtons(page, ['Anuluj edycję', 'Wstecz', 'Zapisz']);
     await expect(
       page.getByRole('button', { name: 'Zakwalifikowany', exact: true }),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { expect, openSignedIn, patientBody, registerPatient, test } from '../fixtures.js';
 import type { PortalApi } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 function table(page: Page) {
   return page.getByRole('table', { name: 'Pacjenci' });
@@ -62,6 +63,7 @@ test.describe('Lista pacjentów', () => {
     await expect(row).toContainText('Nadciśnienie tętnicze');
     await expect(row).toContainText('+48 501 234 567');
     await expect(row).toContainText('ul. Łąkowa 3/12');
+    await expectAccessible(page, 'pacjenci: wyszukiwanie');
 
     await search(page, second.pesel);
     await expectListed(page, tag, [second.surname]);
@@ -113,6 +115,7 @@ test.describe('Lista pacjentów', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expectAccessible(page, 'pacjenci: filtry');
     const panel = page.getByRole('group', { name: 'Filtry' });
     const clear = page.getByRole('button', { name: 'Wyczyść filtry' });
 
@@ -120,6 +123,7 @@ test.describe('Lista pacjentów', () => {
     await pick(page, panel.getByLabel('Grupy i podgrupy'), '1B: walsartan + hydrochlorotiazyd');
     await expectListed(page, tag, [valsartan.surname]);
     await expect(page.getByLabel('Aktywne filtry: 1')).toBeVisible();
+    await expectAccessible(page, 'pacjenci: aktywny filtr');
     await clear.click();
     await expectListed(page, tag, all);
 

@@ -6,10 +6,11 @@ import {
   newPesel,
   openSignedIn,
   peselBirthDate,
+  PortalApi,
   registerPatient,
   test,
 } from '../fixtures.js';
-import type { PortalApi } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const REQUIRED = 'To pole musi być wypełnione';
 const CONSENT = 'Pacjent musi wyrazić zgodę na przetwarzanie danych osobowych';
@@ -96,6 +97,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(page.getByRole('heading', { name: 'Rejestracja nowego pacjenta' })).toBeVisible();
     await expectStep(page, 'Dane osobowe i medyczne');
     await expect(step(page, 1, 'Dane osobowe i medyczne')).toHaveAttribute('aria-current', 'step');
+    await expectAccessible(page, 'rejestracja: krok 1');
 
     // Nothing filled in: the required fields say so and the wizard stays on step 1.
     await page.getByRole('button', { name: 'Dalej' }).click();
@@ -107,6 +109,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
       await expect(field(page, name)).not.toHaveAttribute('aria-invalid', 'true');
     }
     await expect(page.getByText(CONSENT)).toBeVisible();
+    await expectAccessible(page, 'rejestracja: krok 1 z błędami');
     await expectStep(page, 'Dane osobowe i medyczne');
 
     // A PESEL already registered is refused as soon as it is typed.
@@ -287,6 +290,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
       .getByRole('radiogroup', { name: 'Dawka' })
       .getByRole('radio', { name: '160 mg' })
       .check();
+    await expectAccessible(page, 'rejestracja: krok 2 z podgrupą');
     await page.getByRole('button', { name: 'Dalej' }).click();
 
     // Step 3: two study medicines with doses (one listed, one typed) and another medicine.
@@ -316,6 +320,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await field(page, 'Nazwa leku').nth(1).fill('Pantoprazol');
     await page.getByRole('button', { name: 'Usuń lek: Pantoprazol' }).click();
     await expect(field(page, 'Nazwa leku')).toHaveCount(1);
+    await expectAccessible(page, 'rejestracja: krok 3 z lekami');
     await page.getByRole('button', { name: 'Dalej' }).click();
 
     // Step 4: under 18 cannot be qualified; above 18 with no exclusion can.
@@ -331,6 +336,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(
       page.getByText('Pacjent poniżej 18 lat lub spełniający kryterium wyłączenia'),
     ).toBeVisible();
+    await expectAccessible(page, 'rejestracja: krok 4');
     await page.getByRole('radio', { name: 'Powyżej 18 lat' }).check();
     // An exclusion criterion forces "not qualified" too; clicking it again clears it.
     const exclusion = page.getByRole('button', { name: 'Ciężka niewydolność wątroby' });
@@ -370,6 +376,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await page.getByRole('button', { name: 'Zarejestruj pacjenta' }).click();
     const question = page.getByRole('dialog', { name: PRINT_QUESTION });
     await expect(question).toBeVisible();
+    await expectAccessible(page, 'rejestracja: pytanie o wydruk');
     await question.getByRole('button', { name: 'Anuluj' }).click();
     await expect(page.getByText(REGISTERED)).toBeVisible();
     await expect(page).toHaveURL(/\/patients$/);
@@ -386,6 +393,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(row).toContainText('walsartan 160 mg');
     await expect(row).toContainText('hydrochlorotiazyd 6,25 mg');
     await expect(row).toContainText('1B: walsartan + hydrochlorotiazyd');
+    await expectAccessible(page, 'pacjenci: lista po rejestracji');
 
     // What was stored is what the wizard showed.
     const id = await patientIdBySearch(api, person.surname);
@@ -472,6 +480,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(value('Hasło')).toHaveText(/^\S{12}$/);
     await expect(value('Adres logowania')).toHaveText(BASE_URL);
     await expect(sheet.locator('iframe[title="PDF"]')).toBeVisible();
+    await expectAccessible(page, 'dane logowania pacjenta');
 
     const id = await patientIdBySearch(api, person.surname);
     const detail = await api.call<{ login: string; inclusion: unknown }>('GET', `/patients/${id}`);
@@ -527,10 +536,184 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(
       page.getByText('Pacjent o podanym adresie e-mail lub peselu już istnieje.'),
     ).toBeVisible();
+    await expectAccessible(page, 'rejestracja: odmowa');
     await expect(page).toHaveURL(/\/patients\/create$/);
     await expect(page.getByText(REGISTERED)).toHaveCount(0);
     await step(page, 1, 'Dane osobowe i medyczne').click();
     await expect(field(page, 'Nazwisko')).toHaveValue(person.surname);
     await expect(field(page, 'PESEL')).toHaveValue(person.pesel);
+  });
+});
+
+test.describe('Porzucona rejestracja', () => {
+  test('"Wyczyść formularz" asks first, then empties every step; the draft outlives a reload, not the tab', async ({
+    page,
+    request,
+    browser,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const person = {
+      firstname: 'Teresa',
+      surname: `Lis-${randomBytes(3).toString('hex')}`,
+      pesel: newPesel('K'),
+    };
+    const { session } = await PortalApi.signIn(request);
+    await openSignedIn(page, request, '/patients/create');
+    await fillPersonal(page, person, {
+      unit: unit.name,
+      doctor: `${doctor.surname} ${doctor.firstname}`,
+    });
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd').click();
+
+    // A reload of the tab keeps what was typed; the draft is kept for the tab only.
+    await page.reload();
+    await expectStep(page, 'Kryteria włączenia');
+    await expect(subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd')).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const stored = await page.evaluate(() => ({
+      tab: Object.keys(sessionStorage).filter((key) => key.includes('Draft')),
+      kept: Object.keys(localStorage).filter((key) => key.includes('Draft')),
+    }));
+    expect(stored).toEqual({ tab: ['portal.patientDraft'], kept: [] });
+
+    // A new tab (another browser context, as after closing this one) starts with an empty form.
+    const other = await browser.newContext({ baseURL: BASE_URL, locale: 'pl-PL' });
+    try {
+      const fresh = await other.newPage();
+      await fresh.goto('/login');
+      await fresh.evaluate((s) => {
+        localStorage.setItem('portal.token', s.token);
+        localStorage.setItem('portal.user', JSON.stringify(s.user));
+      }, session);
+      await fresh.goto('/patients/create');
+      await expectStep(fresh, 'Dane osobowe i medyczne');
+      await expect(field(fresh, 'Nazwisko')).toHaveValue('');
+      await expect(field(fresh, 'PESEL')).toHaveValue('');
+      await expect(fresh.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
+    } finally {
+      await other.close();
+    }
+
+    // "Anuluj" keeps everything.
+    const clear = page.getByRole('button', { name: 'Wyczyść formularz' });
+    const question = page.getByRole('dialog', { name: 'Wyczyścić formularz?' });
+    await clear.click();
+    await expect(question).toContainText('Wpisane dane zostaną usunięte.');
+    await expectAccessible(page, 'rejestracja: pytanie o wyczyszczenie');
+    await question.getByRole('button', { name: 'Anuluj' }).click();
+    await expect(question).toBeHidden();
+    await expect(subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd')).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    // "Wyczyść" empties every step, consent included, and the stored draft.
+    await clear.click();
+    await question.getByRole('button', { name: 'Wyczyść', exact: true }).click();
+    await expect(question).toBeHidden();
+    await expectStep(page, 'Dane osobowe i medyczne');
+    for (const name of ['Imię', 'Nazwisko', 'PESEL', 'Telefon', 'Numer projektu']) {
+      await expect(field(page, name)).toHaveValue('');
+    }
+    await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveValue('');
+    await expect(page.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
+    expect(await page.evaluate(() => sessionStorage.getItem('portal.patientDraft'))).toBeNull();
+    await step(page, 2, 'Kryteria włączenia').click();
+    await expect(subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd')).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+    // What is kept from now on is the empty form.
+    await page.reload();
+    await step(page, 1, 'Dane osobowe i medyczne').click();
+    await expect(field(page, 'Nazwisko')).toHaveValue('');
+    await expect(page.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
+  });
+
+  test('a draft left in localStorage by an older version is removed on start', async ({
+    page,
+    request,
+  }) => {
+    await openSignedIn(page, request, '/units');
+    await page.evaluate(() =>
+      localStorage.setItem('portal.patientDraft', '{"ownerId":1,"state":{"mode":"create"}}'),
+    );
+    await page.goto('/patients/create');
+    await expectStep(page, 'Dane osobowe i medyczne');
+    expect(await page.evaluate(() => localStorage.getItem('portal.patientDraft'))).toBeNull();
+  });
+
+  test('an e-mail of an active patient is refused on registration with the duplicate message', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const email = `pacjent.${randomBytes(3).toString('hex')}@poczta.test`;
+    await registerPatient(api, doctor, { personal: { email } });
+    const person = {
+      firstname: 'Roman',
+      surname: `Nowik-${randomBytes(3).toString('hex')}`,
+      pesel: newPesel('M'),
+    };
+    await openSignedIn(page, request, '/patients/create');
+    await fillPersonal(page, person, {
+      unit: unit.name,
+      doctor: `${doctor.surname} ${doctor.firstname}`,
+    });
+    await field(page, 'E-mail').fill(email);
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd').click();
+    await step(page, 4, 'Kwalifikacja').click();
+    await page.getByRole('button', { name: 'Zarejestruj pacjenta' }).click();
+    await page
+      .getByRole('dialog', { name: PRINT_QUESTION })
+      .getByRole('button', { name: 'Anuluj' })
+      .click();
+    await expect(
+      page.getByText('Pacjent o podanym adresie e-mail lub peselu już istnieje.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/patients\/create$/);
+    await expect(page.getByText(REGISTERED)).toHaveCount(0);
+  });
+});
+
+test.describe('Rejestracja na telefonie', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the patients list and every step of the wizard on a phone', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const patient = await registerPatient(api, doctor);
+    await openSignedIn(page, request, '/patients');
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(patient.surname);
+    await expect(page.getByText(patient.surname).first()).toBeVisible();
+    await expectAccessible(page, 'pacjenci (telefon)');
+
+    await page.goto('/patients/create');
+    await expect(page.getByRole('heading', { level: 2, name: /^Krok 1 z 4/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await expectAccessible(page, 'rejestracja: krok 1 z błędami (telefon)');
+    for (const [number, label] of [
+      [2, 'Kryteria włączenia'],
+      [3, 'Leki'],
+      [4, 'Kwalifikacja'],
+    ] as const) {
+      await step(page, number, label).click();
+      await expect(
+        page.getByRole('heading', { level: 2, name: `Krok ${number} z 4: ${label}` }),
+      ).toBeVisible();
+      await expectAccessible(page, `rejestracja: krok ${number} (telefon)`);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { expect, openSignedIn, signInThroughUi, test } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 test.describe('Układ na telefonie (poniżej 1280 px)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -19,6 +20,7 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
       'aria-current',
       'page',
     );
+    await expectAccessible(page, 'lekarze (telefon)');
     await expect(bar.getByRole('link', { name: 'Jednostki' })).toBeVisible();
     await expect(bar.getByRole('link', { name: 'Zmień hasło' })).toBeVisible();
     await expect(bar.getByRole('button', { name: 'Wyloguj się' })).toBeVisible();
@@ -42,10 +44,12 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     await expect(cards.getByRole('listitem').filter({ hasText: unit.name })).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
     await expect(page.getByRole('combobox', { name: 'Sortowanie' })).toBeVisible();
+    await expectAccessible(page, 'jednostki (telefon)');
 
     await bar.getByRole('link', { name: 'Zmień hasło' }).click();
     await expect(page).toHaveURL(/\/changepassword$/);
     await expect(page.getByRole('heading', { name: 'Zmiana hasła' })).toBeVisible();
+    await expectAccessible(page, 'zmiana hasła (telefon)');
 
     await bar.getByRole('link', { name: 'Lekarze' }).click();
     await expect(page).toHaveURL(/\/doctors$/);
@@ -54,6 +58,7 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     await bar.getByRole('button', { name: 'Wyloguj się' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    await expectAccessible(page, 'logowanie (telefon)');
   });
 
   test('the language switch is in the top strip', async ({ page, request }) => {

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test, unique } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
 
 const REQUIRED = 'To pole musi być wypełnione';
 const TOO_LONG = 'Wartość tego pola jest za długa';
@@ -30,6 +31,7 @@ test.describe('Jednostki', () => {
     await page.getByRole('button', { name: 'Dodaj jednostkę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nowa jednostka' });
     await expect(dialog).toBeVisible();
+    await expectAccessible(page, 'jednostki: nowa jednostka');
 
     // Submitting the empty form marks all five fields.
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
@@ -39,6 +41,7 @@ test.describe('Jednostki', () => {
       ).toHaveAccessibleDescription(REQUIRED);
     }
     await expect(dialog.getByText(REQUIRED)).toHaveCount(5);
+    await expectAccessible(page, 'jednostki: dialog z błędami');
 
     // The input stops at the 255 characters the server accepts.
     const nameField = dialog.getByRole('textbox', { name: 'Nazwa', exact: true });
@@ -57,6 +60,7 @@ test.describe('Jednostki', () => {
     const row = unitRow(page, name);
     await expect(row).toBeVisible();
     await expect(row).toContainText('ul. Kilińskiego 12a, 90-012 Łódź');
+    await expectAccessible(page, 'jednostki: lista');
     // The toast goes away by itself (6 s).
     await expect(page.getByText(SAVED)).toBeHidden({ timeout: 10_000 });
   });
@@ -178,6 +182,7 @@ test.describe('Jednostki', () => {
       name: 'Czy na pewno chcesz usunąć wybrany element?',
     });
     await expect(confirmDelete).toBeVisible();
+    await expectAccessible(page, 'jednostki: pytanie o usunięcie');
     await confirmDelete.getByRole('button', { name: 'Nie' }).click();
     await expect(confirmDelete).toBeHidden();
     await expect(row.getByRole('button', { name: 'Usuń' })).toBeVisible();
@@ -189,7 +194,8 @@ test.describe('Jednostki', () => {
     await expect(page.getByText(SAVED)).toBeVisible();
     await expect(row).toHaveAttribute('data-deleted', 'true');
     await expect(row.getByText('Usunięty')).toBeVisible();
-    await expect(row.getByRole('cell').nth(1)).toHaveCSS('opacity', '0.45');
+    await expect(row.getByRole('cell').nth(1)).toHaveCSS('font-style', 'italic');
+    await expectAccessible(page, 'jednostki: usunięty wiersz');
     await expect(row.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
     await expect(row.getByRole('button', { name: 'Edytuj' })).toHaveCount(0);
 

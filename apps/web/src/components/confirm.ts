@@ -3,10 +3,14 @@ import { i18n } from '../i18n/i18n';
 
 /**
  * A yes/no question (spec: Nie/Tak). The question is the dialog's title, so it is also the
- * dialog's accessible name.
+ * dialog's accessible name; `detail` says what follows and becomes its description. Buttons
+ * that name the action ("Generuj" / "Anuluj") replace Tak/Nie where the spec has no wording.
  */
 export function confirmAction(options: {
   question: string;
+  detail?: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
   danger?: boolean;
   onConfirm: () => void;
 }) {
@@ -14,8 +18,26 @@ export function confirmAction(options: {
     title: options.question,
     centered: true,
     withCloseButton: false,
-    labels: { confirm: i18n.t('common.yes'), cancel: i18n.t('common.no') },
+    ...(options.detail ? { children: options.detail } : {}),
+    labels: {
+      confirm: options.confirmLabel ?? i18n.t('common.yes'),
+      cancel: options.cancelLabel ?? i18n.t('common.no'),
+    },
     confirmProps: { color: options.danger ? 'red' : undefined },
     onConfirm: options.onConfirm,
+  });
+}
+
+/**
+ * Before a new password is generated (login details of doctors and administrators, a patient's
+ * password reset): the current password stops working the moment the server answers.
+ */
+export function confirmNewPassword(onConfirm: () => void) {
+  confirmAction({
+    question: i18n.t('credentials.confirmTitle'),
+    detail: i18n.t('credentials.confirmDetail'),
+    confirmLabel: i18n.t('credentials.confirmGenerate'),
+    cancelLabel: i18n.t('common.cancel'),
+    onConfirm,
   });
 }

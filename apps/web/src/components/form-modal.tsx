@@ -38,6 +38,15 @@ export function FormModal({
       centered={!fullScreen}
       fullScreen={fullScreen}
       closeButtonProps={{ 'aria-label': t('common.close') }}
+      // Escape closes this dialog only when pressed inside it, so that a question asked above it
+      // (a confirmation, the login details sheet) closes alone. An open select keeps its Escape.
+      closeOnEscape={false}
+      onKeyDown={(event) => {
+        const target = event.target as HTMLElement;
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing) return;
+        if (target.getAttribute('data-mantine-stop-propagation') === 'true') return;
+        onClose();
+      }}
     >
       {loading ? (
         <Center py="xl">

@@ -1,10 +1,25 @@
 import { notifications } from '@mantine/notifications';
+import { i18n } from '../i18n/i18n';
 
-// Auto-close time is set once on <Notifications> (TOAST_AUTO_CLOSE_MS).
+// Auto-close time is set once on <Notifications> (TOAST_AUTO_CLOSE_MS). The close button is an
+// icon only: it gets its name here, in the language of the moment.
+function show(color: 'green' | 'red' | 'yellow', message: string) {
+  notifications.show({
+    color,
+    message,
+    closeButtonProps: { 'aria-label': i18n.t('common.close') },
+  });
+}
+
 export function notifySuccess(message: string) {
-  notifications.show({ color: 'green', message });
+  show('green', message);
 }
 
 export function notifyError(message: string) {
-  notifications.show({ color: 'red', message });
+  show('red', message);
+}
+
+/** Something the user must do before going on (not an error of the server). */
+export function notifyWarning(message: string) {
+  show('yellow', message);
 }

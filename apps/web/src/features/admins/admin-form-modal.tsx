@@ -1,17 +1,27 @@
-import { Button, TextInput } from '@mantine/core';
+import { Anchor, Button, Text, TextInput } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { adminBody, STRING_MAX } from '@portal/shared';
 import type { Admin } from '@portal/shared';
+import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
+import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSession } from '../../lib/session';
 import { useZodForm } from '../../lib/use-zod-form';
 import { usePrintAdminLogin, useSaveAdmin } from './admins-api';
 
-/** Add or edit an administrator; when editing, new login details can be generated and printed. */
+const CHANGE_PASSWORD = '/changepassword';
+
+/**
+ * Add or edit an administrator; when editing another administrator, new login details can be
+ * generated and printed. The own account is not offered them: the new password would end the
+ * own session before it was shown, so the own password is changed on the change-password screen.
+ */
 export function AdminFormModal({
   admin,
   loading = false,
@@ -25,6 +35,10 @@ export function AdminFormModal({
   const save = useSaveAdmin(admin?.id ?? null);
   const printLogin = usePrintAdminLogin();
   const credentials = useCredentialsSheet();
+  const session = useSession();
+  // Only administrators reach this dialog, and their logins are unique (the administrator record
+  // carries no account id to compare).
+  const ownAccount = !!admin && session?.user.login === admin.login;
   const form = useZodForm(adminBody, { login: admin?.login ?? '' });
   // The edited administrator arrives after the dialog opened: fill the form then (no effect).
   const [shownAdmin, setShownAdmin] = useState(admin);
@@ -47,10 +61,20 @@ export function AdminFormModal({
     }),
   );
 
+  // Asked first: the administrator's current password stops working once the server answers.
   function print(current: Admin) {
+    confirmNewPassword(() => generate(current));
+  }
+
+  function generate(current: Admin) {
     printLogin.mutate(current.id, {
       onSuccess: (details) => credentials.open({ details, kind: 'admin', name: current.login }),
-      onError: (error) => notifyError(t(commonErrorKey(error))),
+      onError: (error) =>
+        notifyError(
+          isApiError(error) && error.status === 'own_account'
+            ? t('admins.ownAccount')
+            : t(commonErrorKey(error)),
+        ),
     });
   }
 
@@ -64,7 +88,8 @@ export function AdminFormModal({
         saving={save.isPending}
         loading={loading}
         extraActions={
-          admin && (
+          admin &&
+          !ownAccount && (
             <Button
               variant="light"
               leftSection={<IconPrinter size={16} aria-hidden />}
@@ -84,6 +109,14 @@ export function AdminFormModal({
           data-autofocus
           {...form.getInputProps('login')}
         />
+        {ownAccount && (
+          <Text size="sm">
+            {t('admins.ownPasswordHint')}{' '}
+            <Anchor component={Link} to={CHANGE_PASSWORD} size="sm">
+              {t('nav.changePassword')}
+            </Anchor>
+          </Text>
+        )}
       </FormModal>
       {credentials.modal}
     </>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { doctorBody, PHONE_DIGITS, PHONE_PREFIX, STRING_MAX } from '@portal/shared';
 import type { Doctor } from '@portal/shared';
 import { useUnitOptions } from '../../api/units';
+import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
@@ -64,7 +65,12 @@ export function DoctorFormModal({
     }),
   );
 
+  // Asked first: the doctor's current password stops working once the server answers.
   function print(current: Doctor) {
+    confirmNewPassword(() => generate(current));
+  }
+
+  function generate(current: Doctor) {
     printLogin.mutate(current.id, {
       onSuccess: (details) =>
         credentials.open({

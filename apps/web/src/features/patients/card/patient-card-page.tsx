@@ -27,7 +27,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { PatientDetail } from '@portal/shared';
-import { confirmAction } from '../../../components/confirm';
+import { confirmAction, confirmNewPassword } from '../../../components/confirm';
 import { useCredentialsSheet } from '../../../components/credentials-modal';
 import { useIsDesktop } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
@@ -54,6 +54,11 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
   const reset = useResetPatientPassword(patient.id);
   const remove = useDeletePatient(patient.id);
   const deleted = !!patient.deleted_at;
+
+  // Asked first: the patient's current password stops working once the server answers.
+  function askResetPassword() {
+    confirmNewPassword(resetPassword);
+  }
 
   function resetPassword() {
     reset.mutate(undefined, {
@@ -112,7 +117,7 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
               loading={reset.isPending}
-              onClick={resetPassword}
+              onClick={askResetPassword}
             >
               {t('card.resetPassword')}
             </Button>

@@ -1,34 +1,39 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { sessionStore } from '../../../lib/session';
-import { initialCreateState, wizardReducer } from './wizard-state';
-import type { WizardAction, WizardState } from './wizard-state';
+import { memoryStorage } from '../../../lib/session-store';
+import type { KeyValueStorage } from '../../../lib/session-store';
+import { createDraftStorage, DRAFT_KEY } from './draft-storage';
+import type { DraftOwner } from './draft-storage';
+import { wizardReducer } from './wizard-state';
+import type { WizardAction } from './wizard-state';
 
 /**
- * The registration in progress. It outlives the wizard screen, so that a doctor who looks at
- * another screen comes back to what was typed (spec §4: each step's data is kept), and it is
- * reset after a successful registration. It lives in memory only, belongs to one signed-in user
- * and is forgotten on logout.
+ * The registration in progress. It outlives the wizard screen and a reload, so that a doctor who
+ * looks at another screen comes back to what was typed (spec §4: each step's data is kept), but
+ * only while the browser tab lives (sessionStorage). It belongs to one signed-in user, is
+ * forgotten on logout, after a successful registration and on "Wyczyść formularz".
  */
-interface Draft {
-  ownerId: number;
-  state: WizardState;
+function browserStorage(name: 'sessionStorage' | 'localStorage'): KeyValueStorage | undefined {
+  try {
+    const storage = window[name];
+    storage.getItem(DRAFT_KEY);
+    return storage;
+  } catch {
+    // Storage can be disabled by policy.
+    return undefined;
+  }
 }
 
-interface Owner {
-  id: number;
-  unit_id: number | null;
-  doctor_id: number | null;
-}
-
-let draft: Draft | null = null;
+const drafts = createDraftStorage(
+  browserStorage('sessionStorage') ?? memoryStorage(),
+  browserStorage('localStorage'),
+);
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((listener) => listener());
 
+drafts.keepOnly(sessionStore.get()?.user.id ?? null);
 sessionStore.subscribe(() => {
-  if (draft && sessionStore.get()?.user.id !== draft.ownerId) {
-    draft = null;
-    emit();
-  }
+  if (drafts.keepOnly(sessionStore.get()?.user.id ?? null)) emit();
 });
 
 function subscribe(listener: () => void) {
@@ -38,23 +43,12 @@ function subscribe(listener: () => void) {
   };
 }
 
-/** The owner's draft, started on first use (a doctor starts in the own unit, as the doctor). */
-function draftOf(owner: Owner): WizardState {
-  if (!draft || draft.ownerId !== owner.id) {
-    draft = {
-      ownerId: owner.id,
-      state: initialCreateState({ unit_id: owner.unit_id, doctor_id: owner.doctor_id }),
-    };
-  }
-  return draft.state;
-}
-
-export function useCreationDraft(owner: Owner) {
+export function useCreationDraft(owner: DraftOwner) {
   const { id, unit_id, doctor_id } = owner;
-  const state = useSyncExternalStore(subscribe, () => draftOf({ id, unit_id, doctor_id }));
+  const state = useSyncExternalStore(subscribe, () => drafts.read({ id, unit_id, doctor_id }));
   const dispatch = useCallback(
     (action: WizardAction) => {
-      draft = { ownerId: id, state: wizardReducer(draftOf({ id, unit_id, doctor_id }), action) };
+      drafts.write(id, wizardReducer(drafts.read({ id, unit_id, doctor_id }), action));
       emit();
     },
     [id, unit_id, doctor_id],
@@ -62,8 +56,8 @@ export function useCreationDraft(owner: Owner) {
   return [state, dispatch] as const;
 }
 
-/** After a successful registration the next one starts empty. */
+/** After a successful registration, and on "Wyczyść formularz": the next form starts empty. */
 export function resetCreationDraft() {
-  draft = null;
+  drafts.clear();
   emit();
 }

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { patientCreateBody } from '@portal/shared';
 import type { SessionUser } from '@portal/shared';
 import type { z } from 'zod';
+import { confirmAction } from '../../../components/confirm';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { can } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
@@ -79,6 +80,18 @@ function CreateWizard({
     });
   }
 
+  // An abandoned registration must not linger: everything typed, consent included, goes.
+  function askClear() {
+    confirmAction({
+      question: t('patients.wizard.clearQuestion'),
+      detail: t('patients.wizard.clearDetail'),
+      confirmLabel: t('patients.wizard.clearConfirm'),
+      cancelLabel: t('common.cancel'),
+      danger: true,
+      onConfirm: resetCreationDraft,
+    });
+  }
+
   return (
     <PatientWizard
       title={t('patients.wizard.createTitle')}
@@ -87,6 +100,7 @@ function CreateWizard({
       schema={patientCreateBody}
       toBody={toCreateBody}
       onSubmit={askPrint}
+      onClear={askClear}
       busy={register.isPending}
       lockedUnit={ownUnitOnly && user.unit_id !== null}
     />

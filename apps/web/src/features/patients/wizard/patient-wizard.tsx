@@ -1,7 +1,12 @@
 import { Alert, Button, Center, Group, Loader, Stepper, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { IconArrowLeft, IconArrowRight, IconDeviceFloppy, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconArrowLeft,
+  IconArrowRight,
+  IconDeviceFloppy,
+  IconEraser,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +15,7 @@ import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../api/lookups';
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
-import { notifyError } from '../../../lib/notify';
+import { notifyError, notifyWarning } from '../../../lib/notify';
 import { usePeselStatus } from '../patients-api';
 import { InclusionStep } from './inclusion-step';
 import { MedicinesStep } from './medicines-step';
@@ -22,10 +27,6 @@ import type { RawPatientBody, WizardAction, WizardState } from './wizard-state';
 
 // Below 960 px the stepper shows numbers only and the step's name moves into the heading.
 const COMPACT_QUERY = '(max-width: 59.99em)';
-
-function warn(message: string) {
-  notifications.show({ color: 'yellow', message });
-}
 
 /** After a refused step the keyboard lands on the first field that needs attention. */
 function focusFirstInvalid(container: HTMLElement | null) {
@@ -49,6 +50,8 @@ export interface PatientWizardProps<S extends z.ZodType> {
   patientId?: number;
   /** Edit: back to the list without saving. */
   onCancelEdit?: () => void;
+  /** Registration: "Wyczyść formularz" (the page asks first, then empties every step). */
+  onClear?: () => void;
   lockedUnit: boolean;
   knownUnit?: { id: number; name: string };
   knownDoctor?: { id: number; firstname: string; surname: string; unit_id: number };
@@ -115,7 +118,7 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
   }
 
   function selectAnyInclusion() {
-    warn(t('patients.createPatient.inclusion.selectAnyInclusion'));
+    notifyWarning(t('patients.createPatient.inclusion.selectAnyInclusion'));
     dispatch({ type: 'goTo', step: 1 });
   }
 
@@ -226,21 +229,32 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
         contentPadding={0}
         mb="lg"
       >
-        {STEPS.map((name, index) => (
-          <Stepper.Step
-            key={name}
-            label={compact ? undefined : stepLabels[name]}
-            description={compact ? undefined : t('patients.wizard.stepNumber', { step: index + 1 })}
-            aria-label={t('patients.wizard.stepOf', {
-              step: index + 1,
-              total: STEPS.length,
-              label: stepLabels[name],
-            })}
-            aria-current={index === state.step ? 'step' : undefined}
-            completedIcon={index + 1}
-            allowStepSelect
-          />
-        ))}
+        {STEPS.map((name, index) => {
+          // The number and "Krok n" repeat what the aria-label says; hidden from the name's
+          // content, the visible label stays a part of the accessible name (WCAG 2.5.3).
+          const number = <span aria-hidden>{index + 1}</span>;
+          return (
+            <Stepper.Step
+              key={name}
+              label={compact ? undefined : stepLabels[name]}
+              description={
+                compact ? undefined : (
+                  <span aria-hidden>{t('patients.wizard.stepNumber', { step: index + 1 })}</span>
+                )
+              }
+              aria-label={t('patients.wizard.stepOf', {
+                step: index + 1,
+                total: STEPS.length,
+                label: stepLabels[name],
+              })}
+              aria-current={index === state.step ? 'step' : undefined}
+              icon={number}
+              progressIcon={number}
+              completedIcon={number}
+              allowStepSelect
+            />
+          );
+        })}
       </Stepper>
 
       <Title
@@ -266,6 +280,16 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
         {edit ? (
           <Button variant="subtle" color="gray" onClick={props.onCancelEdit} disabled={busy}>
             {t('patients.wizard.cancelEdit')}
+          </Button>
+        ) : props.onClear ? (
+          <Button
+            variant="subtle"
+            color="gray"
+            leftSection={<IconEraser size={16} aria-hidden />}
+            onClick={props.onClear}
+            disabled={busy}
+          >
+            {t('patients.wizard.clear')}
           </Button>
         ) : (
           <span />

@@ -1,0 +1,37 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect } from '@playwright/test';
+import type { Page } from '@playwright/test';
+
+/** WCAG 2.1 A and AA, the level the portal promises (issue 6). */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const BLOCKING = new Set(['serious', 'critical']);
+
+/**
+ * Asserts that axe finds no serious or critical WCAG 2.1 A/AA violation on what the page shows
+ * now (open dialogs and menus included). `screen` names the state in the failure message, which
+ * lists each rule with the elements that break it, so that a failure can be fixed from the
+ * report alone.
+ */
+export async function expectAccessible(page: Page, screen: string) {
+  // Mantine fades dialogs, menus and toasts in; axe would measure contrast mid-fade.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
+  const results = await new AxeBuilder({ page })
+    .withTags(WCAG_TAGS)
+    // "Label in name" (WCAG 2.5.3) is still marked experimental in axe, so it is off unless asked.
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  const blocking = results.violations.filter((v) => BLOCKING.has(v.impact ?? ''));
+  const report = blocking.map((v) => {
+    const targets = v.nodes.slice(0, 5).map((node) => {
+      const why = node.failureSummary?.split('\n')[1]?.trim() ?? '';
+      return `    ${node.target.join(' ')}  ${why}`;
+    });
+    const more = v.nodes.length > 5 ? [`    … and ${v.nodes.length - 5} more`] : [];
+    return [`  ${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}`, ...targets, ...more].join(
+      '\n',
+    );
+  });
+  expect(blocking.length, `axe on ${screen} (${page.url()}):\n${report.join('\n')}`).toBe(0);
+}
