@@ -8,10 +8,10 @@ import { useUnitOptions } from '../../api/units';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useZodForm } from '../../lib/use-zod-form';
-import { usePrintDoctorLogin, useSaveDoctor } from './doctors-api';
+import { usePrintDoctorLogin, useReloadDoctor, useSaveDoctor } from './doctors-api';
 
 function initialValues(doctor: Doctor | null) {
   return {
@@ -38,6 +38,7 @@ export function DoctorFormModal({
 }) {
   const { t } = useTranslation();
   const save = useSaveDoctor(doctor?.id ?? null);
+  const reload = useReloadDoctor(doctor?.id ?? null);
   const units = useUnitOptions();
   const printLogin = usePrintDoctorLogin();
   const credentials = useCredentialsSheet();
@@ -45,23 +46,41 @@ export function DoctorFormModal({
   // The edited doctor arrives after the dialog opened: fill the form then, keeping the dialog
   // mounted (React's "adjust state when a prop changes" pattern, no effect).
   const [shownDoctor, setShownDoctor] = useState(doctor);
+  // The version this form edits: the loaded one, replaced only after a 409 conflict, so that a
+  // refetch in the background never turns someone else's change into a silent overwrite.
+  const [version, setVersion] = useState(doctor?.version);
   if (doctor !== shownDoctor) {
     setShownDoctor(doctor);
-    form.reset(initialValues(doctor));
+    // A refetch of the same doctor (after a conflict) keeps what was typed.
+    if (doctor?.id !== shownDoctor?.id) {
+      form.reset(initialValues(doctor));
+      setVersion(doctor?.version);
+    }
   }
 
   const submit = form.onSubmit((body) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        notifySuccess(t('common.saved'));
-        onClose();
+    save.mutate(
+      { body, version },
+      {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          onClose();
+        },
+        onError: (error) => {
+          if (isStaleVersion(error)) {
+            notifyError(t('common.conflict'));
+            reload().then(
+              (fresh) => setVersion(fresh?.version),
+              () => undefined,
+            );
+            return;
+          }
+          const fields = serverFieldErrors(error);
+          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
+          else notifyError(t(commonErrorKey(error)));
+        },
       },
-      onError: (error) => {
-        const fields = serverFieldErrors(error);
-        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-        else notifyError(t(commonErrorKey(error)));
-      },
-    }),
+    ),
   );
 
   function print(current: Doctor) {
