@@ -1,0 +1,56 @@
+import { expect, openSignedIn, test, unique } from '../fixtures.js';
+
+const SAVED = 'Zmiany zostały zapisane';
+const CONFLICT =
+  'Ktoś inny właśnie zmienił ten rekord. Wczytano jego aktualną wersję, a Twoje zmiany zostały zachowane w formularzu — sprawdź je i zapisz ponownie.';
+
+interface StoredUnit {
+  id: number;
+  name: string;
+  street: string;
+  building_nr: string;
+  postcode: string;
+  city: string;
+  version: number;
+}
+
+test.describe('Edycja równoczesna', () => {
+  test('a unit changed by someone else while the dialog is open: message, typed values kept, second save wins', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    await openSignedIn(page, request, '/units');
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
+    await page
+      .getByRole('table', { name: 'Jednostki' })
+      .getByRole('row')
+      .filter({ hasText: unit.name })
+      .getByRole('button', { name: 'Edytuj' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Edycja jednostki' });
+    const nameField = dialog.getByRole('textbox', { name: 'Nazwa', exact: true });
+    await expect(nameField).toHaveValue(unit.name);
+
+    // Someone else saves the unit while this dialog is open.
+    const stored = await api.call<StoredUnit>('GET', `/units/${unit.id}`);
+    const { id: _id, version, ...fields } = stored;
+    await api.call('PUT', `/units/${unit.id}`, { ...fields, street: 'ul. Piotrkowska', version });
+
+    const typed = unique('Poradnia po zmianie');
+    await nameField.fill(typed);
+    await dialog.getByRole('button', { name: 'Zapisz' }).click();
+
+    await expect(page.getByText(CONFLICT)).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await expect(nameField).toHaveValue(typed);
+
+    // The form now names the reloaded version: saving again goes through.
+    await dialog.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(page.getByText(SAVED)).toBeVisible();
+    await expect(dialog).toBeHidden();
+    const after = await api.call<StoredUnit>('GET', `/units/${unit.id}`);
+    expect(after).toMatchObject({ name: typed, version: version + 2 });
+  });
+});
