@@ -34,9 +34,18 @@ test.describe('Edycja równoczesna', () => {
     await expect(nameField).toHaveValue(unit.name);
 
     // Someone else saves the unit while this dialog is open.
-    const stored = await api.call<StoredUnit>('GET', `/units/${unit.id}`);
-    const { id: _id, version, ...fields } = stored;
-    await api.call('PUT', `/units/${unit.id}`, { ...fields, street: 'ul. Piotrkowska', version });
+    const { name, building_nr, postcode, city, version } = await api.call<StoredUnit>(
+      'GET',
+      `/units/${unit.id}`,
+    );
+    await api.call('PUT', `/units/${unit.id}`, {
+      name,
+      street: 'ul. Piotrkowska',
+      building_nr,
+      postcode,
+      city,
+      version,
+    });
 
     const typed = unique('Poradnia po zmianie');
     await nameField.fill(typed);

@@ -6,12 +6,7 @@ import { conflict, notFound } from './errors.js';
 
 /** The records an edit names the version of (design §3, migration 0008). */
 export type VersionedTable =
-  | typeof admins
-  | typeof doctors
-  | typeof messages
-  | typeof notes
-  | typeof patients
-  | typeof units;
+  typeof admins | typeof doctors | typeof messages | typeof notes | typeof patients | typeof units;
 
 // The tables share `id` and `version`; Drizzle cannot update a union of tables, so the
 // statements below see the common shape (as lib/accounts.ts does).

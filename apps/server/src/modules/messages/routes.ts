@@ -51,7 +51,8 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
       config: { access: 'patients.write' },
       schema: {
         tags,
-        summary: 'Edits an unread message (409 already_read otherwise, conflict for a stale `version`)',
+        summary:
+          'Edits an unread message (409 already_read otherwise, conflict for a stale `version`)',
         params: idParams,
         body: messageUpdateBody,
         response: {
