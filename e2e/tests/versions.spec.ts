@@ -1,4 +1,4 @@
-import { expect, openSignedIn, test, unique } from '../fixtures.js';
+import { expect, openSignedIn, patientBody, registerPatient, test, unique } from '../fixtures.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 const CONFLICT =
@@ -61,5 +61,39 @@ test.describe('Edycja równoczesna', () => {
     await expect(dialog).toBeHidden();
     const after = await api.call<StoredUnit>('GET', `/units/${unit.id}`);
     expect(after).toMatchObject({ name: typed, version: version + 2 });
+  });
+
+  test('the patient edit wizard keeps the typed surname through a conflict and saves it next', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const patient = await registerPatient(api, doctor);
+    await openSignedIn(page, request, `/patients/${patient.id}/edit`);
+    const surnameField = page.getByRole('textbox', { name: 'Nazwisko', exact: true });
+    await expect(surnameField).toHaveValue(patient.surname);
+
+    // Someone else saves the patient (another phone number) while the wizard is open.
+    const body = patientBody(doctor, { personal: { pesel: patient.pesel } });
+    const personal: Record<string, unknown> = { ...body.personal, phone_number: '609876543' };
+    delete personal.acceptance;
+    await api.call('PUT', `/patients/${patient.id}`, { ...body, personal, version: 1 });
+
+    const typed = `Zmieniona-${unique('x').slice(2)}`;
+    await surnameField.fill(typed);
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(page.getByText(CONFLICT)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/patients/${patient.id}/edit$`));
+    await expect(surnameField).toHaveValue(typed);
+
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(page.getByText(SAVED)).toBeVisible();
+    const after = await api.call<{ surname: string; version: number }>(
+      'GET',
+      `/patients/${patient.id}`,
+    );
+    expect(after).toMatchObject({ surname: typed, version: 3 });
   });
 });

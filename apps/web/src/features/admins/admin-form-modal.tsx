@@ -50,10 +50,13 @@ export function AdminFormModal({
         },
         onError: (error) => {
           if (isStaleVersion(error)) {
-            notifyError(t('common.conflict'));
+            // Said once the stored version is in the form, so that saving again right away wins.
             reload().then(
-              (fresh) => setVersion(fresh?.version),
-              () => undefined,
+              (fresh) => {
+                setVersion(fresh?.version);
+                notifyError(t('common.conflict'));
+              },
+              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
             );
             return;
           }

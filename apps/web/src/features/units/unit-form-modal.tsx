@@ -34,11 +34,14 @@ export function UnitFormModal({ unit, onClose }: { unit: Unit | null; onClose: (
         },
         onError: (error) => {
           if (isStaleVersion(error)) {
-            // The typed values stay in the form; the next save names the current version.
-            notifyError(t('common.conflict'));
-            void reload().then(
-              (fresh) => fresh && setVersion(fresh.version),
-              () => undefined,
+            // The typed values stay in the form. Said once the stored version is in the form,
+            // so that saving again right away wins.
+            reload().then(
+              (fresh) => {
+                setVersion(fresh?.version);
+                notifyError(t('common.conflict'));
+              },
+              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
             );
             return;
           }

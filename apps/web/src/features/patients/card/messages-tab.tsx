@@ -52,14 +52,14 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {
       // Someone else edited it: the dialog stays open with what was typed, at the new version.
-      notifyError(t('common.conflict'));
       const id = dialog.message.id;
       messages.refetch().then(
         (answer) => {
           const fresh = answer.data?.find((m) => m.id === id);
           if (fresh) setDialog({ mode: 'edit', message: fresh });
+          notifyError(t('common.conflict'));
         },
-        () => undefined,
+        (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
       );
     } else if (isApiError(error) && error.httpStatus === 409) {
       notifyError(t('card.messages.alreadyRead'));

@@ -84,10 +84,13 @@ function EditWizard({
           },
           onError: (error) => {
             if (isStaleVersion(error)) {
-              notifyError(t('common.conflict'));
+              // Said once the stored version is in the form, so that saving again wins.
               reload().then(
-                (version) => version && dispatch({ type: 'setVersion', version }),
-                () => undefined,
+                (version) => {
+                  if (version) dispatch({ type: 'setVersion', version });
+                  notifyError(t('common.conflict'));
+                },
+                (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
               );
               return;
             }
