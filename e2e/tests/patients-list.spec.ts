@@ -35,7 +35,9 @@ async function pick(page: Page, select: Locator, option: string) {
 async function finish(api: PortalApi, id: number, body: ReturnType<typeof patientBody>) {
   const personal: Record<string, unknown> = { ...body.personal, is_finished: true };
   delete personal.acceptance;
-  await api.call('PUT', `/patients/${id}`, { ...body, personal });
+  // The edit names the version it read (a stale one answers 409 conflict).
+  const { version } = await api.call<{ version: number }>('GET', `/patients/${id}`);
+  await api.call('PUT', `/patients/${id}`, { ...body, personal, version });
 }
 
 test.describe('Lista pacjentów', () => {

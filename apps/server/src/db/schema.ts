@@ -26,6 +26,9 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 /** Doses and measurements: exact decimals in the database, numbers in the API. */
 const decimal = (name: string) => numeric(name, { mode: 'number' });
 
+/** Optimistic locking (design §3, migration 0008): bumped by every edit, named by the next one. */
+const version = integer('version').notNull().default(1);
+
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -83,6 +86,7 @@ export const units = pgTable('units', {
   building_nr: text('building_nr').notNull(),
   postcode: text('postcode').notNull(),
   city: text('city').notNull(),
+  version,
   ...timestamps,
 });
 
@@ -93,6 +97,7 @@ export const admins = pgTable(
     user_id: integer('user_id')
       .notNull()
       .references(() => users.id),
+    version,
     ...timestamps,
   },
   (t) => [uniqueIndex('admins_user_id_key').on(t.user_id)],
@@ -113,6 +118,7 @@ export const doctors = pgTable(
     unit_id: integer('unit_id')
       .notNull()
       .references(() => units.id),
+    version,
     ...timestamps,
   },
   (t) => [
@@ -214,6 +220,7 @@ export const patients = pgTable(
     unit_id: integer('unit_id')
       .notNull()
       .references(() => units.id),
+    version,
     ...timestamps,
   },
   (t) => [
@@ -280,6 +287,7 @@ export const notes = pgTable(
     author_user_id: integer('author_user_id')
       .notNull()
       .references(() => users.id),
+    version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -324,6 +332,7 @@ export const messages = pgTable(
       .references(() => users.id),
     content: text('content').notNull(),
     read_at: timestamp('read_at', { withTimezone: true }),
+    version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

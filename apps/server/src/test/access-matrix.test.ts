@@ -444,7 +444,7 @@ const scopeRows: ScopeRow[] = [
     route: 'PUT /api/notifications/:id',
     request: (u) => ({
       url: `/api/notifications/${u.messageId}`,
-      body: { content: '<p>Zmiana</p>' },
+      body: { content: '<p>Zmiana</p>', version: 1 },
     }),
   },
   {
@@ -528,7 +528,7 @@ function updateBody(u: UnitData, me: UnitData) {
     surname: u.patient.surname,
   };
   delete personal.acceptance; // asked on registration only
-  return { ...registrationBody(me), personal };
+  return { ...registrationBody(me), personal, version: 1 };
 }
 
 function multipart(fields: Record<string, string>, fileName: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
-import { commonErrorKey, serverFieldErrors } from './api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from './api-errors';
 
 describe('api errors', () => {
   it('maps failures to generic messages', () => {
@@ -10,6 +10,9 @@ describe('api errors', () => {
     expect(commonErrorKey(new ApiError(422, 'validation_error'))).toBe('common.validationError');
     expect(commonErrorKey(new ApiError(409, 'exist_doctor'))).toBe('common.duplicate');
     expect(commonErrorKey(new ApiError(409, 'exist_admin'))).toBe('common.duplicate');
+    expect(commonErrorKey(new ApiError(409, 'conflict'))).toBe('common.conflict');
+    expect(isStaleVersion(new ApiError(409, 'conflict'))).toBe(true);
+    expect(isStaleVersion(new ApiError(409, 'exist_admin'))).toBe(false);
     expect(commonErrorKey(new ApiError(500, 'error'))).toBe('common.unexpectedError');
     expect(commonErrorKey(new Error('boom'))).toBe('common.unexpectedError');
   });

@@ -6,6 +6,7 @@ export type CommonErrorKey =
   | 'common.notFound'
   | 'common.validationError'
   | 'common.duplicate'
+  | 'common.conflict'
   | 'common.unexpectedError';
 
 /** The generic message for a failed call, when the screen has nothing more specific to say. */
@@ -16,7 +17,16 @@ export function commonErrorKey(error: unknown): CommonErrorKey {
   if (error.httpStatus === 404) return 'common.notFound';
   if (error.httpStatus === 422) return 'common.validationError';
   if (error.status === 'exist_doctor' || error.status === 'exist_admin') return 'common.duplicate';
+  if (isStaleVersion(error)) return 'common.conflict';
   return 'common.unexpectedError';
+}
+
+/**
+ * A save refused because someone else saved the record after this form loaded it (409
+ * `conflict`, design §3). The form then reloads the record's version and keeps what was typed.
+ */
+export function isStaleVersion(error: unknown): boolean {
+  return isApiError(error) && error.httpStatus === 409 && error.status === 'conflict';
 }
 
 /** First message per field of a 422 answer; the server already wrote them in the UI language. */

@@ -1,14 +1,24 @@
 import { z } from 'zod';
 import { requiredText } from '../validation.js';
-import { allResponse, nullableTimestamp, pagedListQuery, pagedResponse } from './common.js';
+import {
+  allResponse,
+  nullableTimestamp,
+  pagedListQuery,
+  pagedResponse,
+  recordVersion,
+  versionField,
+} from './common.js';
 
 export const adminBody = z.object({ login: requiredText() });
 export type AdminBody = z.infer<typeof adminBody>;
+export const adminUpdateBody = adminBody.extend({ version: versionField() });
+export type AdminUpdateBody = z.infer<typeof adminUpdateBody>;
 
 export const admin = z.object({
   id: z.number().int(),
   login: z.string(),
   deleted_at: nullableTimestamp,
+  version: recordVersion,
 });
 export type Admin = z.infer<typeof admin>;
 

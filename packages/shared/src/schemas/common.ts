@@ -43,6 +43,15 @@ export function allResponse<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item) });
 }
 
+/**
+ * Optimistic locking (design §3): an edit sends back the `version` it read; a stale one answers
+ * 409 `conflict`, so that two people editing at once never overwrite each other unseen.
+ */
+export const versionField = () =>
+  z.number({ error: 'required' }).int({ error: 'required' }).positive({ error: 'required' });
+/** The version every editable record carries in its read shape. */
+export const recordVersion = z.number().int();
+
 export const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** Timestamps leave the server as ISO 8601 strings. */

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { emailField, phoneField, requiredId, requiredText } from '../validation.js';
-import { allResponse, nullableTimestamp, pagedListQuery, pagedResponse } from './common.js';
+import {
+  allResponse,
+  nullableTimestamp,
+  pagedListQuery,
+  pagedResponse,
+  recordVersion,
+  versionField,
+} from './common.js';
 
 export const doctorBody = z.object({
   firstname: requiredText(),
@@ -10,6 +17,8 @@ export const doctorBody = z.object({
   unit_id: requiredId(),
 });
 export type DoctorBody = z.input<typeof doctorBody>;
+export const doctorUpdateBody = doctorBody.extend({ version: versionField() });
+export type DoctorUpdateBody = z.input<typeof doctorUpdateBody>;
 
 export const doctor = z.object({
   id: z.number().int(),
@@ -27,6 +36,7 @@ export const doctor = z.object({
     city: z.string(),
   }),
   deleted_at: nullableTimestamp,
+  version: recordVersion,
 });
 export type Doctor = z.infer<typeof doctor>;
 

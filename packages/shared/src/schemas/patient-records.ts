@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { requiredId } from '../validation.js';
+import { recordVersion, versionField } from './common.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
@@ -24,6 +25,7 @@ export const note = z.object({
   updated_at: z.string(),
   ref_type: z.string(),
   ref_id: z.number().int(),
+  version: recordVersion,
 });
 export type Note = z.infer<typeof note>;
 export const noteList = z.object({ data: z.array(note) });
@@ -62,7 +64,8 @@ export const messageBody = z.object({
   content: richText(),
   receiver_user_id: z.coerce.number().int().positive(),
 });
-export const messageUpdateBody = z.object({ content: richText() });
+export const messageUpdateBody = z.object({ content: richText(), version: versionField() });
+export type MessageUpdateBody = z.infer<typeof messageUpdateBody>;
 export const messageQuery = z.object({ user_id: z.coerce.number().int().positive() });
 export const patientMessage = z.object({
   id: z.number().int(),
@@ -75,6 +78,7 @@ export const patientMessage = z.object({
     role: z.string(),
   }),
   receiver_user_id: z.number().int(),
+  version: recordVersion,
 });
 export type PatientMessage = z.infer<typeof patientMessage>;
 export const patientMessageList = z.object({ data: z.array(patientMessage) });

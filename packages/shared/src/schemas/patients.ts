@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
 import { optionalText, phoneField, requiredId, requiredText } from '../validation.js';
-import { nullableTimestamp } from './common.js';
+import { nullableTimestamp, recordVersion, versionField } from './common.js';
 
 const optionalEmail = () =>
   z
@@ -128,7 +128,13 @@ export const patientCreateBody = z
   });
 /** PUT /api/patients/{id}: editing requires a group. */
 export const patientUpdateBody = z
-  .object({ personal: patientPersonalUpdate, inclusion: patientInclusion, ...patientSections })
+  .object({
+    personal: patientPersonalUpdate,
+    inclusion: patientInclusion,
+    ...patientSections,
+    /** The patient's version that the wizard loaded (design §3). */
+    version: versionField(),
+  })
   .superRefine((v, ctx) => {
     if (!v.inclusion.group_id) {
       ctx.addIssue({
@@ -212,6 +218,7 @@ export const patientDetail = z.object({
   next_visit_date: z.string().nullable(),
   created_at: z.string(),
   deleted_at: nullableTimestamp,
+  version: recordVersion,
 });
 export type PatientDetail = z.infer<typeof patientDetail>;
 

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { requiredText } from '../validation.js';
-import { allResponse, nullableTimestamp, pagedListQuery, pagedResponse } from './common.js';
+import {
+  allResponse,
+  nullableTimestamp,
+  pagedListQuery,
+  pagedResponse,
+  recordVersion,
+  versionField,
+} from './common.js';
 
 export const unitBody = z.object({
   name: requiredText(),
@@ -10,6 +17,9 @@ export const unitBody = z.object({
   city: requiredText(),
 });
 export type UnitBody = z.infer<typeof unitBody>;
+/** PUT /api/units/{id}: the fields and the version that was read. */
+export const unitUpdateBody = unitBody.extend({ version: versionField() });
+export type UnitUpdateBody = z.infer<typeof unitUpdateBody>;
 
 export const unit = z.object({
   id: z.number().int(),
@@ -19,6 +29,7 @@ export const unit = z.object({
   postcode: z.string(),
   city: z.string(),
   deleted_at: nullableTimestamp,
+  version: recordVersion,
 });
 export type Unit = z.infer<typeof unit>;
 

@@ -54,7 +54,7 @@ describe('POST /api/admins', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'success',
-      data: { id: expect.any(Number) as number, login, deleted_at: null },
+      data: { id: expect.any(Number) as number, login, deleted_at: null, version: 1 },
     });
     expect(res.body).not.toContain('password');
     // The password in the body is not taken: login details are printed instead.
@@ -137,30 +137,42 @@ describe('GET /api/admins/:id and PUT /api/admins/:id', () => {
     const login = unique('nowy-login');
     const res = await t.request('PUT', `/api/admins/${ready.admin.id}`, {
       ...as(),
-      body: { login },
+      body: { login, version: ready.admin.version },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'success',
-      data: { id: ready.admin.id, login, deleted_at: null },
+      data: { id: ready.admin.id, login, deleted_at: null, version: 2 },
     });
     await t.login('admin', login, ready.password);
 
     const taken = await t.request('PUT', `/api/admins/${ready.admin.id}`, {
       ...as(),
-      body: { login: me.login.toUpperCase() },
+      body: { login: me.login.toUpperCase(), version: 2 },
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ status: 'exist_admin' });
 
-    const missing = await t.request('PUT', '/api/admins/999999', { ...as(), body: { login } });
+    const missing = await t.request('PUT', '/api/admins/999999', {
+      ...as(),
+      body: { login, version: 1 },
+    });
     expect(missing.statusCode).toBe(404);
     const invalid = await t.request('PUT', `/api/admins/${ready.admin.id}`, {
       ...as(),
-      body: { login: '' },
+      body: { login: '', version: 2 },
     });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json()).toEqual({ status: 'validation_error', errors: { login: [REQUIRED] } });
+
+    const stale = await t.request('PUT', `/api/admins/${ready.admin.id}`, {
+      ...as(),
+      body: { login: unique('spozniony'), version: 1 },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ status: 'conflict' });
+    const unchanged = await t.request('GET', `/api/admins/${ready.admin.id}`, as());
+    expect(unchanged.json()).toMatchObject({ login, version: 2 });
   });
 });
 

@@ -3,6 +3,7 @@ import {
   admin,
   adminAll,
   adminBody,
+  adminUpdateBody,
   adminList,
   adminListQuery,
   adminSaved,
@@ -91,8 +92,9 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
       config: { access },
       schema: {
         tags,
+        summary: 'Saves the login; 409 exist_admin (taken) or conflict (stale `version`)',
         params: idParams,
-        body: adminBody,
+        body: adminUpdateBody,
         response: {
           200: adminSaved,
           404: errorResponse,

@@ -1,4 +1,10 @@
-import type { Admin, AdminBody, AdminListQuery, CredentialPair } from '@portal/shared';
+import type {
+  Admin,
+  AdminBody,
+  AdminListQuery,
+  AdminUpdateBody,
+  CredentialPair,
+} from '@portal/shared';
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -7,6 +13,7 @@ import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/a
 import { AppError, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { claimVersion } from '../../lib/versions.js';
 import { assertMayDeleteAccount, assertMayResetCredentials } from '../../policies/accounts.js';
 import type { Actor } from '../../plugins/policy.js';
 
@@ -15,12 +22,24 @@ const columns = {
   user_id: admins.user_id,
   login: users.login,
   deleted_at: admins.deleted_at,
+  version: admins.version,
 };
 
-type AdminRow = { id: number; user_id: number; login: string; deleted_at: Date | null };
+type AdminRow = {
+  id: number;
+  user_id: number;
+  login: string;
+  deleted_at: Date | null;
+  version: number;
+};
 
 function present(row: AdminRow): Admin {
-  return { id: row.id, login: row.login, deleted_at: row.deleted_at?.toISOString() ?? null };
+  return {
+    id: row.id,
+    login: row.login,
+    deleted_at: row.deleted_at?.toISOString() ?? null,
+    version: row.version,
+  };
 }
 
 const selectAdmins = (db: Queryable) =>
@@ -102,10 +121,12 @@ export async function updateAdmin(
   db: Database,
   actor: Actor,
   id: number,
-  body: AdminBody,
+  body: AdminUpdateBody,
 ): Promise<Admin> {
   try {
     return await inTransaction(db, actor.userId, async (tx) => {
+      // The login lives on users; the administrator's record carries the version.
+      await claimVersion(tx, admins, id, body.version);
       const current = await findAdmin(tx, id);
       await tx
         .update(users)

@@ -82,6 +82,7 @@ describe('POST /api/doctors', () => {
         unit_id: unit.id,
         unit: unitOf(unit),
         deleted_at: null,
+        version: 1,
       },
     });
   });
@@ -194,6 +195,7 @@ describe('POST /api/doctors', () => {
         'surname',
         'unit',
         'unit_id',
+        'version',
       ].sort(),
     );
     // The password in the body was not taken: the account still needs printed details.
@@ -308,7 +310,13 @@ describe('PUT /api/doctors/:id', () => {
     const email = uniqueEmail('zmieniony');
     const res = await t.request('PUT', `/api/doctors/${ready.doctor.id}`, {
       ...as(),
-      body: body({ firstname: 'Piotr', surname: 'Zieliński', email, unit_id: otherUnit.id }),
+      body: body({
+        firstname: 'Piotr',
+        surname: 'Zieliński',
+        email,
+        unit_id: otherUnit.id,
+        version: ready.doctor.version,
+      }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -322,6 +330,7 @@ describe('PUT /api/doctors/:id', () => {
         unit_id: otherUnit.id,
         unit: unitOf(otherUnit),
         deleted_at: null,
+        version: 2,
       },
     });
     const session = await t.login('doctor', email, ready.password);
@@ -343,18 +352,21 @@ describe('PUT /api/doctors/:id', () => {
     const second = await create();
     const taken = await t.request('PUT', `/api/doctors/${second.id}`, {
       ...as(),
-      body: body({ email: first.email.toUpperCase() }),
+      body: body({ email: first.email.toUpperCase(), version: second.version }),
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ status: 'exist_doctor' });
 
-    const missing = await t.request('PUT', '/api/doctors/999999', { ...as(), body: body() });
+    const missing = await t.request('PUT', '/api/doctors/999999', {
+      ...as(),
+      body: body({ version: 1 }),
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual(NOT_FOUND);
 
     const invalid = await t.request('PUT', `/api/doctors/${second.id}`, {
       ...as(),
-      body: body({ phone_number: '123' }),
+      body: body({ phone_number: '123', version: second.version }),
     });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json()).toEqual({
@@ -363,6 +375,24 @@ describe('PUT /api/doctors/:id', () => {
     });
     const unchanged = await t.request('GET', `/api/doctors/${second.id}`, as());
     expect(unchanged.json()).toEqual(second);
+
+    const stale = await t.request('PUT', `/api/doctors/${second.id}`, {
+      ...as(),
+      body: body({ email: second.email, version: second.version + 1 }),
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ status: 'conflict' });
+    const saved = await t.request('PUT', `/api/doctors/${second.id}`, {
+      ...as(),
+      body: body({ email: second.email, firstname: 'Teresa', version: second.version }),
+    });
+    expect(saved.json()).toMatchObject({ data: { firstname: 'Teresa', version: 2 } });
+    const again = await t.request('PUT', `/api/doctors/${second.id}`, {
+      ...as(),
+      body: body({ email: second.email, firstname: 'Tamara', version: second.version }),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ status: 'conflict' });
   });
 });
 

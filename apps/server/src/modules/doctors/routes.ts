@@ -4,6 +4,7 @@ import {
   doctorAll,
   doctorAllQuery,
   doctorBody,
+  doctorUpdateBody,
   doctorList,
   doctorListQuery,
   doctorSaved,
@@ -104,8 +105,9 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
       config: { access },
       schema: {
         tags,
+        summary: 'Saves the doctor; 409 exist_doctor (e-mail taken) or conflict (stale `version`)',
         params: idParams,
-        body: doctorBody,
+        body: doctorUpdateBody,
         response: {
           200: doctorSaved,
           404: errorResponse,

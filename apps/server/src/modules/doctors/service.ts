@@ -1,5 +1,5 @@
 import type { Doctor, DoctorListQuery, CredentialPair } from '@portal/shared';
-import type { doctorBody } from '@portal/shared';
+import type { doctorBody, doctorUpdateBody } from '@portal/shared';
 import type { z } from 'zod';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -15,10 +15,12 @@ import {
 } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { claimVersion } from '../../lib/versions.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
 
 type DoctorInput = z.output<typeof doctorBody>;
+type DoctorUpdateInput = z.output<typeof doctorUpdateBody>;
 
 const columns = {
   id: doctors.id,
@@ -29,6 +31,7 @@ const columns = {
   phone_number: doctors.phone_number,
   unit_id: doctors.unit_id,
   deleted_at: doctors.deleted_at,
+  version: doctors.version,
   unit: {
     name: units.name,
     street: units.street,
@@ -149,10 +152,12 @@ export async function updateDoctor(
   db: Database,
   actor: Actor,
   id: number,
-  body: DoctorInput,
+  { version, ...body }: DoctorUpdateInput,
 ): Promise<Doctor> {
   try {
     return await inTransaction(db, actor.userId, async (tx) => {
+      // First, so that a simultaneous edit waits for this one and then answers 409.
+      await claimVersion(tx, doctors, id, version);
       const current = await findDoctor(tx, id);
       if (current.unit_id !== body.unit_id) await assertUnitUsable(tx, body.unit_id);
       await tx

@@ -51,15 +51,30 @@ describe('patient messages', () => {
 
     const edited = await t.request('PUT', `/api/notifications/${first.id}`, {
       token,
-      body: { content: '<p>Poprawione</p>' },
+      body: { content: '<p>Poprawione</p>', version: 1 },
     });
-    expect(edited.json<{ data: { content: string } }>().data.content).toBe('<p>Poprawione</p>');
+    expect(edited.json()).toMatchObject({ data: { content: '<p>Poprawione</p>', version: 2 } });
+    // A second edit from a screen that still holds version 1 would overwrite it unseen.
+    const stale = await t.request('PUT', `/api/notifications/${first.id}`, {
+      token: admin.session.token,
+      body: { content: '<p>Stara wersja</p>', version: 1 },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ status: 'conflict' });
+    const missingVersion = await t.request('PUT', `/api/notifications/${first.id}`, {
+      token,
+      body: { content: '<p>Bez wersji</p>' },
+    });
+    expect(missingVersion.statusCode).toBe(422);
 
     // The patient reads it in the patient app: from then on it is history.
     await t.db.execute(sql`update messages set read_at = now() where id = ${first.id}`);
     expect(
       (
-        await t.request('PUT', `/api/notifications/${first.id}`, { token, body: { content: 'x' } })
+        await t.request('PUT', `/api/notifications/${first.id}`, {
+          token,
+          body: { content: 'x', version: 2 },
+        })
       ).json(),
     ).toEqual({ status: 'already_read' });
     expect(

@@ -51,7 +51,8 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
       config: { access: 'patients.write' },
       schema: {
         tags,
-        summary: 'Edits an unread message (409 already_read otherwise)',
+        summary:
+          'Edits an unread message (409 already_read otherwise, conflict for a stale `version`)',
         params: idParams,
         body: messageUpdateBody,
         response: {
@@ -64,12 +65,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.updateMessage(
-        db,
-        actorOf(request),
-        request.params.id,
-        request.body.content,
-      ),
+      data: await service.updateMessage(db, actorOf(request), request.params.id, request.body),
     }),
   );
   app.delete(

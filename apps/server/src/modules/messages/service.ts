@@ -1,10 +1,11 @@
-import type { PatientMessage } from '@portal/shared';
+import type { MessageUpdateBody, PatientMessage } from '@portal/shared';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { doctors, messages, patients, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { claimVersion } from '../../lib/versions.js';
 import { assertMessageChangeable } from '../../policies/messages.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findReachablePatient, patientScope } from '../../policies/patients.js';
@@ -41,6 +42,7 @@ function present({ message, role, firstname, surname }: Row): PatientMessage {
     read_at: message.read_at?.toISOString() ?? null,
     sender: { firstname, surname, role },
     receiver_user_id: message.receiver_user_id,
+    version: message.version,
   };
 }
 
@@ -90,15 +92,25 @@ async function findUnread(db: Database, actor: Actor, id: number) {
   return row;
 }
 
-export async function updateMessage(db: Database, actor: Actor, id: number, html: string) {
+/** A stale `version` answers 409 conflict; a message read meanwhile 409 already_read. */
+export async function updateMessage(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: MessageUpdateBody,
+) {
   await findUnread(db, actor, id);
-  const content = cleanContent(html);
-  await inTransaction(db, actor.userId, (tx) =>
-    tx
+  const content = cleanContent(body.content);
+  await inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, messages, id, body.version);
+    const [saved] = await tx
       .update(messages)
       .set({ content, updated_at: new Date() })
-      .where(and(eq(messages.id, id), isNull(messages.read_at))),
-  );
+      .where(and(eq(messages.id, id), isNull(messages.read_at)))
+      .returning({ id: messages.id });
+    // Read by the patient between the check above and the claim: the edit is refused whole.
+    if (!saved) assertMessageChangeable({ read_at: new Date() });
+  });
   const [row] = await selectMessages(db).where(eq(messages.id, id));
   return present(row!);
 }

@@ -32,6 +32,7 @@ function present({ note, login, firstname, surname }: NoteRow): Note {
     updated_at: note.updated_at.toISOString(),
     ref_type: note.ref_type,
     ref_id: note.ref_id,
+    version: note.version,
   };
 }
 

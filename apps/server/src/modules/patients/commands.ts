@@ -7,6 +7,7 @@ import { patients, users } from '../../db/schema.js';
 import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
 import { AppError, conflict, isUniqueViolation } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { claimVersion } from '../../lib/versions.js';
 import { findReachablePatient } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
 import { getPatient } from './queries.js';
@@ -72,16 +73,24 @@ export async function createPatient(db: Database, actor: Actor, input: CreateInp
   }
 }
 
+/**
+ * Saves the whole edit wizard. The version is claimed first, so that the row stays locked while
+ * the sections are rewritten: a simultaneous save of the same version waits, then answers 409
+ * conflict instead of interleaving its section writes (a duplicate key) with ours.
+ */
 export async function updatePatient(db: Database, actor: Actor, id: number, input: UpdateInput) {
-  const existing = await getPatient(db, actor, id);
+  const before = await getPatient(db, actor, id);
   await validateReferences(
     db,
     actor,
     input,
-    existing.medicines.map((m) => m.medicine_id),
+    before.medicines.map((m) => m.medicine_id),
   );
   try {
     await inTransaction(db, actor.userId, async (tx) => {
+      await claimVersion(tx, patients, id, input.version);
+      // Read again under the lock: the sections are diffed against what is stored now.
+      const existing = await getPatient(tx, actor, id);
       await tx
         .update(patients)
         .set({

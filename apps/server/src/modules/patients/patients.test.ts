@@ -350,6 +350,7 @@ describe('edit', () => {
       inclusion: { group_id: 1, subgroup_id: 2, dose: 320, interval: null },
       medicines: [{ medicine_id: 13, dose: 320 }],
       additional_medicines: [],
+      version: 1,
     };
     const res = await t.request('PUT', `/api/patients/${created.id}`, { token, body: update });
     expect(res.statusCode, res.body).toBe(200);
@@ -411,6 +412,7 @@ describe('edit', () => {
       body: {
         ...body,
         inclusion: { group_id: null, subgroup_id: null, dose: null, interval: null },
+        version: 1,
       },
     });
     expect(res.statusCode).toBe(422);
@@ -481,7 +483,7 @@ describe('unit scope', () => {
       [
         'PUT',
         `/api/patients/${other.id}`,
-        { ...body, personal: { ...body.personal, acceptance: undefined } },
+        { ...body, personal: { ...body.personal, acceptance: undefined }, version: 1 },
       ],
       ['DELETE', `/api/patients/${other.id}`],
       ['PUT', `/api/patients/restore/${other.id}`],
@@ -566,7 +568,11 @@ describe('changes to the study configuration', () => {
     const created = await register(token, body);
     await t.db.update(medicines).set({ is_visible: false }).where(eq(medicines.id, 10));
     try {
-      const update = { ...body, personal: { ...body.personal, acceptance: undefined } };
+      const update = {
+        ...body,
+        personal: { ...body.personal, acceptance: undefined },
+        version: 1,
+      };
       const kept = await t.request('PUT', `/api/patients/${created.id}`, { token, body: update });
       expect(kept.statusCode, kept.body).toBe(200);
       const fresh = registration(doctorA);
@@ -605,6 +611,7 @@ describe('one active patient per e-mail', () => {
   const updateOf = (body: PatientCreateBody, email: string) => ({
     ...body,
     personal: { ...body.personal, acceptance: undefined, email },
+    version: 1,
   });
 
   it('refuses a taken e-mail in any letter case on registration and on edit', async () => {

@@ -50,6 +50,7 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     next_visit_date: null,
     created_at: row.created_at.toISOString(),
     deleted_at: row.deleted_at?.toISOString() ?? null,
+    version: row.version,
   };
 }
 

@@ -9,9 +9,11 @@ import {
   unitList,
   unitListQuery,
   unitSaved,
+  unitUpdateBody,
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
 const tags = ['units'];
@@ -71,14 +73,20 @@ export const unitRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       config: { access: 'units.manage' },
       schema: {
         tags,
+        summary: 'Saves the unit; 409 conflict when `version` is not the stored one',
         params: idParams,
-        body: unitBody,
-        response: { 200: unitSaved, 404: errorResponse, 422: validationErrorResponse },
+        body: unitUpdateBody,
+        response: {
+          200: unitSaved,
+          404: errorResponse,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.updateUnit(db, request.params.id, request.body),
+      data: await service.updateUnit(db, actorOf(request), request.params.id, request.body),
     }),
   );
 

@@ -1,9 +1,12 @@
-import type { Unit, UnitBody, UnitListQuery } from '@portal/shared';
+import type { Unit, UnitBody, UnitListQuery, UnitUpdateBody } from '@portal/shared';
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { units } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
+import { claimVersion } from '../../lib/versions.js';
+import type { Actor } from '../../plugins/policy.js';
 
 type UnitRow = typeof units.$inferSelect;
 
@@ -16,6 +19,7 @@ function present(row: UnitRow): Unit {
     postcode: row.postcode,
     city: row.city,
     deleted_at: row.deleted_at?.toISOString() ?? null,
+    version: row.version,
   };
 }
 
@@ -57,14 +61,22 @@ export async function createUnit(db: Database, body: UnitBody): Promise<Unit> {
   return present(row!);
 }
 
-export async function updateUnit(db: Database, id: number, body: UnitBody): Promise<Unit> {
-  const [row] = await db
-    .update(units)
-    .set({ ...body, updated_at: new Date() })
-    .where(eq(units.id, id))
-    .returning();
-  if (!row) throw notFound();
-  return present(row);
+/** A stale `version` answers 409 conflict (someone saved the unit since it was read). */
+export async function updateUnit(
+  db: Database,
+  actor: Actor,
+  id: number,
+  { version, ...fields }: UnitUpdateBody,
+): Promise<Unit> {
+  return inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, units, id, version);
+    const [row] = await tx
+      .update(units)
+      .set({ ...fields, updated_at: new Date() })
+      .where(eq(units.id, id))
+      .returning();
+    return present(row!);
+  });
 }
 
 /** Soft delete: the unit keeps its doctors and history and can be restored. */

@@ -56,6 +56,7 @@ describe('POST /api/units', () => {
         postcode: '02-097',
         city: 'Warszawa',
         deleted_at: null,
+        version: 1,
       },
     });
     const get = await t.request('GET', `/api/units/${saved.data.id}`, as());
@@ -214,24 +215,60 @@ describe('PUT /api/units/:id', () => {
   it('updates every field', async () => {
     const unit = await create();
     const next = body({ name: 'Nowa nazwa', city: 'Kraków', postcode: '30-001' });
-    const res = await t.request('PUT', `/api/units/${unit.id}`, { ...as(), body: next });
+    const res = await t.request('PUT', `/api/units/${unit.id}`, {
+      ...as(),
+      body: { ...next, version: unit.version },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'success',
-      data: { ...next, id: unit.id, deleted_at: null },
+      data: { ...next, id: unit.id, deleted_at: null, version: 2 },
     });
     const get = await t.request('GET', `/api/units/${unit.id}`, as());
-    expect(get.json()).toEqual({ ...next, id: unit.id, deleted_at: null });
+    expect(get.json()).toEqual({ ...next, id: unit.id, deleted_at: null, version: 2 });
+  });
+
+  it('answers 409 conflict to a stale or repeated version and keeps the first save', async () => {
+    const unit = await create();
+    expect(unit.version).toBe(1);
+    const first = await t.request('PUT', `/api/units/${unit.id}`, {
+      ...as(),
+      body: body({ name: 'Pierwszy zapis', version: 1 }),
+    });
+    expect(first.statusCode).toBe(200);
+    const stale = await t.request('PUT', `/api/units/${unit.id}`, {
+      ...as(),
+      body: body({ name: 'Drugi zapis', version: 1 }),
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ status: 'conflict' });
+    const get = await t.request('GET', `/api/units/${unit.id}`, as());
+    expect(get.json()).toMatchObject({ name: 'Pierwszy zapis', version: 2 });
+    const fresh = await t.request('PUT', `/api/units/${unit.id}`, {
+      ...as(),
+      body: body({ name: 'Drugi zapis', version: 2 }),
+    });
+    expect(fresh.json()).toMatchObject({ data: { name: 'Drugi zapis', version: 3 } });
+  });
+
+  it('requires the version', async () => {
+    const unit = await create();
+    const res = await t.request('PUT', `/api/units/${unit.id}`, { ...as(), body: body() });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ status: 'validation_error', errors: { version: [REQUIRED] } });
   });
 
   it('answers 404 for a missing unit and 422 for invalid data', async () => {
-    const missing = await t.request('PUT', '/api/units/999999', { ...as(), body: body() });
+    const missing = await t.request('PUT', '/api/units/999999', {
+      ...as(),
+      body: body({ version: 1 }),
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual(NOT_FOUND);
     const unit = await create();
     const invalid = await t.request('PUT', `/api/units/${unit.id}`, {
       ...as(),
-      body: body({ street: '' }),
+      body: body({ street: '', version: 1 }),
     });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json()).toEqual({ status: 'validation_error', errors: { street: [REQUIRED] } });

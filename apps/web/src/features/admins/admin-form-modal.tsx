@@ -9,11 +9,11 @@ import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSession } from '../../lib/session';
 import { useZodForm } from '../../lib/use-zod-form';
-import { usePrintAdminLogin, useSaveAdmin } from './admins-api';
+import { usePrintAdminLogin, useReloadAdmin, useSaveAdmin } from './admins-api';
 
 const CHANGE_PASSWORD = '/changepassword';
 
@@ -33,6 +33,7 @@ export function AdminFormModal({
 }) {
   const { t } = useTranslation();
   const save = useSaveAdmin(admin?.id ?? null);
+  const reload = useReloadAdmin(admin?.id ?? null);
   const printLogin = usePrintAdminLogin();
   const credentials = useCredentialsSheet();
   const session = useSession();
@@ -42,23 +43,43 @@ export function AdminFormModal({
   const form = useZodForm(adminBody, { login: admin?.login ?? '' });
   // The edited administrator arrives after the dialog opened: fill the form then (no effect).
   const [shownAdmin, setShownAdmin] = useState(admin);
+  // The version this form edits: the loaded one, replaced only after a 409 conflict.
+  const [version, setVersion] = useState(admin?.version);
   if (admin !== shownAdmin) {
     setShownAdmin(admin);
-    form.reset({ login: admin?.login ?? '' });
+    // A refetch of the same administrator (after a conflict) keeps what was typed.
+    if (admin?.id !== shownAdmin?.id) {
+      form.reset({ login: admin?.login ?? '' });
+      setVersion(admin?.version);
+    }
   }
 
   const submit = form.onSubmit((body) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        notifySuccess(t('common.saved'));
-        onClose();
+    save.mutate(
+      { body, version },
+      {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          onClose();
+        },
+        onError: (error) => {
+          if (isStaleVersion(error)) {
+            // Said once the stored version is in the form, so that saving again right away wins.
+            reload().then(
+              (fresh) => {
+                setVersion(fresh?.version);
+                notifyError(t('common.conflict'));
+              },
+              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+            );
+            return;
+          }
+          const fields = serverFieldErrors(error);
+          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
+          else notifyError(t(commonErrorKey(error)));
+        },
       },
-      onError: (error) => {
-        const fields = serverFieldErrors(error);
-        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-        else notifyError(t(commonErrorKey(error)));
-      },
-    }),
+    ),
   );
 
   // Asked first: the administrator's current password stops working once the server answers.

@@ -15,12 +15,22 @@ export function useAdmin(id: number | null) {
 export function useSaveAdmin(id: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AdminBody) =>
+    mutationFn: ({ body, version }: { body: AdminBody; version?: number }) =>
       id === null
         ? api.post<AdminSaved>('/admins', body)
-        : api.put<AdminSaved>(`/admins/${id}`, body),
+        : api.put<AdminSaved>(`/admins/${id}`, { ...body, version }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.admins] }),
   });
+}
+
+/** After a 409 conflict: the administrator as stored now (its version); the list refetches. */
+export function useReloadAdmin(id: number | null) {
+  const queryClient = useQueryClient();
+  return async (): Promise<Admin | null> => {
+    if (id === null) return null;
+    void queryClient.invalidateQueries({ queryKey: [ENTITY.admins] });
+    return api.request<Admin>(`/admins/${id}`);
+  };
 }
 
 /** Sets a new generated password and returns it once, to be printed. */

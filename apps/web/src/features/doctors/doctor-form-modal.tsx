@@ -9,10 +9,10 @@ import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useZodForm } from '../../lib/use-zod-form';
-import { usePrintDoctorLogin, useSaveDoctor } from './doctors-api';
+import { usePrintDoctorLogin, useReloadDoctor, useSaveDoctor } from './doctors-api';
 
 function initialValues(doctor: Doctor | null) {
   return {
@@ -39,6 +39,7 @@ export function DoctorFormModal({
 }) {
   const { t } = useTranslation();
   const save = useSaveDoctor(doctor?.id ?? null);
+  const reload = useReloadDoctor(doctor?.id ?? null);
   const units = useUnitOptions();
   const printLogin = usePrintDoctorLogin();
   const credentials = useCredentialsSheet();
@@ -46,23 +47,44 @@ export function DoctorFormModal({
   // The edited doctor arrives after the dialog opened: fill the form then, keeping the dialog
   // mounted (React's "adjust state when a prop changes" pattern, no effect).
   const [shownDoctor, setShownDoctor] = useState(doctor);
+  // The version this form edits: the loaded one, replaced only after a 409 conflict, so that a
+  // refetch in the background never turns someone else's change into a silent overwrite.
+  const [version, setVersion] = useState(doctor?.version);
   if (doctor !== shownDoctor) {
     setShownDoctor(doctor);
-    form.reset(initialValues(doctor));
+    // A refetch of the same doctor (after a conflict) keeps what was typed.
+    if (doctor?.id !== shownDoctor?.id) {
+      form.reset(initialValues(doctor));
+      setVersion(doctor?.version);
+    }
   }
 
   const submit = form.onSubmit((body) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        notifySuccess(t('common.saved'));
-        onClose();
+    save.mutate(
+      { body, version },
+      {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          onClose();
+        },
+        onError: (error) => {
+          if (isStaleVersion(error)) {
+            // Said once the stored version is in the form, so that saving again right away wins.
+            reload().then(
+              (fresh) => {
+                setVersion(fresh?.version);
+                notifyError(t('common.conflict'));
+              },
+              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+            );
+            return;
+          }
+          const fields = serverFieldErrors(error);
+          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
+          else notifyError(t(commonErrorKey(error)));
+        },
       },
-      onError: (error) => {
-        const fields = serverFieldErrors(error);
-        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-        else notifyError(t(commonErrorKey(error)));
-      },
-    }),
+    ),
   );
 
   // Asked first: the doctor's current password stops working once the server answers.

@@ -15,12 +15,22 @@ export function useDoctor(id: number | null) {
 export function useSaveDoctor(id: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: z.output<typeof doctorBody>) =>
+    mutationFn: ({ body, version }: { body: z.output<typeof doctorBody>; version?: number }) =>
       id === null
         ? api.post<DoctorSaved>('/doctors', body)
-        : api.put<DoctorSaved>(`/doctors/${id}`, body),
+        : api.put<DoctorSaved>(`/doctors/${id}`, { ...body, version }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.doctors] }),
   });
+}
+
+/** After a 409 conflict: the doctor as stored now (its version); the list and dialog refetch. */
+export function useReloadDoctor(id: number | null) {
+  const queryClient = useQueryClient();
+  return async (): Promise<Doctor | null> => {
+    if (id === null) return null;
+    void queryClient.invalidateQueries({ queryKey: [ENTITY.doctors] });
+    return api.request<Doctor>(`/doctors/${id}`);
+  };
 }
 
 /** Sets a new generated password and returns it once, to be printed. */

@@ -1,17 +1,21 @@
 import { SimpleGrid, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRING_MAX, unitBody } from '@portal/shared';
 import type { Unit } from '@portal/shared';
 import { FormModal } from '../../components/form-modal';
-import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useZodForm } from '../../lib/use-zod-form';
-import { useSaveUnit } from './units-api';
+import { useReloadUnit, useSaveUnit } from './units-api';
 
 /** Add or edit a unit; validated with the shared unitBody schema, server 422s under fields. */
 export function UnitFormModal({ unit, onClose }: { unit: Unit | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveUnit(unit?.id ?? null);
+  const reload = useReloadUnit(unit?.id ?? null);
+  // The version this form edits; a 409 conflict replaces it with the stored one.
+  const [version, setVersion] = useState(unit?.version);
   const form = useZodForm(unitBody, {
     name: unit?.name ?? '',
     street: unit?.street ?? '',
@@ -21,17 +25,32 @@ export function UnitFormModal({ unit, onClose }: { unit: Unit | null; onClose: (
   });
 
   const submit = form.onSubmit((body) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        notifySuccess(t('common.saved'));
-        onClose();
+    save.mutate(
+      { body, version },
+      {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          onClose();
+        },
+        onError: (error) => {
+          if (isStaleVersion(error)) {
+            // The typed values stay in the form. Said once the stored version is in the form,
+            // so that saving again right away wins.
+            reload().then(
+              (fresh) => {
+                setVersion(fresh?.version);
+                notifyError(t('common.conflict'));
+              },
+              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+            );
+            return;
+          }
+          const fields = serverFieldErrors(error);
+          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
+          else notifyError(t(commonErrorKey(error)));
+        },
       },
-      onError: (error) => {
-        const fields = serverFieldErrors(error);
-        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-        else notifyError(t(commonErrorKey(error)));
-      },
-    }),
+    ),
   );
 
   return (

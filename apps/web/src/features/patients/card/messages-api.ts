@@ -29,9 +29,9 @@ export function useSendMessage(userId: number) {
 export function useUpdateMessage(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, content }: { id: number; content: string }) =>
-      api.put<PatientMessageSaved>(`/notifications/${id}`, { content }),
-    // Also after a 409: the message was read meanwhile and the list should say so.
+    mutationFn: ({ id, content, version }: { id: number; content: string; version: number }) =>
+      api.put<PatientMessageSaved>(`/notifications/${id}`, { content, version }),
+    // Also after a 409: the message was read or changed meanwhile and the list should say so.
     onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKey(userId) }),
   });
 }

@@ -7,7 +7,7 @@ import type { PatientMessage } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
 import { useIsPhone } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
-import { commonErrorKey } from '../../../lib/api-errors';
+import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { htmlToText } from '../../../lib/rich-text';
 import { personName } from './card-format';
@@ -50,7 +50,18 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
 
   /** 409: the patient read it meanwhile; the list is refreshed by the mutation. */
   function failed(error: unknown) {
-    if (isApiError(error) && error.httpStatus === 409) {
+    if (isStaleVersion(error) && dialog?.mode === 'edit') {
+      // Someone else edited it: the dialog stays open with what was typed, at the new version.
+      const id = dialog.message.id;
+      messages.refetch().then(
+        (answer) => {
+          const fresh = answer.data?.find((m) => m.id === id);
+          if (fresh) setDialog({ mode: 'edit', message: fresh });
+          notifyError(t('common.conflict'));
+        },
+        (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+      );
+    } else if (isApiError(error) && error.httpStatus === 409) {
       notifyError(t('card.messages.alreadyRead'));
       close();
     } else {
@@ -69,7 +80,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
       });
     } else if (dialog?.mode === 'edit') {
       update.mutate(
-        { id: dialog.message.id, content },
+        { id: dialog.message.id, content, version: dialog.message.version },
         {
           onSuccess: () => {
             notifySuccess(t('common.saved'));

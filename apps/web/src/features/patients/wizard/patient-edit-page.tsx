@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { patientUpdateBody } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
-import { commonErrorKey } from '../../../lib/api-errors';
+import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useCan } from '../../../lib/permissions';
 import { usePatient, useUpdatePatient } from '../patients-api';
@@ -37,10 +37,26 @@ export function PatientEditPage() {
       </Center>
     );
   }
-  return <EditWizard key={patient.data.id} detail={patient.data} />;
+  return (
+    <EditWizard
+      key={patient.data.id}
+      detail={patient.data}
+      reload={async () => (await patient.refetch()).data?.version}
+    />
+  );
 }
 
-function EditWizard({ detail }: { detail: PatientDetail }) {
+/**
+ * The wizard copies the record once (reducer); a refetch after a 409 conflict only hands over the
+ * stored version, so that what the user typed stays and the next save goes through.
+ */
+function EditWizard({
+  detail,
+  reload,
+}: {
+  detail: PatientDetail;
+  reload: () => Promise<number | undefined>;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
@@ -67,6 +83,17 @@ function EditWizard({ detail }: { detail: PatientDetail }) {
             void navigate(LIST);
           },
           onError: (error) => {
+            if (isStaleVersion(error)) {
+              // Said once the stored version is in the form, so that saving again wins.
+              reload().then(
+                (version) => {
+                  if (version) dispatch({ type: 'setVersion', version });
+                  notifyError(t('common.conflict'));
+                },
+                (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+              );
+              return;
+            }
             const failure = submitFailure(error);
             if (failure.kind === 'exist_patient') notifyError(t('patients.exist'));
             else if (failure.kind === 'validation') {

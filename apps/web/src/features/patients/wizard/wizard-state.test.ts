@@ -65,6 +65,7 @@ function detail(overrides: Partial<PatientDetail> = {}): PatientDetail {
     next_visit_date: null,
     created_at: '2026-01-01T00:00:00.000Z',
     deleted_at: null,
+    version: 1,
     ...overrides,
   };
 }
@@ -380,6 +381,7 @@ describe('request bodies', () => {
     if (!result.ok) return;
     expect(result.data.personal.is_finished).toBe(true);
     expect(result.data.personal).not.toHaveProperty('acceptance');
+    expect(result.data.version).toBe(1);
     expect(result.data.inclusion).toEqual({
       group_id: 1,
       subgroup_id: 2,
@@ -400,6 +402,22 @@ describe('request bodies', () => {
     expect(result.codes).toMatchObject({
       'personal.pesel': 'invalid_pesel',
       'personal.phone_number': 'invalid_phone',
+    });
+  });
+});
+
+describe('a save refused as stale (409 conflict)', () => {
+  it('takes the reloaded version and keeps every typed value', () => {
+    const typed = run(stateFromDetail(detail()), {
+      type: 'setPersonal',
+      field: 'surname',
+      value: 'Wpisane-Nazwisko',
+    });
+    const reloaded = run(typed, { type: 'setVersion', version: 5 });
+    expect(reloaded).toEqual({ ...typed, version: 5 });
+    expect(toUpdateBody(reloaded)).toMatchObject({
+      version: 5,
+      personal: { surname: 'Wpisane-Nazwisko' },
     });
   });
 });

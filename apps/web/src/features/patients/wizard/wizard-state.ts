@@ -77,6 +77,8 @@ export interface WizardState {
   /** Messages under the fields, keyed by the API's dotted paths ('personal.pesel'). */
   errors: Record<string, string>;
   nextKey: number;
+  /** Edit only: the record's version this form was loaded at (a stale one answers 409). */
+  version?: number;
 }
 
 export type Section = 'personal' | 'inclusion' | 'medicines' | 'additional_medicines' | 'exclusion';
@@ -108,7 +110,9 @@ export type WizardAction =
   | { type: 'setClassified'; value: boolean }
   | { type: 'setErrors'; errors: Record<string, string>; goToFirst?: boolean }
   | { type: 'resetSection'; section: Section }
-  | { type: 'load'; state: WizardState };
+  | { type: 'load'; state: WizardState }
+  /** After a 409 conflict: the record was reloaded; the typed values stay. */
+  | { type: 'setVersion'; version: number };
 
 export function emptyPersonal(): PersonalValues {
   return {
@@ -215,6 +219,7 @@ export function stateFromDetail(detail: PatientDetail): WizardState {
     },
     errors: {},
     nextKey: others.length + 1,
+    version: detail.version,
   };
 }
 
@@ -449,6 +454,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
 
     case 'load':
       return action.state;
+    case 'setVersion':
+      return { ...state, version: action.version };
   }
 }
 
@@ -462,6 +469,7 @@ export interface RawPatientBody {
   inclusion: InclusionValues;
   medicines: MedicineValue[];
   additional_medicines: { name: string; dose: number | string }[];
+  version?: number;
 }
 
 function personalBody(personal: PersonalValues): Record<string, unknown> {
@@ -507,5 +515,6 @@ export function toUpdateBody(state: WizardState): RawPatientBody {
   return {
     personal: { ...personalBody(state.personal), is_finished: state.personal.is_finished },
     ...sectionsBody(state),
+    version: state.version,
   };
 }
