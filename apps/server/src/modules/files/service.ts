@@ -6,7 +6,7 @@ import { files } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../../policies/patients.js';
+import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { checkAttachment } from './content-check.js';
 import { cleanFileName } from './file-name.js';
 
@@ -61,7 +61,7 @@ export async function uploadPatientFile(
   actor: Actor,
   upload: Upload,
 ): Promise<FileView> {
-  await findReachablePatient(db, actor, upload.refId);
+  await findChangeablePatient(db, actor, upload.refId);
   const fileName = cleanFileName(upload.fileName);
   const mimeType = await checkAttachment(fileName, upload.content);
   if (!mimeType) throw invalid({ file: ['invalid_file_type'] });
@@ -86,14 +86,14 @@ export async function uploadPatientFile(
   return present(row);
 }
 
-async function findReachableFile(db: Database, actor: Actor, id: number) {
+async function findReachableFile(db: Database, actor: Actor, id: number, change = false) {
   const [row] = await db
     .select({ patientId: files.patient_id })
     .from(files)
     .where(eq(files.id, id));
   // Files not tied to a patient (panel documents) come with the settings feature.
   if (!row?.patientId) throw notFound();
-  await findReachablePatient(db, actor, row.patientId);
+  await (change ? findChangeablePatient : findReachablePatient)(db, actor, row.patientId);
 }
 
 export async function downloadFile(db: Database, actor: Actor, id: number) {
@@ -107,7 +107,7 @@ export async function downloadFile(db: Database, actor: Actor, id: number) {
 }
 
 export async function deleteFile(db: Database, actor: Actor, id: number) {
-  await findReachableFile(db, actor, id);
+  await findReachableFile(db, actor, id, true);
   await inTransaction(db, actor.userId, (tx) => tx.delete(files).where(eq(files.id, id)));
 }
 

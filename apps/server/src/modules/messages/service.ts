@@ -5,18 +5,22 @@ import type { Database } from '../../db/client.js';
 import { doctors, messages, patients, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
-import { assertMessageChangeable } from '../../policies/messages.js';
+import { assertMessageChangeable, assertOwnMessage } from '../../policies/messages.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient, patientScope } from '../../policies/patients.js';
+import {
+  assertPatientActive,
+  findChangeablePatient,
+  patientScope,
+} from '../../policies/patients.js';
 
 /** The reachable patient whose account has this user id (messages address patients by user). */
 async function patientOfUser(db: Database, actor: Actor, userId: number) {
   const [row] = await db
-    .select({ id: patients.id })
+    .select({ id: patients.id, deleted_at: patients.deleted_at })
     .from(patients)
     .where(and(eq(patients.user_id, userId), patientScope(actor)));
   if (!row) throw notFound();
-  return row.id;
+  return row;
 }
 
 const selectMessages = (db: Database) =>
@@ -51,7 +55,7 @@ function cleanContent(html: string): string {
 }
 
 export async function listMessages(db: Database, actor: Actor, receiverUserId: number) {
-  const patientId = await patientOfUser(db, actor, receiverUserId);
+  const { id: patientId } = await patientOfUser(db, actor, receiverUserId);
   const rows = await selectMessages(db)
     .where(eq(messages.patient_id, patientId))
     .orderBy(desc(messages.created_at), desc(messages.id));
@@ -63,7 +67,9 @@ export async function sendMessage(
   actor: Actor,
   input: { content: string; receiver_user_id: number },
 ) {
-  const patientId = await patientOfUser(db, actor, input.receiver_user_id);
+  const patient = await patientOfUser(db, actor, input.receiver_user_id);
+  assertPatientActive(patient);
+  const patientId = patient.id;
   const content = cleanContent(input.content);
   const id = await inTransaction(db, actor.userId, async (tx) => {
     const [row] = await tx
@@ -81,11 +87,15 @@ export async function sendMessage(
   return present(row!);
 }
 
-/** A message of a reachable patient that may still change (policies/messages.ts). */
+/**
+ * A message of a reachable, not deleted patient, sent by the actor (or any, for an
+ * administrator), that may still change (policies/messages.ts).
+ */
 async function findUnread(db: Database, actor: Actor, id: number) {
   const [row] = await db.select().from(messages).where(eq(messages.id, id));
   if (!row) throw notFound();
-  await findReachablePatient(db, actor, row.patient_id);
+  await findChangeablePatient(db, actor, row.patient_id);
+  assertOwnMessage(actor, row);
   assertMessageChangeable(row);
   return row;
 }
