@@ -100,7 +100,7 @@ describe('a deleted patient', () => {
       ['DELETE', `/api/notifications/${messageId}`, {}],
     ];
     for (const [method, url, options] of refused) {
-      const res = await t.request(method as 'GET', url, { ...as, ...options });
+      const res = await t.request(method, url, { ...as, ...options });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(409);
       expect(res.json()).toEqual(DELETED);
     }
