@@ -44,6 +44,7 @@ function present({ message, role, firstname, surname }: Row): PatientMessage {
     created_at: message.created_at.toISOString(),
     read_at: message.read_at?.toISOString() ?? null,
     sender: { firstname, surname, role },
+    sender_user_id: message.sender_user_id,
     receiver_user_id: message.receiver_user_id,
   };
 }
