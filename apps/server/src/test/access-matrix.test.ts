@@ -723,6 +723,18 @@ describe('rules of the policy beyond permissions', () => {
 });
 
 describe("another author's notes and messages", () => {
+  beforeAll(async () => {
+    // registrationBody needs the study's lookups, also when this block runs alone.
+    if (lookups) return;
+    const admin = await t.readyAdmin();
+    const groups = await t.request('GET', '/api/inclusion_criteria_group', {
+      token: admin.session.token,
+    });
+    const group = groups.json<{ data: CriteriaGroup[] }>().data.find((g) => g.sub_groups.length);
+    const subgroup = group!.sub_groups[0]!;
+    lookups = { groupId: group!.id, subgroupId: subgroup.id, dose: subgroup.doses[0] ?? null };
+  });
+
   it('a doctor changes only the own; an administrator any (403: the row is reachable)', async () => {
     const admin = await t.readyAdmin();
     const unit = await t.unit();
