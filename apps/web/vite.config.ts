@@ -9,5 +9,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // No source maps in production: the bundle is all the browser needs (and app.ts serves no .map).
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
 });

@@ -331,6 +331,48 @@ test.describe('Karta pacjenta', () => {
     await expect(page.getByText('Brak komunikatów.')).toBeVisible();
   });
 
+  test('a doctor may delete only the own comments and edit only the own messages', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const { doctor, credentials } = await api.readyDoctor(unit.id);
+    const patient = await registerPatient(api, doctor);
+    // The administrator (the api fixture) writes a comment and a message on the doctor's patient.
+    await api.call('POST', '/patients/notes', {
+      content: '<p>Uwaga administratora.</p>',
+      ref_type: 'patient',
+      ref_id: patient.id,
+    });
+    const basic = await api.call<{ user_id: number }>('GET', `/patients/${patient.id}/basic`);
+    await api.call('POST', '/notifications', {
+      content: '<p>Komunikat administratora.</p>',
+      receiver_user_id: basic.user_id,
+    });
+    await openSignedIn(
+      page,
+      request,
+      `/patients/card/${patient.id}?tab=notes`,
+      'doctor',
+      credentials,
+    );
+
+    const note = page.getByRole('listitem').filter({ hasText: 'Uwaga administratora.' });
+    await expect(note).toContainText('Administrator');
+    await expect(note.getByRole('button', { name: 'Usuń komentarz' })).toHaveCount(0);
+
+    await openTab(page, 'Komunikaty');
+    const message = page.getByRole('listitem').filter({ hasText: 'Komunikat administratora.' });
+    await expect(message).toHaveAttribute('data-unread', 'true');
+    // Unread, but another sender's: it opens for reading, not for editing.
+    await message.getByRole('button').click();
+    const view = page.getByRole('dialog', { name: 'Komunikat' });
+    await expect(view).toContainText('Komunikat administratora.');
+    await expect(page.getByRole('dialog', { name: 'Edycja komunikatu' })).toHaveCount(0);
+    await expect(view.getByRole('button', { name: 'Usuń', exact: true })).toHaveCount(0);
+  });
+
   test('reset password asks first: "Anuluj" changes nothing, "Generuj" shows the new login details', async ({
     page,
     request,

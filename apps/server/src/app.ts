@@ -20,6 +20,8 @@ import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { mediaTypesPlugin } from './plugins/media-types.js';
+import { noStorePlugin } from './plugins/no-store.js';
 import { adminRoutes } from './modules/admins/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -140,6 +142,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(multipartPlugin);
+  await app.register(mediaTypesPlugin);
+  await app.register(noStorePlugin);
   await app.register(authPlugin, { db });
 
   await app.register(
@@ -163,7 +167,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const webRoot = config.webRoot;
   if (webRoot)
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: ['index.html'],
+      // Source maps would hand out the app's source: never served, even from a debug build.
+      allowedPath: (pathName) => !pathName.toLowerCase().endsWith('.map'),
+    });
   // Unknown API paths answer JSON; with the web app built, other GETs get index.html so that
   // deep links such as /units/calendar/3 open the app, which then routes on the client.
   app.setNotFoundHandler((request, reply) => {

@@ -16,6 +16,7 @@ beforeAll(async () => {
   webRoot = await mkdtemp(path.join(tmpdir(), 'portal-web-'));
   await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>Portal</title>');
   await writeFile(path.join(webRoot, 'app.js'), 'console.log(1)');
+  await writeFile(path.join(webRoot, 'app.js.map'), '{"version":3,"sources":["secret.ts"]}');
   database = await openTestDatabase();
   app = await buildApp({
     db: database.handle.db,
@@ -46,6 +47,14 @@ describe('serving the web app', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ status: 'not_found' });
     expect((await app.inject({ method: 'GET', url: '/missing.js' })).statusCode).toBe(404);
+  });
+
+  it('never serves a source map, even when a build left one', async () => {
+    for (const url of ['/app.js.map', '/APP.JS.MAP', '/app.js.map?x=1']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('secret.ts');
+    }
   });
 
   it('sends security headers with a content security policy', async () => {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { patients } from '../db/schema.js';
-import { forbidden, notFound } from '../lib/errors.js';
+import { AppError, forbidden, notFound } from '../lib/errors.js';
 import type { Actor } from '../plugins/policy.js';
 import { reachesUnit, unitScope } from './units.js';
 
@@ -28,6 +28,25 @@ export async function findReachablePatient(
     .from(patients)
     .where(and(eq(patients.id, id), patientScope(actor)));
   if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * A deleted patient is read-only, as on the card: its data, notes, files, messages and password
+ * stay as they were until it is restored. 409, because the patient exists and is reachable.
+ */
+export function assertPatientActive(row: { deleted_at: Date | null }): void {
+  if (row.deleted_at) throw new AppError(409, 'patient_deleted');
+}
+
+/** The reachable patient (404 otherwise) that may change (409 `patient_deleted` otherwise). */
+export async function findChangeablePatient(
+  db: Queryable,
+  actor: Actor,
+  id: number,
+): Promise<PatientRow> {
+  const row = await findReachablePatient(db, actor, id);
+  assertPatientActive(row);
   return row;
 }
 

@@ -427,6 +427,18 @@ const scopeRows: ScopeRow[] = [
     request: (u) => ({ url: '/api/notifications', query: { user_id: String(u.patient.userId) } }),
   },
   {
+    route: 'GET /api/patients/validate_pesel',
+    // except_id names the patient being edited: another unit's would tell whose PESEL it is.
+    request: (u) => ({
+      url: '/api/patients/validate_pesel',
+      query: { pesel: u.patient.pesel, except_id: String(u.patient.id) },
+    }),
+    own: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'success' });
+    },
+  },
+  {
     route: 'POST /api/patients/notes',
     request: (u) => ({
       url: '/api/patients/notes',
@@ -707,5 +719,95 @@ describe('rules of the policy beyond permissions', () => {
     );
     expect(printOther.statusCode).toBe(200);
     expect((await t.request('GET', '/api/units', as)).statusCode).toBe(200);
+  });
+});
+
+describe("another author's notes and messages", () => {
+  beforeAll(async () => {
+    // registrationBody needs the study's lookups, also when this block runs alone.
+    if (lookups) return;
+    const admin = await t.readyAdmin();
+    const groups = await t.request('GET', '/api/inclusion_criteria_group', {
+      token: admin.session.token,
+    });
+    const group = groups.json<{ data: CriteriaGroup[] }>().data.find((g) => g.sub_groups.length);
+    const subgroup = group!.sub_groups[0]!;
+    lookups = { groupId: group!.id, subgroupId: subgroup.id, dose: subgroup.doses[0] ?? null };
+  });
+
+  it('a doctor changes only the own; an administrator any (403: the row is reachable)', async () => {
+    const admin = await t.readyAdmin();
+    const unit = await t.unit();
+    const author = await t.readyDoctor(unit.id);
+    const colleague = await t.readyDoctor(unit.id);
+    const by = (s: { session: Session }) => ({ token: s.session.token });
+    const patient = (
+      await t.request('POST', '/api/patients', {
+        ...by(author),
+        body: registrationBody({
+          unitId: unit.id,
+          doctor: author,
+          patient: { surname: 'Autorska' },
+        } as unknown as UnitData),
+      })
+    ).json<{ patient: { id: number } }>().patient;
+    const userId = (await t.request('GET', `/api/patients/${patient.id}/basic`, by(author))).json<{
+      user_id: number;
+    }>().user_id;
+    const note = async () =>
+      (
+        await t.request('POST', '/api/patients/notes', {
+          ...by(author),
+          body: { content: '<p>Notatka autora</p>', ref_type: 'patient', ref_id: patient.id },
+        })
+      ).json<{ note: { id: number } }>().note.id;
+    const message = async () =>
+      (
+        await t.request('POST', '/api/notifications', {
+          ...by(author),
+          body: { content: '<p>Wiadomość autora</p>', receiver_user_id: userId },
+        })
+      ).json<{ data: { id: number } }>().data.id;
+
+    const [noteId, messageId] = [await note(), await message()];
+    for (const [method, url, body] of [
+      ['DELETE', `/api/patients/notes/${noteId}`, undefined],
+      ['PUT', `/api/notifications/${messageId}`, { content: '<p>Podmiana</p>' }],
+      ['DELETE', `/api/notifications/${messageId}`, undefined],
+    ] as const) {
+      const res = await t.request(method, url, { ...by(colleague), body });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    }
+    // Still there and unchanged: the colleague reads them as before.
+    const thread = await t.request('GET', '/api/notifications', {
+      ...by(colleague),
+      query: { user_id: String(userId) },
+    });
+    expect(thread.json<{ data: { content: string }[] }>().data[0]?.content).toBe(
+      '<p>Wiadomość autora</p>',
+    );
+    const notes = await t.request('GET', '/api/patients/notes', {
+      ...by(colleague),
+      query: { ref_id: String(patient.id) },
+    });
+    expect(ids(notes)).toEqual([noteId]);
+
+    // An administrator moderates any.
+    const edited = await t.request('PUT', `/api/notifications/${messageId}`, {
+      ...by(admin),
+      body: { content: '<p>Poprawione</p>' },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    for (const url of [`/api/notifications/${messageId}`, `/api/patients/notes/${noteId}`]) {
+      expect((await t.request('DELETE', url, by(admin))).statusCode, url).toBe(200);
+    }
+    // And the author the own.
+    for (const url of [
+      `/api/notifications/${await message()}`,
+      `/api/patients/notes/${await note()}`,
+    ]) {
+      expect((await t.request('DELETE', url, by(author))).statusCode, url).toBe(200);
+    }
   });
 });

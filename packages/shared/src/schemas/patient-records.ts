@@ -77,6 +77,8 @@ export const patientMessage = z.object({
     surname: z.string().nullable(),
     role: z.string(),
   }),
+  /** Who sent it: a doctor edits and deletes only the own messages. */
+  sender_user_id: z.number().int(),
   receiver_user_id: z.number().int(),
   version: recordVersion,
 });

@@ -54,7 +54,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
   app.get(
     '/admins/print_login_detail/:id',
     {
-      config: { access },
+      config: { access, noStore: true },
       schema: {
         tags,
         summary:
@@ -63,8 +63,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, con
         response: { 200: loginDetails, 404: errorResponse, 409: errorResponse },
       },
     },
-    async (request, reply) => {
-      void reply.header('Cache-Control', 'no-store');
+    async (request) => {
       const details = await service.printAdminLoginDetails(db, actorOf(request), request.params.id);
       return { ...details, login_url: loginAddress('admin', config.publicUrl) };
     },

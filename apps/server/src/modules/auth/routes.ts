@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     app.post(
       `/auth/login/${role}`,
       {
-        config: { access: 'public' },
+        config: { access: 'public', noStore: true },
         schema: {
           tags: ['auth'],
           summary: `Sign in as ${role === 'admin' ? 'an administrator' : 'a doctor (login = e-mail)'}`,
@@ -66,7 +66,6 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
           address: request.ip,
         });
         setRefreshCookie(reply, session);
-        void reply.header('Cache-Control', 'no-store');
         return { access_token: session.accessToken, user: session.user };
       },
     );
@@ -74,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     app.get(
       `/auth/validate_token/${role}`,
       {
-        config: { access: 'authenticated', allowBeforePasswordChange: true },
+        config: { access: 'authenticated', allowBeforePasswordChange: true, noStore: true },
         schema: {
           tags: ['auth'],
           summary: `Check ${role === 'admin' ? 'an administrator' : 'a doctor'}'s access token`,
@@ -93,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
   app.post(
     '/auth/refresh',
     {
-      config: { access: 'public' },
+      config: { access: 'public', noStore: true },
       schema: {
         tags: ['auth'],
         summary: 'Exchange the refresh cookie for a new access token (rotates the cookie)',
@@ -113,7 +112,6 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
         throw unauthorized();
       }
       setRefreshCookie(reply, session);
-      void reply.header('Cache-Control', 'no-store');
       return { access_token: session.accessToken, user: session.user };
     },
   );
@@ -138,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
   app.put(
     '/change_password',
     {
-      config: { access: 'authenticated', allowBeforePasswordChange: true },
+      config: { access: 'authenticated', allowBeforePasswordChange: true, noStore: true },
       schema: {
         tags: ['auth'],
         summary: 'Change the own password; ends every earlier session and starts a new one',

@@ -10,7 +10,7 @@ export const credentialsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { c
   app.post(
     '/credentials/pdf',
     {
-      config: { access: 'credentials.print' },
+      config: { access: 'credentials.print', noStore: true },
       schema: {
         tags: ['credentials'],
         summary:
@@ -25,7 +25,6 @@ export const credentialsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { c
       return reply
         .header('Content-Type', 'application/pdf')
         .header('Content-Disposition', 'inline; filename="dane-logowania.pdf"')
-        .header('Cache-Control', 'no-store')
         .send(pdf);
     },
   );

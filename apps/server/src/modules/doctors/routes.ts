@@ -64,7 +64,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
   app.get(
     '/doctors/print_login_detail/:id',
     {
-      config: { access },
+      config: { access, noStore: true },
       schema: {
         tags,
         summary: 'Sets a new generated password and returns the login details to print',
@@ -72,8 +72,7 @@ export const doctorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, co
         response: { 200: loginDetails, 404: errorResponse },
       },
     },
-    async (request, reply) => {
-      void reply.header('Cache-Control', 'no-store');
+    async (request) => {
       const details = await service.printDoctorLoginDetails(
         db,
         actorOf(request),

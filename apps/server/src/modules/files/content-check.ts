@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { ATTACHMENT_EXTENSIONS } from '@portal/shared';
+import { isOfficeContainer } from './container-check.js';
 
 export type AttachmentExtension = (typeof ATTACHMENT_EXTENSIONS)[number];
 
@@ -51,5 +52,9 @@ export async function checkAttachment(
   const detected = await fileTypeFromBuffer(content);
   const want = expected[extension];
   if (want === null) return detected === undefined && looksLikeText(content) ? mimeTypes.txt : null;
-  return detected?.ext === want ? mimeTypes[extension] : null;
+  if (detected?.ext !== want) return null;
+  // Any OLE2 container has the same magic bytes: its streams tell a document from an installer.
+  if ((extension === 'doc' || extension === 'xls') && !isOfficeContainer(content, extension))
+    return null;
+  return mimeTypes[extension];
 }

@@ -1,9 +1,11 @@
+import * as CFB from 'cfb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '@portal/shared';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
 import { checkAttachment } from './content-check.js';
+import { MAX_FILE_NAME_BYTES, cleanFileName } from './file-name.js';
 
 let t: TestApp;
 let doctor: ReadyDoctor;
@@ -11,6 +13,16 @@ let otherDoctor: ReadyDoctor;
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const RTF = Buffer.from('{\\rtf1\\ansi Zażółć gęślą jaźń}');
+
+/** A small OLE2 container with these streams (paths from its root), as Office or msiexec reads it. */
+function container(...streams: string[]): Buffer {
+  const cfb = CFB.utils.cfb_new();
+  for (const stream of streams) CFB.utils.cfb_add(cfb, stream, Buffer.from('dane'));
+  return CFB.write(cfb, { type: 'buffer' }) as Buffer;
+}
+
+const DOC = container('/WordDocument', '/1Table', '/\x05SummaryInformation');
+const XLS = container('/Workbook', '/\x05SummaryInformation');
 
 /** A multipart body as a browser sends it. */
 function multipart(
@@ -81,6 +93,49 @@ describe('content check', () => {
   ])('refuses %s', async (name, content) => {
     expect(await checkAttachment(name, content)).toBeNull();
   });
+
+  it.each([
+    ['raport.doc', DOC, 'application/msword'],
+    ['tabela.xls', XLS, 'application/vnd.ms-excel'],
+    ['stary.xls', container('/Book'), 'application/vnd.ms-excel'],
+  ])('accepts the OLE2 document %s by its streams', async (name, content, mime) => {
+    expect(await checkAttachment(name, content)).toBe(mime);
+  });
+
+  it.each([
+    // An installer: MSI keeps its tables in streams with encoded names, none of Office's.
+    ['instalator.doc', container('/\u4840\u3f3f\u4577', '/\x05SummaryInformation')],
+    ['instalator.xls', container('/\u4840\u3b3f\u43f2')],
+    ['makro.doc', container('/WordDocument', '/Macros/VBA/dir', '/Macros/PROJECT')],
+    ['makro.xls', container('/Workbook', '/_VBA_PROJECT_CUR/VBA/dir')],
+    ['arkusz-jako.doc', XLS],
+    ['dokument-jako.xls', DOC],
+    ['pusty.doc', container()],
+    ['uciety.doc', DOC.subarray(0, 700)],
+  ])('refuses the OLE2 container %s', async (name, content) => {
+    expect(await checkAttachment(name, content)).toBeNull();
+  });
+});
+
+describe('file names', () => {
+  it('strips format and control characters and keeps the last path segment', () => {
+    expect(cleanFileName('C:\\fakepath\\wynik.pdf')).toBe('wynik.pdf');
+    expect(cleanFileName('faktura\u202Efdp.exe')).toBe('fakturafdp.exe');
+    expect(cleanFileName('wy\u200Bnik\u2066\u00AD.pdf')).toBe('wynik.pdf');
+    expect(cleanFileName('linia\r\n\tdruga\u0007.txt')).toBe('liniadruga.txt');
+    // Decomposed (macOS) Polish letters are stored composed.
+    expect(cleanFileName('z\u0307o\u0301\u0142c\u0301.pdf')).toBe('żółć.pdf');
+  });
+
+  it('shortens a long name to 255 bytes of UTF-8 without losing the extension', () => {
+    const long = cleanFileName(`${'ż'.repeat(300)}.docx`);
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(long).toBe(`${'ż'.repeat(125)}.docx`);
+    const emoji = cleanFileName(`${'a'}${'😀'.repeat(100)}.pdf`);
+    expect(emoji.endsWith('😀.pdf')).toBe(true);
+    expect(Buffer.byteLength(emoji)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(cleanFileName('krótka.pdf')).toBe('krótka.pdf');
+  });
 });
 
 describe('attachments', () => {
@@ -145,6 +200,34 @@ describe('attachments', () => {
       (await t.request('GET', `/api/files/${file.file.id}`, { token: doctor.session.token }))
         .statusCode,
     ).toBe(404);
+  });
+
+  it('stores and sends back a cleaned, shortened name', async () => {
+    const patient = await registerPatient(t, doctor);
+    const token = doctor.session.token;
+    const res = await upload(
+      token,
+      patient.id,
+      `wynik\u202Efdp.exe\u200B${'x'.repeat(300)}.pdf`,
+      PDF,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const { file } = res.json<{ file: { id: number; original_name: string } }>();
+    expect(file.original_name).toBe(`wynikfdp.exe${'x'.repeat(255 - 12 - 4)}.pdf`);
+    const download = await t.request('GET', `/api/files/${file.id}`, { token });
+    expect(download.headers['content-disposition']).not.toMatch(/%E2%80%AE|%E2%80%8B/);
+    expect(download.headers['content-disposition']).toContain('.pdf"');
+
+    const installer = await upload(token, patient.id, 'pismo.doc', container('/\u4840\u3f3f'));
+    expect(installer.statusCode).toBe(422);
+    const macro = await upload(
+      token,
+      patient.id,
+      'pismo.doc',
+      container('/WordDocument', '/Macros/VBA/dir'),
+    );
+    expect(macro.statusCode).toBe(422);
+    expect((await upload(token, patient.id, 'pismo.doc', DOC)).statusCode).toBe(200);
   });
 
   it("refuses a file whose content does not match its extension, with the spec's message", async () => {

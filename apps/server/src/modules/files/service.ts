@@ -6,8 +6,9 @@ import { files } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../../policies/patients.js';
+import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { checkAttachment } from './content-check.js';
+import { cleanFileName } from './file-name.js';
 
 const listed = {
   id: files.id,
@@ -30,6 +31,8 @@ type ListedRow = { created_at: Date; updated_at: Date; patient_id: number | null
 function present({ patient_id: _p, ...row }: ListedRow): FileView {
   return {
     ...row,
+    // Names stored before the cleaning existed are cleaned on the way out too.
+    original_name: cleanFileName(row.original_name),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -58,8 +61,9 @@ export async function uploadPatientFile(
   actor: Actor,
   upload: Upload,
 ): Promise<FileView> {
-  await findReachablePatient(db, actor, upload.refId);
-  const mimeType = await checkAttachment(upload.fileName, upload.content);
+  await findChangeablePatient(db, actor, upload.refId);
+  const fileName = cleanFileName(upload.fileName);
+  const mimeType = await checkAttachment(fileName, upload.content);
   if (!mimeType) throw invalid({ file: ['invalid_file_type'] });
   const comment = upload.comment ? sanitizeRichText(upload.comment) : '';
   const row = await inTransaction(db, actor.userId, async (tx) => {
@@ -69,8 +73,7 @@ export async function uploadPatientFile(
         ref_type: 'patient',
         ref_id: upload.refId,
         patient_id: upload.refId,
-        // Only the last path segment: browsers may send "C:\\fakepath\\x.pdf".
-        original_name: upload.fileName.split(/[\\/]/).pop()!.slice(0, 255),
+        original_name: fileName,
         mime_type: mimeType,
         size_bytes: upload.content.length,
         content: upload.content,
@@ -83,14 +86,14 @@ export async function uploadPatientFile(
   return present(row);
 }
 
-async function findReachableFile(db: Database, actor: Actor, id: number) {
+async function findReachableFile(db: Database, actor: Actor, id: number, change = false) {
   const [row] = await db
     .select({ patientId: files.patient_id })
     .from(files)
     .where(eq(files.id, id));
   // Files not tied to a patient (panel documents) come with the settings feature.
   if (!row?.patientId) throw notFound();
-  await findReachablePatient(db, actor, row.patientId);
+  await (change ? findChangeablePatient : findReachablePatient)(db, actor, row.patientId);
 }
 
 export async function downloadFile(db: Database, actor: Actor, id: number) {
@@ -104,12 +107,13 @@ export async function downloadFile(db: Database, actor: Actor, id: number) {
 }
 
 export async function deleteFile(db: Database, actor: Actor, id: number) {
-  await findReachableFile(db, actor, id);
+  await findReachableFile(db, actor, id, true);
   await inTransaction(db, actor.userId, (tx) => tx.delete(files).where(eq(files.id, id)));
 }
 
 /** `attachment` with the original (possibly Polish) name, RFC 6266 / 5987. */
-export function contentDisposition(name: string): string {
+export function contentDisposition(stored: string): string {
+  const name = cleanFileName(stored) || 'plik';
   // Old clients read only the ASCII name: drop diacritics ("żółć" -> "zolc"), mask the rest.
   const fallback = name
     .normalize('NFD')

@@ -80,8 +80,16 @@ describe('patient messages', () => {
     expect(
       (await t.request('DELETE', `/api/notifications/${first.id}`, { token })).statusCode,
     ).toBe(409);
+    // The administrator's message is not the doctor's to delete (policies/messages.ts).
     expect(
       (await t.request('DELETE', `/api/notifications/${second.id}`, { token })).json(),
+    ).toEqual({ status: 'forbidden' });
+    expect(
+      (
+        await t.request('DELETE', `/api/notifications/${second.id}`, {
+          token: admin.session.token,
+        })
+      ).json(),
     ).toEqual({ status: 'success' });
   });
 

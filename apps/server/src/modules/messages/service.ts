@@ -6,18 +6,22 @@ import { doctors, messages, patients, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import { claimVersion } from '../../lib/versions.js';
-import { assertMessageChangeable } from '../../policies/messages.js';
+import { assertMessageChangeable, assertOwnMessage } from '../../policies/messages.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient, patientScope } from '../../policies/patients.js';
+import {
+  assertPatientActive,
+  findChangeablePatient,
+  patientScope,
+} from '../../policies/patients.js';
 
 /** The reachable patient whose account has this user id (messages address patients by user). */
 async function patientOfUser(db: Database, actor: Actor, userId: number) {
   const [row] = await db
-    .select({ id: patients.id })
+    .select({ id: patients.id, deleted_at: patients.deleted_at })
     .from(patients)
     .where(and(eq(patients.user_id, userId), patientScope(actor)));
   if (!row) throw notFound();
-  return row.id;
+  return row;
 }
 
 const selectMessages = (db: Database) =>
@@ -41,6 +45,7 @@ function present({ message, role, firstname, surname }: Row): PatientMessage {
     created_at: message.created_at.toISOString(),
     read_at: message.read_at?.toISOString() ?? null,
     sender: { firstname, surname, role },
+    sender_user_id: message.sender_user_id,
     receiver_user_id: message.receiver_user_id,
     version: message.version,
   };
@@ -53,7 +58,7 @@ function cleanContent(html: string): string {
 }
 
 export async function listMessages(db: Database, actor: Actor, receiverUserId: number) {
-  const patientId = await patientOfUser(db, actor, receiverUserId);
+  const { id: patientId } = await patientOfUser(db, actor, receiverUserId);
   const rows = await selectMessages(db)
     .where(eq(messages.patient_id, patientId))
     .orderBy(desc(messages.created_at), desc(messages.id));
@@ -65,7 +70,9 @@ export async function sendMessage(
   actor: Actor,
   input: { content: string; receiver_user_id: number },
 ) {
-  const patientId = await patientOfUser(db, actor, input.receiver_user_id);
+  const patient = await patientOfUser(db, actor, input.receiver_user_id);
+  assertPatientActive(patient);
+  const patientId = patient.id;
   const content = cleanContent(input.content);
   const id = await inTransaction(db, actor.userId, async (tx) => {
     const [row] = await tx
@@ -83,11 +90,15 @@ export async function sendMessage(
   return present(row!);
 }
 
-/** A message of a reachable patient that may still change (policies/messages.ts). */
+/**
+ * A message of a reachable, not deleted patient, sent by the actor (or any, for an
+ * administrator), that may still change (policies/messages.ts).
+ */
 async function findUnread(db: Database, actor: Actor, id: number) {
   const [row] = await db.select().from(messages).where(eq(messages.id, id));
   if (!row) throw notFound();
-  await findReachablePatient(db, actor, row.patient_id);
+  await findChangeablePatient(db, actor, row.patient_id);
+  assertOwnMessage(actor, row);
   assertMessageChangeable(row);
   return row;
 }

@@ -6,7 +6,8 @@ import { doctors, notes, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../../policies/patients.js';
+import { assertOwnNote } from '../../policies/notes.js';
+import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 
 const selectNotes = (db: Database) =>
   db
@@ -49,7 +50,7 @@ export async function createNote(
   actor: Actor,
   input: { content: string; ref_id: number },
 ) {
-  await findReachablePatient(db, actor, input.ref_id);
+  await findChangeablePatient(db, actor, input.ref_id);
   const content = sanitizeRichText(input.content);
   if (isBlankRichText(content)) throw invalid({ content: ['required'] });
   const id = await inTransaction(db, actor.userId, async (tx) => {
@@ -71,10 +72,11 @@ export async function createNote(
 
 export async function deleteNote(db: Database, actor: Actor, id: number) {
   const [row] = await db
-    .select({ patientId: notes.patient_id })
+    .select({ patientId: notes.patient_id, author_user_id: notes.author_user_id })
     .from(notes)
     .where(eq(notes.id, id));
   if (!row?.patientId) throw notFound();
-  await findReachablePatient(db, actor, row.patientId);
+  await findChangeablePatient(db, actor, row.patientId);
+  assertOwnNote(actor, row);
   await inTransaction(db, actor.userId, (tx) => tx.delete(notes).where(eq(notes.id, id)));
 }

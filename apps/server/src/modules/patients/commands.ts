@@ -5,10 +5,10 @@ import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { patients, users } from '../../db/schema.js';
 import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
-import { AppError, conflict, isUniqueViolation } from '../../lib/errors.js';
+import { conflict, isUniqueViolation } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
-import { findReachablePatient } from '../../policies/patients.js';
+import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
 import { getPatient } from './queries.js';
 import { validateReferences } from './references.js';
@@ -79,6 +79,7 @@ export async function createPatient(db: Database, actor: Actor, input: CreateInp
  * conflict instead of interleaving its section writes (a duplicate key) with ours.
  */
 export async function updatePatient(db: Database, actor: Actor, id: number, input: UpdateInput) {
+  await findChangeablePatient(db, actor, id);
   const before = await getPatient(db, actor, id);
   await validateReferences(
     db,
@@ -133,8 +134,7 @@ export async function printPatientPassword(
   actor: Actor,
   id: number,
 ): Promise<CredentialPair> {
-  const row = await findReachablePatient(db, actor, id);
-  if (row.deleted_at) throw new AppError(409, 'deleted');
+  const row = await findChangeablePatient(db, actor, id);
   const [account] = await db
     .select({ login: users.login })
     .from(users)

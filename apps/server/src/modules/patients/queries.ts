@@ -187,8 +187,13 @@ export async function listPatients(db: Database, actor: Actor, query: PatientLis
   return { data, total_count: count?.total ?? 0 };
 }
 
-/** success (valid and free), exist_patient (taken) or validation_error (not a valid PESEL). */
-export async function validatePesel(db: Database, pesel: string, exceptId?: number) {
+/**
+ * success (valid and free), exist_patient (taken) or validation_error (not a valid PESEL).
+ * `exceptId` (the patient being edited) must be one the actor reaches, 404 otherwise: with
+ * another unit's patient it would tell whose PESEL that is.
+ */
+export async function validatePesel(db: Database, actor: Actor, pesel: string, exceptId?: number) {
+  if (exceptId !== undefined) await findReachablePatient(db, actor, exceptId);
   if (!parsePesel(pesel)) return 'validation_error' as const;
   const [taken] = await db
     .select({ id: patients.id })

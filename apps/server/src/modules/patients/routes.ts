@@ -62,18 +62,23 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         tags,
         summary: 'success (valid and free), exist_patient (taken) or validation_error (invalid)',
         querystring: peselQuery,
-        response: { 200: peselStatus },
+        response: { 200: peselStatus, 404: errorResponse },
       },
     },
     async (request) => ({
-      status: await queries.validatePesel(db, request.query.pesel, request.query.except_id),
+      status: await queries.validatePesel(
+        db,
+        actorOf(request),
+        request.query.pesel,
+        request.query.except_id,
+      ),
     }),
   );
 
   app.get(
     '/patients/print_password/:id',
     {
-      config: write,
+      config: { ...write, noStore: true },
       schema: {
         tags,
         summary: "Sets a new generated password for the patient's account and returns it to print",
@@ -81,8 +86,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         response: { 200: loginDetails, 404: errorResponse, 409: errorResponse },
       },
     },
-    async (request, reply) => {
-      void reply.header('Cache-Control', 'no-store');
+    async (request) => {
       const details = await commands.printPatientPassword(db, actorOf(request), request.params.id);
       return { ...details, login_url: loginAddress('patient', config.publicUrl) };
     },
@@ -109,7 +113,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
   app.post(
     '/patients',
     {
-      config: write,
+      config: { ...write, noStore: true },
       schema: {
         tags,
         summary:
@@ -123,8 +127,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         },
       },
     },
-    async (request, reply) => {
-      void reply.header('Cache-Control', 'no-store');
+    async (request) => {
       return {
         status: 'success' as const,
         patient: {

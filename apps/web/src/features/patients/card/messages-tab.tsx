@@ -9,6 +9,7 @@ import { useIsPhone } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
 import { htmlToText } from '../../../lib/rich-text';
 import { personName } from './card-format';
 import classes from './card.module.css';
@@ -45,6 +46,10 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   const remove = useDeleteMessage(userId);
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
+  const user = useSession()?.user;
+  // The server's rule (policies/messages.ts): a doctor edits and deletes only the own messages.
+  const mayChange = (message: PatientMessage) =>
+    user?.role === 'admin' || message.sender_user_id === user?.id;
 
   const sender = (message: PatientMessage) => personName(message.sender, t('card.administrator'));
 
@@ -141,7 +146,10 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
                     className={classes.message}
                     p="md"
                     onClick={() =>
-                      setDialog({ mode: unread && !readOnly ? 'edit' : 'view', message })
+                      setDialog({
+                        mode: unread && !readOnly && mayChange(message) ? 'edit' : 'view',
+                        message,
+                      })
                     }
                   >
                     <Group justify="space-between" align="flex-start" gap="xs" mb={6}>

@@ -6,6 +6,7 @@ import { formatDateTime } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
 import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
@@ -20,6 +21,10 @@ export function NotesTab({ patientId, readOnly }: { patientId: number; readOnly:
   const add = useAddNote(patientId);
   const remove = useDeleteNote(patientId);
   const [adding, setAdding] = useState(false);
+  const user = useSession()?.user;
+  // The server's rule (policies/notes.ts): a doctor deletes only the own notes.
+  const mayDelete = (note: { author: { login: string } }) =>
+    user?.role === 'admin' || note.author.login === user?.login;
 
   function save(content: string) {
     add.mutate(content, {
@@ -66,7 +71,7 @@ export function NotesTab({ patientId, readOnly }: { patientId: number; readOnly:
                       {t('card.notes.addedAt')}: {formatDateTime(note.created_at)}
                     </Text>
                   </div>
-                  {!readOnly && (
+                  {!readOnly && mayDelete(note) && (
                     <Tooltip label={t('card.notes.delete')}>
                       <ActionIcon
                         variant="subtle"
