@@ -72,6 +72,7 @@ export function validationMessage(code: string, locale: Locale = 'pl'): string {
  * Control characters other than tab, line feed and carriage return (C0, DEL and C1). A U+0000
  * cannot be stored by PostgreSQL at all, and none of them belongs in a name, a note or a search.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 export function hasControlCharacters(value: string): boolean {

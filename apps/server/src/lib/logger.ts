@@ -30,7 +30,7 @@ function fromDatabase(error: ErrorLike, depth = 0): boolean {
   if (typeof error.code === 'string' && SQLSTATE.test(error.code)) return true;
   if (typeof error.name === 'string' && error.name.startsWith('Drizzle')) return true;
   return error.cause && typeof error.cause === 'object'
-    ? fromDatabase(error.cause as ErrorLike, depth + 1)
+    ? fromDatabase(error.cause, depth + 1)
     : false;
 }
 

@@ -30,18 +30,21 @@ const recorded = vi.hoisted((): RecordedRoute[] => {
 });
 vi.mock('fastify', async (importOriginal) => {
   const actual = await importOriginal<typeof Fastify>();
-  const factory = (...args: Parameters<typeof actual.default>) => {
-    const app: FastifyInstance = actual.default(...args);
-    app.addHook('onRoute', (route: RouteOptions) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      const schema = route.schema as { querystring?: unknown; body?: unknown } | undefined;
-      const query = schema?.querystring instanceof z.ZodObject ? schema.querystring : null;
-      for (const method of methods)
-        recorded.push({ method, url: route.url, query, body: Boolean(schema?.body) });
-    });
-    return app;
-  };
-  return { ...actual, default: Object.assign(factory, actual.default) };
+  function recording<F extends (...args: never[]) => FastifyInstance>(factory: F): F {
+    const wrapped = (...args: Parameters<F>) => {
+      const app = factory(...args);
+      app.addHook('onRoute', (route: RouteOptions) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        const schema = route.schema;
+        const query = schema?.querystring instanceof z.ZodObject ? schema.querystring : null;
+        for (const method of methods)
+          recorded.push({ method, url: route.url, query, body: Boolean(schema?.body) });
+      });
+      return app;
+    };
+    return Object.assign(wrapped, factory);
+  }
+  return { ...actual, default: recording(actual.default) };
 });
 
 const HUGE_IDS = ['2147483648', '99999999999999999999'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
+import { MAX_PAGE_SIZE } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
 import {
   idField,
