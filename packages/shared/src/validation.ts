@@ -148,13 +148,13 @@ export function onlyNotFound(issues: readonly { message?: string }[]): boolean {
  * A row id from a path, a query string, a multipart field or a JSON body (`coerce`, the default,
  * also reads digit strings). Beyond `ID_MAX` it is `not_found` and never reaches SQL.
  */
-export const idField = (error: ValidationCode = 'invalid_number', coerce = true) =>
+export const idField = (error: ValidationCode = 'invalid', coerce = true) =>
   (coerce ? z.coerce.number({ error }) : z.number({ error }))
     .max(ID_MAX, { error: NOT_FOUND_CODE, abort: true })
     .int({ error })
     .positive({ error });
 
-export const idParam = idField();
+export const idParam = idField('invalid_number');
 
 export const requiredId = () => idField('required');
 

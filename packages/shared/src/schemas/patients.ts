@@ -71,7 +71,7 @@ export const patientPersonalUpdate = z.object({
 export const patientExclusion = z
   .object({
     is_above_18: z.boolean().default(true),
-    exclusion_criteria_id: idField('invalid_number', false).nullable().default(null),
+    exclusion_criteria_id: idField('invalid', false).nullable().default(null),
     is_classified: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
@@ -88,7 +88,7 @@ const dose = z
 
 export const patientInclusion = z.object({
   group_id: idField('select_inclusion', false).nullable(),
-  subgroup_id: idField('invalid_number', false).nullable().default(null),
+  subgroup_id: idField('invalid', false).nullable().default(null),
   dose: dose.nullable().default(null),
   interval: text()
     .nullish()
@@ -96,7 +96,7 @@ export const patientInclusion = z.object({
 });
 
 export const patientMedicineInput = z.object({
-  medicine_id: idField('invalid_number', false),
+  medicine_id: idField('invalid', false),
   dose: dose.nullable().default(null),
 });
 export const additionalMedicineInput = z.object({ name: requiredText(), dose });
