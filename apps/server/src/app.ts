@@ -18,6 +18,7 @@ import { LoginThrottle } from './lib/login-throttle.js';
 import { multipartPlugin } from './lib/multipart.js';
 import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
+import type { LogDestination } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
@@ -59,6 +60,8 @@ export interface BuildOptions {
   throttle?: LoginThrottle;
   /** Tests pass false to keep their output clean. */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read what was logged). */
+  logStream?: LogDestination;
   /**
    * Runs the job queue on this database (main.ts passes the open database). Left out, as most
    * tests do, no queue starts: handlers are recorded and sending a job is refused.
@@ -76,7 +79,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { db, config } = options;
 
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     // Zod does the coercion; Ajv is not used for request validation.

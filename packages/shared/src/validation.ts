@@ -68,22 +68,51 @@ export function validationMessage(code: string, locale: Locale = 'pl'): string {
   return validationMessages[locale][isValidationCode(code) ? code : 'invalid'];
 }
 
+/**
+ * Control characters other than tab, line feed and carriage return (C0, DEL and C1). A U+0000
+ * cannot be stored by PostgreSQL at all, and none of them belongs in a name, a note or a search.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTERS.test(value);
+}
+
+export interface TextOptions {
+  /** The longest value in characters (after trimming); longer says `too_long`. */
+  max?: number;
+  /** Passwords keep their spaces; everything else is trimmed. */
+  trim?: boolean;
+  /** The code for a value that is not a string at all. */
+  error?: ValidationCode;
+}
+
+/**
+ * The one builder of text inputs (bodies, query strings, path parameters, multipart fields):
+ * control characters are refused (`invalid`) before anything else is checked, and a long value
+ * says `too_long`. Every string a client sends goes through it.
+ */
+export function text({ max = STRING_MAX, trim = true, error = 'invalid' }: TextOptions = {}) {
+  const base = z
+    .string({ error })
+    .refine((value) => !hasControlCharacters(value), { error: 'invalid', abort: true });
+  return (trim ? base.trim() : base).max(max, { error: 'too_long' });
+}
+
 /** A required, trimmed text of at most `max` characters. */
 export const requiredText = (max = STRING_MAX) =>
-  z
-    .string({ error: 'required' })
-    .trim()
-    .min(1, { error: 'required' })
-    .max(max, { error: 'too_long' });
+  text({ max, error: 'required' }).min(1, { error: 'required' });
 
 /** An optional text: empty input becomes null. */
 export const optionalText = (max = STRING_MAX) =>
-  z
-    .string({ error: 'invalid' })
-    .trim()
-    .max(max, { error: 'too_long' })
+  text({ max })
     .nullish()
     .transform((value) => (value ? value : null));
+
+/** A required secret (password): kept exactly as typed, control characters refused. */
+export const secretText = (max = STRING_MAX) =>
+  text({ max, trim: false, error: 'required' }).min(1, { error: 'required' });
 
 export const emailField = () =>
   requiredText()
@@ -102,10 +131,51 @@ export const phoneField = () =>
         .regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), { error: 'invalid_phone' }),
     );
 
-export const idParam = z.coerce.number({ error: 'invalid_number' }).int().positive();
+/** The largest id a row can have (PostgreSQL `integer`). */
+export const ID_MAX = 2_147_483_647;
+/**
+ * The issue code of an id beyond any row's (design §3: such ids answer 404, not 422). It is no
+ * message: the server answers 404 when it is the only issue; among others it reads `invalid`.
+ */
+export const NOT_FOUND_CODE = 'not_found';
 
-export const requiredId = () =>
-  z.coerce.number({ error: 'required' }).int({ error: 'required' }).positive({ error: 'required' });
+/** True when every issue is an id beyond `ID_MAX`: the request names a row that cannot exist. */
+export function onlyNotFound(issues: readonly { message?: string }[]): boolean {
+  return issues.length > 0 && issues.every((issue) => issue.message === NOT_FOUND_CODE);
+}
+
+/**
+ * A row id from a path, a query string, a multipart field or a JSON body (`coerce`, the default,
+ * also reads digit strings). Beyond `ID_MAX` it is `not_found` and never reaches SQL.
+ */
+export const idField = (error: ValidationCode = 'invalid', coerce = true) =>
+  (coerce ? z.coerce.number({ error }) : z.number({ error }))
+    .max(ID_MAX, { error: NOT_FOUND_CODE, abort: true })
+    .int({ error })
+    .positive({ error });
+
+export const idParam = idField('invalid_number');
+
+export const requiredId = () => idField('required');
+
+/** A comma-separated list of ids in a query string (`groups=1,2`). */
+export const idListField = () =>
+  z
+    .string({ error: 'invalid' })
+    .regex(/^\d+(,\d+)*$/, { error: 'invalid', abort: true })
+    .refine((list) => list.split(',').every((id) => id.length <= 10 && Number(id) <= ID_MAX), {
+      error: NOT_FOUND_CODE,
+    })
+    .transform((list) => list.split(',').map(Number));
+
+/**
+ * A calendar day, YYYY-MM-DD: a real date (no month 13, no 30 February) from year 1 on
+ * (PostgreSQL has no year 0).
+ */
+export const dayField = () =>
+  z.iso
+    .date({ error: 'invalid_date' })
+    .refine((day) => !day.startsWith('0000'), { error: 'invalid_date' });
 
 /** Groups zod issues by top-level field path (`a.b` for nested), keeping the message codes. */
 export function issuesByField(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {

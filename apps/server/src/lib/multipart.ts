@@ -2,8 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
-import { issuesByField } from '@portal/shared';
-import { invalid } from './errors.js';
+import { hasControlCharacters, issuesByField, onlyNotFound } from '@portal/shared';
+import { invalid, notFound } from './errors.js';
 
 /**
  * One way to read a multipart upload (ADR 011): the file parts are read as they stream in and
@@ -112,7 +112,14 @@ export async function readMultipart<S extends z.ZodType>(
 
   const errors: Record<string, string[]> = {};
   const parsed = spec.fields.safeParse(raw);
-  if (!parsed.success) Object.assign(errors, issuesByField(parsed.error.issues));
+  if (!parsed.success) {
+    // An id beyond any row's names nothing, as in a path (design §3).
+    if (onlyNotFound(parsed.error.issues) && tooLong.length === 0) throw notFound();
+    Object.assign(errors, issuesByField(parsed.error.issues));
+  }
+  // A file name is text like any other field: no control characters (a U+0000 cannot be stored).
+  const badName = files.find((file) => hasControlCharacters(file.fileName));
+  if (badName) errors[badName.field] = ['invalid'];
   for (const field of tooLong) errors[field] = ['too_long'];
   if (files.length < minFiles) errors[fileKey] = ['required'];
   if (Object.keys(errors).length > 0 || !parsed.success) throw invalid(errors);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isValidationCode, validationMessage } from '@portal/shared';
+import { isValidationCode, onlyNotFound, validationMessage } from '@portal/shared';
 import type { Locale } from '@portal/shared';
 import { AppError } from '../lib/errors.js';
 
@@ -50,6 +50,8 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
       return reply.status(error.statusCode).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
+      // An id beyond any row's (2³¹−1) names nothing: the same 404 as an id that does not exist.
+      if (onlyNotFound(error.validation)) return reply.status(404).send({ status: 'not_found' });
       return reply.status(422).send({
         status: 'validation_error',
         errors: translate(fieldErrors(error.validation), locale),

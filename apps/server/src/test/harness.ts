@@ -9,6 +9,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase, runMigrations } from '../db/client.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 import { LoginThrottle, defaultThrottleLimits } from '../lib/login-throttle.js';
+import type { LogDestination } from '../lib/logger.js';
 import type { ThrottleLimits } from '../lib/login-throttle.js';
 import { createAdmin } from '../modules/admins/service.js';
 import { REFRESH_COOKIE } from '../modules/auth/routes.js';
@@ -152,6 +153,8 @@ export interface TestAppOptions {
   now?: () => number;
   /** The key that seals stored secrets (a random one by default); null: no key, as on PostgreSQL without PORTAL_SECRET_KEY. */
   secretKey?: Buffer | null;
+  /** Log every line (level trace) to this stream instead of logging nothing. */
+  logStream?: LogDestination;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -164,13 +167,21 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const { handle, name, close } = await openTestDatabase();
   let app: FastifyInstance | undefined;
   try {
-    const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }, null);
+    const { logStream } = options;
+    const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: logStream ? 'trace' : 'silent' }, null);
     const throttle = new LoginThrottle(
       options.throttleLimits ?? defaultThrottleLimits,
       options.now ?? Date.now,
     );
     const secretKey = options.secretKey === undefined ? randomBytes(32) : options.secretKey;
-    app = await buildApp({ db: handle.db, config, throttle, logger: false, secretKey });
+    app = await buildApp({
+      db: handle.db,
+      config,
+      throttle,
+      logger: Boolean(logStream),
+      ...(logStream ? { logStream } : {}),
+      secretKey,
+    });
     await app.ready();
   } catch (error) {
     await app?.close();

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
+import { requiredText, secretText, text } from '../validation.js';
 import { PERMISSIONS } from '../permissions.js';
 
 export const loginBody = z.object({
-  login: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(STRING_MAX),
-  password: z.string({ error: 'required' }).min(1, { error: 'required' }).max(STRING_MAX),
+  login: requiredText(),
+  password: secretText(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -28,13 +29,9 @@ export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const changePasswordBody = z
   .object({
-    oldPassword: z.string({ error: 'required' }).min(1, { error: 'required' }).max(STRING_MAX),
-    newPassword: z
-      .string({ error: 'required' })
-      .min(1, { error: 'required' })
-      .min(PASSWORD_MIN, { error: 'password_too_short' })
-      .max(STRING_MAX, { error: 'too_long' }),
-    passwordConfirm: z.string({ error: 'required' }).min(1, { error: 'required' }),
+    oldPassword: secretText(),
+    newPassword: secretText().min(PASSWORD_MIN, { error: 'password_too_short' }),
+    passwordConfirm: secretText(),
   })
   .superRefine((value, ctx) => {
     if (value.newPassword && value.newPassword === value.oldPassword) {
@@ -65,13 +62,10 @@ export const loginDetails = credentialPair.extend({ login_url: z.string() });
 export type LoginDetails = z.infer<typeof loginDetails>;
 
 export const credentialsSheetBody = z.object({
-  login: z.string().min(1).max(STRING_MAX),
-  password: z.string().min(1).max(STRING_MAX),
+  login: requiredText(),
+  password: secretText(),
   /** Whose sheet it is; decides the title. */
   kind: z.enum(['doctor', 'admin', 'patient']),
-  name: z
-    .string()
-    .max(2 * STRING_MAX)
-    .optional(),
+  name: text({ max: 2 * STRING_MAX }).optional(),
 });
 export type CredentialsSheetBody = z.infer<typeof credentialsSheetBody>;

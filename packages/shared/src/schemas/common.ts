@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
+import { idField, text } from '../validation.js';
 
 /** `{status:"success"}` and friends keep the spec's words in `status`. */
 export const successResponse = z.object({ status: z.literal('success') });
@@ -31,7 +32,7 @@ export function pagedListQuery<const T extends readonly [string, ...string[]]>(o
       .enum(['asc', 'desc', 'ASC', 'DESC'])
       .default('desc')
       .transform((d) => d.toLowerCase() as 'asc' | 'desc'),
-    search: z.string().trim().max(STRING_MAX, { error: 'too_long' }).optional(),
+    search: text().optional(),
   });
 }
 
@@ -48,11 +49,16 @@ export function allResponse<T extends z.ZodType>(item: T) {
  * 409 `conflict`, so that two people editing at once never overwrite each other unseen.
  */
 export const versionField = () =>
-  z.number({ error: 'required' }).int({ error: 'required' }).positive({ error: 'required' });
+  z
+    .number({ error: 'required' })
+    .int({ error: 'required' })
+    .positive({ error: 'required' })
+    // An integer column: a larger number can never be the stored version.
+    .max(2_147_483_647, { error: 'invalid' });
 /** The version every editable record carries in its read shape. */
 export const recordVersion = z.number().int();
 
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
+export const idParams = z.object({ id: idField() });
 
 /** Timestamps leave the server as ISO 8601 strings. */
 export const timestamp = z.string();

@@ -1,21 +1,17 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
-import { requiredId } from '../validation.js';
+import { dayField, idField, idListField, requiredId, text } from '../validation.js';
 import { recordVersion, versionField } from './common.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
 export const richText = () =>
-  z
-    .string({ error: 'required' })
-    .trim()
-    .min(1, { error: 'required' })
-    .max(RICH_TEXT_MAX, { error: 'too_long' });
+  text({ max: RICH_TEXT_MAX, error: 'required' }).min(1, { error: 'required' });
 
 export const noteBody = z.object({
   content: richText(),
   ref_type: z.literal('patient').default('patient'),
-  ref_id: z.coerce.number().int().positive(),
+  ref_id: idField(),
 });
 export const note = z.object({
   id: z.number().int(),
@@ -40,7 +36,7 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const fileUploadFields = z.object({
   ref_type: z.literal('patient', { error: 'invalid' }).default('patient'),
   ref_id: requiredId(),
-  comment: z.string({ error: 'invalid' }).max(RICH_TEXT_MAX, { error: 'too_long' }).optional(),
+  comment: text({ max: RICH_TEXT_MAX, trim: false }).optional(),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFields>;
 
@@ -62,11 +58,11 @@ export type FileSaved = z.infer<typeof fileSaved>;
 
 export const messageBody = z.object({
   content: richText(),
-  receiver_user_id: z.coerce.number().int().positive(),
+  receiver_user_id: idField(),
 });
 export const messageUpdateBody = z.object({ content: richText(), version: versionField() });
 export type MessageUpdateBody = z.infer<typeof messageUpdateBody>;
-export const messageQuery = z.object({ user_id: z.coerce.number().int().positive() });
+export const messageQuery = z.object({ user_id: idField() });
 export const patientMessage = z.object({
   id: z.number().int(),
   content: z.string(),
@@ -87,19 +83,15 @@ export const patientMessageList = z.object({ data: z.array(patientMessage) });
 export const patientMessageSaved = z.object({ status: z.literal('success'), data: patientMessage });
 export type PatientMessageSaved = z.infer<typeof patientMessageSaved>;
 
-const idList = z
-  .string()
-  .regex(/^\d+(,\d+)*$/, { error: 'invalid' })
-  .transform((s) => s.split(',').map(Number))
-  .optional();
+const idList = idListField().optional();
 
 export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
   page: z.coerce.number().int().min(1).default(1),
   doctorIds: idList,
   patientIds: idList,
-  from_date: z.iso.date({ error: 'invalid_date' }).optional(),
-  to_date: z.iso.date({ error: 'invalid_date' }).optional(),
+  from_date: dayField().optional(),
+  to_date: dayField().optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 export const auditEntry = z.object({

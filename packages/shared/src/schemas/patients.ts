@@ -1,21 +1,26 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, STRING_MAX } from '../constants.js';
+import { MAX_PAGE_SIZE } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
-import { optionalText, phoneField, requiredId, requiredText } from '../validation.js';
+import {
+  idField,
+  idListField,
+  optionalText,
+  phoneField,
+  requiredId,
+  requiredText,
+  text,
+} from '../validation.js';
 import { nullableTimestamp, recordVersion, versionField } from './common.js';
 
 const optionalEmail = () =>
-  z
-    .string({ error: 'invalid_email' })
-    .trim()
-    .max(STRING_MAX, { error: 'too_long' })
+  text({ error: 'invalid_email' })
     .nullish()
     .transform((v) => (v ? v.toLowerCase() : null))
     .pipe(z.email({ error: 'invalid_email' }).nullable());
 
 const optionalMeasure = (max: number) =>
   z
-    .union([z.number(), z.string().trim()], { error: 'invalid_number' })
+    .union([z.number(), text({ error: 'invalid_number' })], { error: 'invalid_number' })
     .nullish()
     .transform((v) => (v === '' || v === null || v === undefined ? null : Number(v)))
     .pipe(
@@ -27,12 +32,7 @@ const optionalMeasure = (max: number) =>
     );
 
 export const peselField = () =>
-  z
-    .string({ error: 'required' })
-    .trim()
-    .min(1, { error: 'required' })
-    .max(PESEL_LENGTH, { error: 'too_long' })
-    .refine(isValidPesel, { error: 'invalid_pesel' });
+  requiredText(PESEL_LENGTH).refine(isValidPesel, { error: 'invalid_pesel' });
 
 /** Step 1 of both wizards. `acceptance` is asked on registration only. */
 export const patientPersonalFields = {
@@ -71,7 +71,7 @@ export const patientPersonalUpdate = z.object({
 export const patientExclusion = z
   .object({
     is_above_18: z.boolean().default(true),
-    exclusion_criteria_id: z.number().int().positive().nullable().default(null),
+    exclusion_criteria_id: idField('invalid', false).nullable().default(null),
     is_classified: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
@@ -87,23 +87,16 @@ const dose = z
   .max(100_000);
 
 export const patientInclusion = z.object({
-  group_id: z
-    .number({ error: 'select_inclusion' })
-    .int()
-    .positive({ error: 'select_inclusion' })
-    .nullable(),
-  subgroup_id: z.number().int().positive().nullable().default(null),
+  group_id: idField('select_inclusion', false).nullable(),
+  subgroup_id: idField('invalid', false).nullable().default(null),
   dose: dose.nullable().default(null),
-  interval: z
-    .string()
-    .trim()
-    .max(STRING_MAX, { error: 'too_long' })
+  interval: text()
     .nullish()
     .transform((v) => v || null),
 });
 
 export const patientMedicineInput = z.object({
-  medicine_id: z.number().int().positive(),
+  medicine_id: idField('invalid', false),
   dose: dose.nullable().default(null),
 });
 export const additionalMedicineInput = z.object({ name: requiredText(), dose });
@@ -260,11 +253,7 @@ export const patientListItem = z.object({
 });
 export type PatientListItem = z.infer<typeof patientListItem>;
 
-const idList = z
-  .string()
-  .regex(/^\d+(,\d+)*$/, { error: 'invalid' })
-  .transform((s) => s.split(',').map(Number))
-  .optional();
+const idList = idListField().optional();
 
 export const PATIENT_ORDER_BY = ['id', 'surname', 'pesel', 'group'] as const;
 /** The patients list pages by offset (spec §7) and answers `total_count`. */
@@ -276,7 +265,7 @@ export const patientListQuery = z.object({
     .enum(['asc', 'desc', 'ASC', 'DESC'])
     .default('asc')
     .transform((d) => d.toLowerCase() as 'asc' | 'desc'),
-  search: z.string().trim().max(STRING_MAX).optional(),
+  search: text().optional(),
   groups: idList,
   sub_groups: idList,
   medicines: idList,
@@ -291,8 +280,8 @@ export const patientList = z.object({
 export const patientAll = z.object({ data: z.array(patientBasic) });
 
 export const peselQuery = z.object({
-  pesel: z.string().max(64),
-  except_id: z.coerce.number().int().positive().optional(),
+  pesel: text({ max: 64 }),
+  except_id: idField().optional(),
 });
 export const peselStatus = z.object({
   status: z.enum(['success', 'exist_patient', 'validation_error']),

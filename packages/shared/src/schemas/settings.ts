@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STRING_MAX } from '../constants.js';
-import { phoneField } from '../validation.js';
+import { phoneField, text } from '../validation.js';
 
 /**
  * Typed settings (design §6 "Settings", ADR 010): one zod schema per key, the value a client
@@ -37,8 +37,7 @@ export const probeConfigValue = z
   .max(32, { error: 'too_long' });
 export type ProbeConfigValue = z.infer<typeof probeConfigValue>;
 
-const settingText = (max = STRING_MAX) =>
-  z.string({ error: 'invalid' }).trim().max(max, { error: 'too_long' });
+const settingText = (max = STRING_MAX) => text({ max });
 
 /**
  * The laboratory integration as sent: an empty password keeps the stored one. Switching the
@@ -47,7 +46,7 @@ const settingText = (max = STRING_MAX) =>
 export const synevoValue = z
   .object({
     login: settingText(),
-    password: z.string({ error: 'invalid' }).max(STRING_MAX, { error: 'too_long' }).default(''),
+    password: text({ trim: false }).default(''),
     unit_code: settingText(),
     enable_results_import: z.boolean({ error: 'invalid' }),
   })
@@ -180,7 +179,7 @@ export interface SettingValues {
   synevo_last_error_message: string | null;
 }
 
-export const settingParams = z.object({ name: z.string().max(64) });
+export const settingParams = z.object({ name: text({ max: 64 }) });
 
 /**
  * `POST /api/settings/{name}` body. `version` is the one the client read (0 for a key never

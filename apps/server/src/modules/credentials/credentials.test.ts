@@ -61,8 +61,8 @@ describe('POST /api/credentials/pdf', () => {
     expect(res.json()).toEqual({
       status: 'validation_error',
       errors: {
-        login: ['Niektóre pola są nieprawidłowe'],
-        password: ['Niektóre pola są nieprawidłowe'],
+        login: ['To pole musi być wypełnione'],
+        password: ['To pole musi być wypełnione'],
         kind: ['Niektóre pola są nieprawidłowe'],
       },
     });

@@ -6,6 +6,7 @@ import {
   fileList,
   fileSaved,
   fileUploadFields,
+  idField,
   idParams,
   successResponse,
   validationErrorResponse,
@@ -27,7 +28,7 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         summary: "A patient's attachments (ref_type patient)",
         querystring: z.object({
           ref_type: z.literal('patient'),
-          ref_id: z.coerce.number().int().positive(),
+          ref_id: idField(),
         }),
         response: { 200: fileList, 404: errorResponse },
       },

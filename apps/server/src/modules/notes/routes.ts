@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorResponse,
+  idField,
   idParams,
   noteBody,
   noteList,
@@ -23,7 +24,7 @@ export const noteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       schema: {
         tags,
         summary: "A patient's doctor comments, newest first",
-        querystring: z.object({ ref_id: z.coerce.number().int().positive() }),
+        querystring: z.object({ ref_id: idField() }),
         response: { 200: noteList, 404: errorResponse },
       },
     },

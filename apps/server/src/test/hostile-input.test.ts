@@ -1,0 +1,375 @@
+/**
+ * Hostile input on every /api route the built app registers (issue 7, item 9): NUL and other
+ * control characters in every string of the path, the query string and the body, ids beyond
+ * PostgreSQL's integer, impossible dates and values of the wrong type. Sent as an administrator,
+ * so access is never what refuses. Nothing may answer 500; control characters answer 422 on the
+ * field, ids beyond 2³¹−1 answer 404 and impossible dates 422.
+ */
+import { randomBytes } from 'node:crypto';
+import type * as Fastify from 'fastify';
+import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { buildPesel } from '@portal/shared';
+import { CHOSEN_PASSWORD, createTestApp } from './harness.js';
+import type { ReadyAdmin } from './harness.js';
+
+interface RecordedRoute {
+  method: HTTPMethods;
+  url: string;
+  query: z.ZodObject | null;
+  body: boolean;
+}
+
+// Every route with its query schema, recorded on the instance buildApp creates (as in the access
+// matrix): a new route or query parameter is attacked here without being listed by hand.
+const recorded = vi.hoisted((): RecordedRoute[] => {
+  // Modules are shared within a worker (isolate off): start fresh so the mock applies.
+  vi.resetModules();
+  return [];
+});
+vi.mock('fastify', async (importOriginal) => {
+  const actual = await importOriginal<typeof Fastify>();
+  function recording<F extends (...args: never[]) => FastifyInstance>(factory: F): F {
+    const wrapped = (...args: Parameters<F>) => {
+      const app = factory(...args);
+      app.addHook('onRoute', (route: RouteOptions) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        const schema = route.schema;
+        const query = schema?.querystring instanceof z.ZodObject ? schema.querystring : null;
+        for (const method of methods)
+          recorded.push({ method, url: route.url, query, body: Boolean(schema?.body) });
+      });
+      return app;
+    };
+    return Object.assign(wrapped, factory);
+  }
+  return { ...actual, default: recording(actual.default) };
+});
+
+const HUGE_IDS = ['2147483648', '99999999999999999999'];
+const CONTROLS = ['\u0000', '\u001b', '\u007f'];
+const BAD_DAYS = ['0000-01-01', '2026-13-01', '2026-02-30'];
+/** Query parameters that carry ids (single or comma-separated lists). */
+const ID_KEYS = /(^|_)id$|Ids$|^(groups|sub_groups|medicines|doctors)$/;
+const DAY_KEYS = /_date$/;
+const MISSING = 999999;
+const PESEL = buildPesel({ year: 1971, month: 3, day: 9 }, 4321, 'M');
+
+/** A request that passes validation, per route with a body; each string in it is attacked. */
+function validBodies(login: string): Record<string, unknown> {
+  const patient = {
+    personal: {
+      firstname: 'Halina',
+      surname: 'Kowalska',
+      pesel: PESEL,
+      address_street: 'Długa',
+      address_building: '5',
+      address_apartment: '2',
+      address_postcode: '00-001',
+      address_city: 'Łódź',
+      phone_number: '602303404',
+      email: 'halina@example.test',
+      weight: '70',
+      height: 170,
+      project_number: 'P-1',
+      doctor_id: MISSING,
+      unit_id: MISSING,
+      acceptance: true,
+    },
+    exclusion: { is_above_18: true, exclusion_criteria_id: MISSING, is_classified: false },
+    inclusion: { group_id: MISSING, subgroup_id: MISSING, dose: 5, interval: 'co 12 h' },
+    medicines: [{ medicine_id: MISSING, dose: 5 }],
+    additional_medicines: [{ name: 'Aspiryna', dose: 75 }],
+  };
+  const update = {
+    ...patient,
+    personal: { ...patient.personal, acceptance: undefined, is_finished: false },
+  };
+  return {
+    'POST /api/auth/login/admin': { login, password: 'zle-haslo' },
+    'POST /api/auth/login/doctor': { login, password: 'zle-haslo' },
+    'PUT /api/change_password': {
+      oldPassword: CHOSEN_PASSWORD,
+      newPassword: 'Inne-Haslo-2027',
+      passwordConfirm: 'Inne-Haslo-2027',
+    },
+    'POST /api/units': unitBody(),
+    'PUT /api/units/:id': unitBody(),
+    'POST /api/doctors': doctorBody(),
+    'PUT /api/doctors/:id': doctorBody(),
+    'POST /api/admins': { login: 'nowy-admin' },
+    'PUT /api/admins/:id': { login: 'nowy-admin' },
+    'POST /api/credentials/pdf': {
+      login: 'a@b.pl',
+      password: 'Haslo-123',
+      kind: 'doctor',
+      name: 'Jan',
+    },
+    'POST /api/patients': patient,
+    'PUT /api/patients/:id': update,
+    'POST /api/patients/notes': { content: '<p>Notatka</p>', ref_type: 'patient', ref_id: MISSING },
+    'POST /api/notifications': { content: '<p>Wiadomość</p>', receiver_user_id: MISSING },
+    'PUT /api/notifications/:id': { content: '<p>Zmiana</p>' },
+    'POST /api/settings/:name': {
+      value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
+    },
+  };
+}
+
+function unitBody() {
+  return { name: 'Poradnia', street: 'Długa', building_nr: '1', postcode: '00-001', city: 'Łódź' };
+}
+
+function doctorBody() {
+  return {
+    firstname: 'Jan',
+    surname: 'Nowak',
+    email: 'jan@example.test',
+    phone_number: '602303404',
+    unit_id: MISSING,
+  };
+}
+
+/** Path parameters that reach the handler: a missing id, a real setting's name. */
+const pathBase: Record<string, string> = { id: String(MISSING), name: 'synevo' };
+/** Query parameters a route requires, valid. */
+const queryBase: Record<string, string> = {
+  ref_type: 'patient',
+  ref_id: String(MISSING),
+  user_id: String(MISSING),
+  pesel: PESEL,
+};
+
+type Leaf = { path: (string | number)[]; value: unknown };
+
+function leaves(value: unknown, path: (string | number)[] = []): Leaf[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
+  return value === undefined ? [] : [{ path, value }];
+}
+
+function replaced(body: unknown, path: (string | number)[], value: unknown): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1]!] = value;
+  return copy;
+}
+
+interface Attack {
+  what: string;
+  url: string;
+  query?: Record<string, string>;
+  /** A JSON text (so that 99999999999999999999 travels as written) or nothing. */
+  payload?: string;
+  expect: 404 | 422 | 'no-500';
+  /** For a 422: the field that must be named. */
+  field?: string;
+}
+
+function attacksOn(route: RecordedRoute, body: unknown): Attack[] {
+  const params = [...route.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+  const urlWith = (name: string, value: string) =>
+    route.url.replace(/:([A-Za-z_]+)/g, (_, p: string) =>
+      encodeURIComponent(p === name ? value : (pathBase[p] ?? String(MISSING))),
+    );
+  const baseUrl = urlWith('', '');
+  const baseQuery: Record<string, string> = {};
+  const shape = route.query?.shape ?? {};
+  for (const key of Object.keys(shape)) {
+    const optional = (shape[key] as z.ZodType).safeParse(undefined).success;
+    if (!optional && queryBase[key]) baseQuery[key] = queryBase[key];
+  }
+  const basePayload = body === undefined ? undefined : JSON.stringify(body);
+  const base = { url: baseUrl, query: baseQuery, payload: basePayload };
+  const attacks: Attack[] = [];
+
+  for (const p of params) {
+    for (const c of CONTROLS)
+      attacks.push({
+        ...base,
+        what: `path ${p} ${JSON.stringify(c)}`,
+        url: urlWith(p, `1${c}`),
+        expect: 422,
+      });
+    if (p === 'id')
+      for (const id of HUGE_IDS)
+        attacks.push({ ...base, what: `path id ${id}`, url: urlWith(p, id), expect: 404 });
+  }
+
+  for (const key of Object.keys(shape)) {
+    const q = (value: string) => ({ ...baseQuery, [key]: value });
+    for (const c of CONTROLS)
+      attacks.push({
+        ...base,
+        what: `query ${key} ${JSON.stringify(c)}`,
+        query: q(`1${c}`),
+        expect: 422,
+        field: key,
+      });
+    // Ids name nothing beyond 2³¹−1; any other number that large (page, offset) is no 500.
+    for (const id of HUGE_IDS)
+      attacks.push({
+        ...base,
+        what: `query ${key} ${id}`,
+        query: q(id),
+        expect: ID_KEYS.test(key) ? 404 : 'no-500',
+      });
+    if (DAY_KEYS.test(key))
+      for (const day of BAD_DAYS)
+        attacks.push({
+          ...base,
+          what: `query ${key} ${day}`,
+          query: q(day),
+          expect: 422,
+          field: key,
+        });
+  }
+
+  for (const leaf of leaves(body)) {
+    const field = leaf.path.join('.');
+    if (typeof leaf.value === 'string')
+      for (const c of CONTROLS)
+        attacks.push({
+          ...base,
+          what: `body ${field} ${JSON.stringify(c)}`,
+          payload: JSON.stringify(replaced(body, leaf.path, `${leaf.value}${c}`)),
+          expect: 422,
+          field,
+        });
+    if (typeof leaf.value === 'number' && /id$/.test(String(leaf.path[leaf.path.length - 1])))
+      for (const id of HUGE_IDS)
+        attacks.push({
+          ...base,
+          what: `body ${field} ${id}`,
+          // Written into the JSON text as is: 99999999999999999999 is no exact double.
+          payload: JSON.stringify(replaced(body, leaf.path, '__ID__')).replace('"__ID__"', id),
+          expect: 404,
+        });
+    // The wrong type altogether: a string with NUL where anything else was expected.
+    attacks.push({
+      ...base,
+      what: `body ${field} as a NUL string`,
+      payload: JSON.stringify(replaced(body, leaf.path, '\u0000')),
+      expect: 'no-500',
+    });
+  }
+  return attacks;
+}
+
+const t = await createTestApp();
+afterAll(async () => {
+  await t.close();
+});
+
+const routes = recorded.filter(
+  (r) =>
+    r.url.startsWith('/api') &&
+    !r.url.startsWith('/api/docs') &&
+    r.method !== 'HEAD' &&
+    // Multipart: attacked field by field below.
+    !(r.method === 'POST' && r.url === '/api/files'),
+);
+const key = (r: RecordedRoute) => `${r.method} ${r.url}`;
+
+describe('hostile input on every route', () => {
+  let admin: ReadyAdmin;
+  let bodies: Record<string, unknown>;
+  beforeAll(async () => {
+    admin = await t.readyAdmin();
+    bodies = validBodies(admin.login);
+  });
+
+  it('has a valid body for every route that takes one', () => {
+    const missing = routes.filter((r) => r.body && !(key(r) in bodies)).map(key);
+    expect(missing).toEqual([]);
+    expect(routes.length).toBeGreaterThan(40);
+  });
+
+  it.each(routes.map((r) => [key(r), r] as const))('%s', async (name, route) => {
+    const attacks = attacksOn(route, bodies[name]);
+    const failures: string[] = [];
+    // In batches: one app and one database, without queueing hundreds of requests at once.
+    for (let i = 0; i < attacks.length; i += 16) {
+      const batch = attacks.slice(i, i + 16);
+      const answers = await Promise.all(
+        batch.map((a) =>
+          t.app.inject({
+            method: route.method,
+            url: a.url,
+            ...(a.query && Object.keys(a.query).length ? { query: a.query } : {}),
+            ...(a.payload === undefined ? {} : { payload: a.payload }),
+            headers: {
+              authorization: `Bearer ${admin.session.token}`,
+              ...(a.payload === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+          }),
+        ),
+      );
+      batch.forEach((a, j) => {
+        const res = answers[j]!;
+        const seen = `${a.what}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+        if (res.statusCode >= 500) return failures.push(seen);
+        if (a.expect === 'no-500') return;
+        if (res.statusCode !== a.expect) return failures.push(seen);
+        if (a.expect === 404 && res.json<{ status: string }>().status !== 'not_found')
+          return failures.push(seen);
+        if (a.expect === 422) {
+          const answer = res.json<{ status: string; errors?: Record<string, string[]> }>();
+          if (answer.status !== 'validation_error') return failures.push(seen);
+          // Settings check their value in the service, which names fields under `value.`.
+          if (a.field && !answer.errors?.[a.field] && !answer.errors?.[`value.${a.field}`])
+            failures.push(`${seen} (field ${a.field} not named)`);
+        }
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('POST /api/files (multipart)', async () => {
+    const send = (fields: Record<string, string>, fileName: string) => {
+      const boundary = `----portal${randomBytes(8).toString('hex')}`;
+      const parts = Object.entries(fields).map(
+        ([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`,
+      );
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+          'Content-Type: text/plain\r\n\r\nCiśnienie 120/80.\r\n',
+        `--${boundary}--\r\n`,
+      );
+      return t.request('POST', '/api/files', {
+        token: admin.session.token,
+        body: Buffer.from(parts.join(''), 'utf8'),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    };
+    const fields = { ref_type: 'patient', ref_id: String(MISSING), comment: 'wynik' };
+    const failures: string[] = [];
+    for (const c of CONTROLS) {
+      for (const field of Object.keys(fields)) {
+        const res = await send({ ...fields, [field]: `1${c}` }, 'wynik.txt');
+        const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
+        if (!(field in errors)) failures.push(`${field} ${JSON.stringify(c)}: ${res.statusCode}`);
+      }
+      const res = await send(fields, `wy${c}nik.txt`);
+      const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
+      if (!('file' in errors)) failures.push(`file name ${JSON.stringify(c)}: ${res.statusCode}`);
+    }
+    for (const id of HUGE_IDS) {
+      const res = await send({ ...fields, ref_id: id }, 'wynik.txt');
+      if (res.statusCode !== 404) failures.push(`ref_id ${id}: ${res.statusCode} ${res.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps tab and newline in text', async () => {
+    const res = await t.request('POST', '/api/units', {
+      token: admin.session.token,
+      body: { ...unitBody(), name: 'Poradnia\tkardiologiczna\nnr 2' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: { name: string } }>().data.name).toBe('Poradnia\tkardiologiczna\nnr 2');
+  });
+});
