@@ -166,6 +166,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   try {
     const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }, null);
     const throttle = new LoginThrottle(
+      handle.db,
       options.throttleLimits ?? defaultThrottleLimits,
       options.now ?? Date.now,
     );

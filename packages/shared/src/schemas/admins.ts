@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { requiredText } from '../validation.js';
+import { loginField } from '../validation.js';
 import { allResponse, nullableTimestamp, pagedListQuery, pagedResponse } from './common.js';
 
-export const adminBody = z.object({ login: requiredText() });
+export const adminBody = z.object({ login: loginField() });
 export type AdminBody = z.infer<typeof adminBody>;
 
 export const admin = z.object({

@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
 import { PERMISSIONS } from '../permissions.js';
+import { normalizeLogin } from '../login.js';
 
 export const loginBody = z.object({
-  login: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(STRING_MAX),
+  // Normalised as stored (NFKC), so a full-width or decomposed spelling finds the account;
+  // nothing is refused here, so a login that could never exist gets the usual 401.
+  login: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(STRING_MAX)
+    .transform(normalizeLogin),
   password: z.string({ error: 'required' }).min(1, { error: 'required' }).max(STRING_MAX),
 });
 export type LoginBody = z.infer<typeof loginBody>;

@@ -82,8 +82,12 @@ export async function login(
   throttle: LoginThrottle,
   input: { role: Role; login: string; password: string; address: string },
 ): Promise<IssuedSession> {
-  const retryAfter = throttle.retryAfter(input.login, input.address);
-  if (retryAfter > 0) throw new AppError(429, 'too_many_attempts', { retry_after: retryAfter });
+  // The attempt is counted before the password is hashed, so parallel guesses cannot all pass a
+  // check made before any of them failed (ADR 015).
+  const reservation = await throttle.reserve(input.login, input.address);
+  if (!reservation.allowed) {
+    throw new AppError(429, 'too_many_attempts', { retry_after: reservation.retryAfter });
+  }
 
   const account = await findStaffAccount(db, input.role, input.login);
   const usable = account && !account.deletedAt && !account.staffDeletedAt;
@@ -92,10 +96,9 @@ export async function login(
     ? await verifyPassword(account.passwordHash, input.password)
     : (await burnPasswordCheck(input.password), false);
   if (!ok || !account) {
-    throttle.recordFailure(input.login, input.address);
     throw new AppError(401, 'invalid_credentials', { error: 'Invalid credentials' });
   }
-  throttle.recordSuccess(input.login);
+  await throttle.forgive(reservation);
   return issueSession(db, account.userId);
 }
 
