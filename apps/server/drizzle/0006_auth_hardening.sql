@@ -15,9 +15,12 @@ CREATE INDEX "login_throttle_expires_at_idx" ON "login_throttle" ("expires_at");
 CREATE TABLE "used_refresh_tokens" (
 	"token_hash" text PRIMARY KEY NOT NULL,
 	"session_id" integer NOT NULL REFERENCES "sessions"("id") ON DELETE CASCADE,
-	"used_at" timestamp with time zone DEFAULT now() NOT NULL
+	"used_at" timestamp with time zone DEFAULT now() NOT NULL,
+	-- The token's own expiry: past it the token is refused anyway, and the row is deleted.
+	"expires_at" timestamp with time zone NOT NULL
 );--> statement-breakpoint
 CREATE INDEX "used_refresh_tokens_session_id_idx" ON "used_refresh_tokens" ("session_id");--> statement-breakpoint
+CREATE INDEX "used_refresh_tokens_expires_at_idx" ON "used_refresh_tokens" ("expires_at");--> statement-breakpoint
 -- 3. Look-alike logins: a skeleton (NFKC, lower case, a small table of look-alike characters,
 --    packages/shared/src/login.ts has the same table) that must be unique. Computed here by the
 --    database, so no insert can forget it.

@@ -94,8 +94,13 @@ export const usedRefreshTokens = pgTable(
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
     used_at: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The token's own expiry: past it the token is refused anyway, and the row is deleted. */
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('used_refresh_tokens_session_id_idx').on(t.session_id)],
+  (t) => [
+    index('used_refresh_tokens_session_id_idx').on(t.session_id),
+    index('used_refresh_tokens_expires_at_idx').on(t.expires_at),
+  ],
 );
 
 /**

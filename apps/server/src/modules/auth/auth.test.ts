@@ -359,10 +359,57 @@ describe('expired access tokens and refresh', () => {
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual(UNAUTHORIZED);
 
+    // The replay ended the whole session: the newer pair stops working too.
     const again = await t.request('POST', '/api/auth/refresh', {
       cookies: { [REFRESH_COOKIE]: nextCookie },
     });
-    expect(again.statusCode).toBe(200);
+    expect(again.statusCode).toBe(401);
+  });
+
+  const refreshWith = (cookie: string) =>
+    t.request('POST', '/api/auth/refresh', { cookies: { [REFRESH_COOKIE]: cookie } });
+
+  it('ends the whole session when a rotated refresh token comes back, and only that session', async () => {
+    const admin = await t.readyAdmin();
+    const otherDevice = await t.login('admin', admin.login, admin.password);
+    const r1 = await refreshWith(admin.session.refreshCookie);
+    expect(r1.statusCode).toBe(200);
+    const r2 = await refreshWith(refreshCookieOf(r1));
+    expect(r2.statusCode).toBe(200);
+    const access2 = r2.json<{ access_token: string }>().access_token;
+    expect((await t.request('GET', '/api/units', { token: access2 })).statusCode).toBe(200);
+
+    // The first token, two generations old, is presented again (a thief's copy).
+    const reuse = await refreshWith(admin.session.refreshCookie);
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toEqual(UNAUTHORIZED);
+    expect(refreshCookieOf(reuse)).toBe('');
+
+    expect((await refreshWith(refreshCookieOf(r2))).statusCode).toBe(401);
+    const access = await t.request('GET', '/api/units', { token: access2 });
+    expect(access.statusCode).toBe(401);
+    expect(access.json()).toEqual(UNAUTHORIZED);
+    // The user's session on another device began with another sign-in and goes on.
+    expect((await t.request('GET', '/api/units', { token: otherDevice.token })).statusCode).toBe(
+      200,
+    );
+    expect((await refreshWith(otherDevice.refreshCookie)).statusCode).toBe(200);
+  });
+
+  it('lets one of many parallel refreshes with one token win, and then ends the session', async () => {
+    const admin = await t.readyAdmin();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => refreshWith(admin.session.refreshCookie)),
+    );
+    const won = answers.filter((res) => res.statusCode === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((res) => res.statusCode === 401)).toHaveLength(50 - won.length);
+    // The losers were reuse: whatever the winner got no longer works.
+    for (const res of won) {
+      expect((await refreshWith(refreshCookieOf(res))).statusCode).toBe(401);
+      const token = res.json<{ access_token: string }>().access_token;
+      expect((await t.request('GET', '/api/units', { token })).statusCode).toBe(401);
+    }
   });
 
   it('answers 401 to a refresh without a cookie or with an unknown one', async () => {
