@@ -49,13 +49,7 @@ describe('isAcceptableLogin', () => {
 describe('loginSkeleton', () => {
   it('gives look-alike logins one skeleton', () => {
     const base = loginSkeleton('secadmin');
-    for (const login of [
-      'SECADMIN',
-      'ｓｅｃａｄｍｉｎ',
-      'secadrnin',
-      'secadm1n',
-      'secadmln',
-    ]) {
+    for (const login of ['SECADMIN', 'ｓｅｃａｄｍｉｎ', 'secadrnin', 'secadm1n', 'secadmln']) {
       expect(loginSkeleton(login), login).toBe(base);
     }
     expect(loginSkeleton('сеса')).toBe(loginSkeleton('ceca'));
