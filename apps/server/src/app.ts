@@ -89,7 +89,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const deps: AppDeps = {
     db,
     config,
-    throttle: options.throttle ?? new LoginThrottle(),
+    throttle: options.throttle ?? new LoginThrottle(db),
     jobs,
     secrets: options.secretKey ? new SecretBox(options.secretKey) : null,
   };

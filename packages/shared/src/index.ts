@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './validation.js';
+export * from './login.js';
 export * from './password.js';
 export * from './pesel.js';
 export * from './permissions.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MIN, PHONE_DIGITS, STRING_MAX } from './constants.js';
+import { isAcceptableLogin, normalizeLogin } from './login.js';
 
 /**
  * Validation messages travel as codes. The server answers 422 with the message in the caller's
@@ -29,6 +30,8 @@ export const validationMessages = {
     doctor_not_in_unit: 'Lekarz nie należy do wybranej jednostki',
     invalid_file_type: 'Nieprawidłowy rodzaj pliku',
     file_too_large: 'Plik jest za duży (maksymalnie 20 MB)',
+    invalid_login:
+      'Login może zawierać tylko widoczne znaki, bez spacji, a litery tylko z jednego alfabetu',
   },
   en: {
     required: 'This field is required',
@@ -53,6 +56,8 @@ export const validationMessages = {
     doctor_not_in_unit: 'The doctor does not belong to the selected unit',
     invalid_file_type: 'Invalid file type',
     file_too_large: 'The file is too large (20 MB at most)',
+    invalid_login:
+      'The login may hold only visible characters, no spaces, and letters of one alphabet only',
   },
 } as const;
 
@@ -114,9 +119,25 @@ export const optionalText = (max = STRING_MAX) =>
 export const secretText = (max = STRING_MAX) =>
   text({ max, trim: false, error: 'required' }).min(1, { error: 'required' });
 
+/**
+ * A login as stored: NFKC, trimmed, visible characters of one script (ADR 015); the database
+ * refuses one that looks like an existing login.
+ */
+export const loginField = () =>
+  requiredText()
+    .transform(normalizeLogin)
+    .pipe(z.string().refine(isAcceptableLogin, { error: 'invalid_login' }));
+
+/** An e-mail address, lower case; also a doctor's login, so it is normalised as one. */
 export const emailField = () =>
   requiredText()
-    .pipe(z.email({ error: 'invalid_email' }))
+    .transform(normalizeLogin)
+    .pipe(
+      z
+        .string()
+        .refine(isAcceptableLogin, { error: 'invalid_login', abort: true })
+        .pipe(z.email({ error: 'invalid_email' })),
+    )
     .transform((v) => v.toLowerCase());
 
 /** A Polish phone number as its 9 digits; spaces and the +48 prefix are tolerated on input. */

@@ -139,7 +139,7 @@ async function main() {
     db: handle.db,
     config,
     logger: false,
-    throttle: new LoginThrottle(),
+    throttle: new LoginThrottle(handle.db),
   });
   await ensureInitialAdmin(handle.db, { login: 'bench', password: 'bench-password' });
   await handle.db.insert(units).values(

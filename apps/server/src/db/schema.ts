@@ -45,11 +45,17 @@ export const users = pgTable(
     role: text('role', { enum: ['admin', 'doctor', 'patient'] }).notNull(),
     /** Null until the user has chosen an own password; the API refuses most calls until then. */
     changed_password_at: timestamp('changed_password_at', { withTimezone: true }),
+    /**
+     * The login with look-alike characters folded (migration 0006, ADR 015), set by a trigger
+     * from `login` and unique, so that `ѕecadmin` cannot sit beside `secadmin`.
+     */
+    login_skeleton: text('login_skeleton'),
     ...timestamps,
   },
   (t) => [
     // Logins are compared without case: "Jan.Kowalski@x.pl" and "jan.kowalski@x.pl" are one user.
     uniqueIndex('users_login_lower_key').on(sql`lower(${t.login})`),
+    uniqueIndex('users_login_skeleton_key').on(t.login_skeleton),
     check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient')`),
   ],
 );
@@ -77,6 +83,44 @@ export const sessions = pgTable(
     uniqueIndex('sessions_refresh_token_hash_key').on(t.refresh_token_hash),
     index('sessions_user_id_idx').on(t.user_id),
   ],
+);
+
+/**
+ * Refresh tokens already exchanged, with the session (the family: every token descended from one
+ * sign-in) they belonged to. Presenting one again ends that session (ADR 003).
+ */
+export const usedRefreshTokens = pgTable(
+  'used_refresh_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    session_id: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    used_at: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The token's own expiry: past it the token is refused anyway, and the row is deleted. */
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('used_refresh_tokens_session_id_idx').on(t.session_id),
+    index('used_refresh_tokens_expires_at_idx').on(t.expires_at),
+  ],
+);
+
+/**
+ * Login attempt counters (ADR 015), one row per key: a SHA-256 digest of the login and address,
+ * the address, or the login. Kept in the database so that restarts keep them and nodes share them.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull(),
+    window_ends_at: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    /** When the row means nothing any more; old rows are deleted by it. */
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_throttle_expires_at_idx').on(t.expires_at)],
 );
 
 export const units = pgTable('units', {

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { isUniqueViolation } from './errors.js';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inTransaction } from '../db/client.js';
 import type { Database, Queryable, Transaction } from '../db/client.js';
@@ -82,4 +83,15 @@ export async function resetCredentials(
   const passwordHash = await hashPassword(password);
   await inTransaction(db, actorUserId, (tx) => resetPassword(tx, userId, passwordHash));
   return password;
+}
+
+/**
+ * The login is taken: the same login in another letter case, or one that looks like it (the
+ * skeleton index of migration 0006, ADR 015).
+ */
+export function isLoginTaken(error: unknown): boolean {
+  return (
+    isUniqueViolation(error, 'users_login_lower_key') ||
+    isUniqueViolation(error, 'users_login_skeleton_key')
+  );
 }

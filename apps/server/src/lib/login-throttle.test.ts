@@ -1,106 +1,114 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginThrottle } from '../db/schema.js';
+import { openTestDatabase, unique } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 import { LoginThrottle, defaultThrottleLimits } from './login-throttle.js';
-import type { ThrottleLimits } from './login-throttle.js';
+import type { Reservation, ThrottleLimits } from './login-throttle.js';
 
-const limits: ThrottleLimits = { perLogin: 3, perAddress: 5, windowMs: 60_000, lockMs: 120_000 };
+const limits: ThrottleLimits = {
+  loginAddress: { max: 3, windowMs: 60_000, lockMs: 120_000 },
+  address: { max: 6, windowMs: 60_000, lockMs: 120_000 },
+  login: { max: 5, windowMs: 300_000, lockMs: 300_000 },
+};
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
 
 /** A throttle on a clock that only moves when the test moves it. */
 function throttle(custom: ThrottleLimits = limits) {
   const clock = { now: Date.parse('2026-03-02T08:00:00Z') };
-  return { clock, throttle: new LoginThrottle(custom, () => clock.now) };
+  return { clock, throttle: new LoginThrottle(database.handle.db, custom, () => clock.now) };
 }
 
-function fail(th: LoginThrottle, times: number, login: string, address: string) {
-  for (let i = 0; i < times; i++) th.recordFailure(login, address);
+const retryAfter = (r: Reservation) => (r.allowed ? 0 : r.retryAfter);
+
+async function fail(th: LoginThrottle, times: number, login: string, address: string) {
+  for (let i = 0; i < times; i++) expect((await th.reserve(login, address)).allowed).toBe(true);
 }
 
 describe('LoginThrottle', () => {
-  it('uses the documented defaults: 5 per login, 30 per address, 15 minutes', () => {
+  it('uses the documented defaults: 5 per login and address, 30 per address, 20 per login an hour', () => {
     expect(defaultThrottleLimits).toEqual({
-      perLogin: 5,
-      perAddress: 30,
-      windowMs: 15 * 60_000,
-      lockMs: 15 * 60_000,
+      loginAddress: { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+      address: { max: 30, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+      login: { max: 20, windowMs: 60 * 60_000, lockMs: 60 * 60_000 },
     });
   });
 
-  it('locks a login at its limit of failures and counts the lock down', () => {
+  it('locks a login at one address once its attempts are used, and counts the lock down', async () => {
     const { clock, throttle: th } = throttle();
-    fail(th, limits.perLogin - 1, 'jan', '10.0.0.1');
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(0);
-    th.recordFailure('jan', '10.0.0.2');
-    // Locked for the login, from any address.
-    expect(th.retryAfter('jan', '10.0.0.9')).toBe(120);
-    expect(th.retryAfter('anna', '10.0.0.1')).toBe(0);
-
-    clock.now += 119_500;
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(1);
-    clock.now += 500;
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(0);
+    const login = unique('login');
+    await fail(th, 3, login, '10.0.0.1');
+    expect(retryAfter(await th.reserve(login, '10.0.0.1'))).toBe(120);
+    // Another address of the same login is not locked by it.
+    expect((await th.reserve(login, '10.0.0.2')).allowed).toBe(true);
+    clock.now += 119_000;
+    expect(retryAfter(await th.reserve(login, '10.0.0.1'))).toBe(1);
+    clock.now += 1_000;
+    expect((await th.reserve(login, '10.0.0.1')).allowed).toBe(true);
   });
 
-  it('rounds the seconds up', () => {
-    const { clock, throttle: th } = throttle();
-    fail(th, limits.perLogin, 'jan', '10.0.0.1');
-    clock.now += 1;
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(120);
-  });
-
-  it('compares logins without case and surrounding spaces', () => {
+  it('counts the login in any letter case and NFKC form as one', async () => {
     const { throttle: th } = throttle();
-    th.recordFailure('Jan.Kowalski@X.pl', '10.0.0.1');
-    th.recordFailure(' jan.kowalski@x.pl ', '10.0.0.2');
-    th.recordFailure('JAN.KOWALSKI@X.PL', '10.0.0.3');
-    expect(th.retryAfter('jan.kowalski@x.pl', '10.0.0.4')).toBe(120);
+    const login = unique('case');
+    await th.reserve(login.toUpperCase(), '10.0.1.1');
+    await th.reserve(` ${login} `, '10.0.1.1');
+    await th.reserve(login.replace('c', '\uff43'), '10.0.1.1');
+    expect((await th.reserve(login, '10.0.1.1')).allowed).toBe(false);
   });
 
-  it('locks an address over many logins, and only that address', () => {
+  it('locks an address over many logins', async () => {
     const { throttle: th } = throttle();
-    for (let i = 0; i < limits.perAddress; i++) th.recordFailure(`user${i}`, '10.0.0.1');
-    expect(th.retryAfter('someone-else', '10.0.0.1')).toBe(120);
-    expect(th.retryAfter('someone-else', '10.0.0.2')).toBe(0);
-    expect(th.retryAfter('user0', '10.0.0.2')).toBe(0);
+    for (let i = 0; i < 6; i++) await fail(th, 1, unique('guess'), '10.0.2.1');
+    expect(retryAfter(await th.reserve(unique('other'), '10.0.2.1'))).toBe(120);
+    expect((await th.reserve(unique('other'), '10.0.2.2')).allowed).toBe(true);
   });
 
-  it('forgets failures older than the window', () => {
-    const { clock, throttle: th } = throttle();
-    fail(th, limits.perLogin - 1, 'jan', '10.0.0.1');
-    clock.now += limits.windowMs + 1;
-    th.recordFailure('jan', '10.0.0.1');
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(0);
-    fail(th, limits.perLogin - 1, 'jan', '10.0.0.1');
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(120);
-  });
-
-  it('clears the login counter on success but keeps the address counter', () => {
+  it('locks a login from every address after its slower limit', async () => {
     const { throttle: th } = throttle();
-    fail(th, limits.perLogin - 1, 'jan', '10.0.0.1');
-    th.recordSuccess('JAN');
-    th.recordFailure('jan', '10.0.0.2');
-    expect(th.retryAfter('jan', '10.0.0.2')).toBe(0);
-
-    // The address had perLogin - 1 failures before the success; they still count.
-    fail(th, limits.perAddress - (limits.perLogin - 1) - 1, 'other', '10.0.0.1');
-    expect(th.retryAfter('x', '10.0.0.1')).toBe(0);
-    th.recordFailure('another', '10.0.0.1');
-    expect(th.retryAfter('x', '10.0.0.1')).toBe(120);
+    const login = unique('spread');
+    for (let i = 0; i < 5; i++) await fail(th, 1, login, `10.0.3.${i}`);
+    expect(retryAfter(await th.reserve(login, '10.0.3.200'))).toBe(300);
   });
 
-  it('starts counting afresh after a lock ends', () => {
-    const { clock, throttle: th } = throttle();
-    fail(th, limits.perLogin, 'jan', '10.0.0.1');
-    clock.now += limits.lockMs;
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(0);
-    th.recordFailure('jan', '10.0.0.1');
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(0);
+  it('forgives the attempts at the address of a right password, and gives its attempt back', async () => {
+    const { throttle: th } = throttle();
+    const login = unique('typo');
+    await fail(th, 2, login, '10.0.4.1');
+    const right = await th.reserve(login, '10.0.4.1');
+    expect(right.allowed).toBe(true);
+    await th.forgive(right);
+    await fail(th, 2, login, '10.0.4.1');
+    // 3 attempts were counted for the login, 5 would lock it: two more are allowed.
+    await fail(th, 1, login, '10.0.4.1');
+    expect((await th.reserve(login, '10.0.4.1')).allowed).toBe(false);
   });
 
-  it('reports the longer of the login lock and the address lock', () => {
+  it('starts afresh after the window and deletes rows that mean nothing any more', async () => {
     const { clock, throttle: th } = throttle();
-    fail(th, limits.perLogin, 'jan', '10.0.0.7');
-    clock.now += 60_000;
-    for (let i = 0; i < limits.perAddress; i++) th.recordFailure(`u${i}`, '10.0.0.1');
-    expect(th.retryAfter('jan', '10.0.0.1')).toBe(120);
-    expect(th.retryAfter('jan', '10.0.0.9')).toBe(60);
+    const login = unique('window');
+    await fail(th, 2, login, '10.0.5.1');
+    clock.now += 300_001;
+    await fail(th, 2, login, '10.0.5.1');
+    clock.now += 600_000;
+    // This reservation prunes every expired row, including the ones above.
+    await th.reserve(unique('prune'), '10.0.5.2');
+    const rows = await database.handle.db.select().from(loginThrottle);
+    const at = clock.now;
+    expect(rows.every((row) => row.expires_at.getTime() > at - 1)).toBe(true);
+  });
+
+  it('lets only the limit through when attempts arrive at once', async () => {
+    const { throttle: th } = throttle(defaultThrottleLimits);
+    const login = unique('burst');
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () => th.reserve(login, '10.0.6.1')),
+    );
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
   });
 });

@@ -1,85 +1,160 @@
-export interface ThrottleLimits {
-  /** Failures of one login within the window before it is locked. */
-  perLogin: number;
-  /** Failures from one address within the window before it is locked. */
-  perAddress: number;
+import { createHash } from 'node:crypto';
+import { normalizeLogin } from '@portal/shared';
+import { inArray, sql } from 'drizzle-orm';
+import { inTransaction } from '../db/client.js';
+import type { Database } from '../db/client.js';
+import { loginThrottle } from '../db/schema.js';
+
+/** At most `max` attempts within `windowMs`; the attempt that reaches it locks for `lockMs`. */
+export interface ThrottleLimit {
+  max: number;
   windowMs: number;
   lockMs: number;
 }
 
-export const defaultThrottleLimits: ThrottleLimits = {
-  perLogin: 5,
-  perAddress: 30,
-  windowMs: 15 * 60_000,
-  lockMs: 15 * 60_000,
-};
-
-interface Counter {
-  failures: number;
-  windowStart: number;
-  lockedUntil: number;
+export interface ThrottleLimits {
+  /** One login from one address: the user's own typos, or a guesser at one address. */
+  loginAddress: ThrottleLimit;
+  /** One address, any logins: a guesser trying many accounts. */
+  address: ThrottleLimit;
+  /**
+   * One login from any address: bounds guessing spread over many addresses. Slower than the
+   * per-address limit, so five wrong passwords from elsewhere never lock the owner out.
+   */
+  login: ThrottleLimit;
 }
 
+const MINUTE = 60_000;
+
+export const defaultThrottleLimits: ThrottleLimits = {
+  loginAddress: { max: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
+  address: { max: 30, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
+  login: { max: 20, windowMs: 60 * MINUTE, lockMs: 60 * MINUTE },
+};
+
+type Kind = keyof ThrottleLimits;
+
+interface Key {
+  kind: Kind;
+  digest: string;
+}
+
+/** An attempt that may go on to the password check; `forgive` it when the password was right. */
+export type Reservation = { allowed: true; keys: Key[] } | { allowed: false; retryAfter: number };
+
+/** Rows deleted per attempt at most: keeps the clean-up cheap however many rows have expired. */
+const PRUNE_BATCH = 100;
+
 /**
- * Counts failed logins per login and per client address and locks either for a while once it
- * passes its limit. Unknown and known logins are counted alike, so the answer tells nothing about
- * which logins exist. Kept in memory: the portal runs as one process, and a restart clearing the
- * locks is acceptable.
+ * Counts login attempts in PostgreSQL (ADR 015). An attempt is reserved before the password is
+ * hashed, in one short transaction whose upsert locks the counter rows, so parallel requests
+ * (on any number of connections or API nodes) are counted one after another: of 200 wrong
+ * passwords sent at once, at most `loginAddress.max` are ever checked. A right password gives its
+ * attempt back. Unknown logins are counted like known ones.
  */
 export class LoginThrottle {
-  private readonly counters = new Map<string, Counter>();
-
   constructor(
+    private readonly db: Database,
     private readonly limits: ThrottleLimits = defaultThrottleLimits,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until the caller may try again, or 0 when not locked. */
-  retryAfter(login: string, address: string): number {
+  async reserve(login: string, address: string): Promise<Reservation> {
     const t = this.now();
-    const until = Math.max(
-      this.lockedUntil(loginKey(login), t),
-      this.lockedUntil(addressKey(address), t),
-    );
-    return until > t ? Math.ceil((until - t) / 1000) : 0;
+    const at = new Date(t).toISOString();
+    // Sorted, so that concurrent reservations lock shared rows in one order (no deadlock).
+    const keys = keysOf(login, address).sort((a, b) => a.digest.localeCompare(b.digest));
+    const result = await inTransaction(this.db, null, async (tx) => {
+      const rows = await tx
+        .insert(loginThrottle)
+        .values(
+          keys.map(({ kind, digest }) => {
+            const windowEnds = new Date(t + this.limits[kind].windowMs);
+            return { key: digest, attempts: 0, window_ends_at: windowEnds, expires_at: windowEnds };
+          }),
+        )
+        .onConflictDoUpdate({
+          target: loginThrottle.key,
+          // A row whose window and lock are over starts afresh; the no-op otherwise still locks it.
+          set: {
+            attempts: sql`case when ${over(at)} then 0 else ${loginThrottle.attempts} end`,
+            window_ends_at: sql`case when ${over(at)} then excluded.window_ends_at else ${loginThrottle.window_ends_at} end`,
+            locked_until: sql`case when ${over(at)} then null else ${loginThrottle.locked_until} end`,
+            expires_at: sql`case when ${over(at)} then excluded.expires_at else ${loginThrottle.expires_at} end`,
+          },
+        })
+        .returning();
+      const lockedUntil = Math.max(0, ...rows.map((row) => row.locked_until?.getTime() ?? 0));
+      if (lockedUntil > t)
+        return { allowed: false as const, retryAfter: Math.ceil((lockedUntil - t) / 1000) };
+      for (const row of rows) {
+        const limit = this.limits[keys.find((k) => k.digest === row.key)!.kind];
+        const attempts = row.attempts + 1;
+        const locks = attempts >= limit.max;
+        const lockEnds = new Date(t + limit.lockMs);
+        await tx
+          .update(loginThrottle)
+          .set({
+            attempts,
+            locked_until: locks ? lockEnds : null,
+            expires_at: locks && lockEnds > row.expires_at ? lockEnds : row.expires_at,
+          })
+          .where(sql`${loginThrottle.key} = ${row.key}`);
+      }
+      return { allowed: true as const, keys };
+    });
+    await this.prune(at);
+    return result;
   }
 
-  recordFailure(login: string, address: string): void {
-    const t = this.now();
-    this.bump(loginKey(login), this.limits.perLogin, t);
-    this.bump(addressKey(address), this.limits.perAddress, t);
-    if (this.counters.size > 50_000) this.prune(t);
-  }
-
-  recordSuccess(login: string): void {
-    this.counters.delete(loginKey(login));
-  }
-
-  private lockedUntil(key: string, t: number): number {
-    const c = this.counters.get(key);
-    return c && c.lockedUntil > t ? c.lockedUntil : 0;
-  }
-
-  private bump(key: string, limit: number, t: number): void {
-    let c = this.counters.get(key);
-    if (!c || t - c.windowStart > this.limits.windowMs) {
-      c = { failures: 0, windowStart: t, lockedUntil: 0 };
-      this.counters.set(key, c);
+  /**
+   * A right password: the login's typos at this address are forgiven, and the attempt no longer
+   * counts against the address or the login elsewhere.
+   */
+  async forgive(reservation: Reservation): Promise<void> {
+    if (!reservation.allowed) return;
+    const pair = reservation.keys.filter((k) => k.kind === 'loginAddress').map((k) => k.digest);
+    const others = reservation.keys.filter((k) => k.kind !== 'loginAddress');
+    if (pair.length > 0)
+      await this.db.delete(loginThrottle).where(inArray(loginThrottle.key, pair));
+    for (const { kind, digest } of others) {
+      const max = this.limits[kind].max;
+      await this.db
+        .update(loginThrottle)
+        .set({
+          attempts: sql`greatest(${loginThrottle.attempts} - 1, 0)`,
+          locked_until: sql`case when ${loginThrottle.attempts} - 1 < ${max} then null else ${loginThrottle.locked_until} end`,
+        })
+        .where(sql`${loginThrottle.key} = ${digest}`);
     }
-    c.failures += 1;
-    if (c.failures >= limit) {
-      c.lockedUntil = t + this.limits.lockMs;
-      c.failures = 0;
-      c.windowStart = t;
-    }
   }
 
-  private prune(t: number): void {
-    for (const [key, c] of this.counters) {
-      if (c.lockedUntil <= t && t - c.windowStart > this.limits.windowMs) this.counters.delete(key);
-    }
+  /** Deletes a batch of rows whose window and lock are over; rows being used are skipped. */
+  private async prune(at: string): Promise<void> {
+    await this.db.execute(sql`
+      delete from ${loginThrottle} where ${loginThrottle.key} in (
+        select ${loginThrottle.key} from ${loginThrottle}
+        where ${loginThrottle.expires_at} < ${at}::timestamptz
+        limit ${PRUNE_BATCH} for update skip locked)`);
   }
 }
 
-const loginKey = (login: string) => `l:${login.trim().toLowerCase()}`;
-const addressKey = (address: string) => `a:${address}`;
+/** The row's window and lock are over at `at`. */
+function over(at: string) {
+  return sql`(coalesce(${loginThrottle.locked_until}, ${loginThrottle.window_ends_at}) <= ${at}::timestamptz)`;
+}
+
+/**
+ * Digests rather than the values: a login field sometimes holds a mistyped password, and the
+ * table then keeps nothing readable. The login is normalised as for signing in.
+ */
+function keysOf(login: string, address: string): Key[] {
+  const name = normalizeLogin(login).toLowerCase();
+  const digest = (...parts: string[]) =>
+    createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return [
+    { kind: 'loginAddress', digest: digest('login+address', name, address) },
+    { kind: 'address', digest: digest('address', address) },
+    { kind: 'login', digest: digest('login', name) },
+  ];
+}

@@ -170,6 +170,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     const { logStream } = options;
     const config = loadConfig({ PUBLIC_URL, LOG_LEVEL: logStream ? 'trace' : 'silent' }, null);
     const throttle = new LoginThrottle(
+      handle.db,
       options.throttleLimits ?? defaultThrottleLimits,
       options.now ?? Date.now,
     );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../validation.js';
+import { loginField } from '../validation.js';
 import {
   allResponse,
   nullableTimestamp,
@@ -9,7 +9,7 @@ import {
   versionField,
 } from './common.js';
 
-export const adminBody = z.object({ login: requiredText() });
+export const adminBody = z.object({ login: loginField() });
 export type AdminBody = z.infer<typeof adminBody>;
 export const adminUpdateBody = adminBody.extend({ version: versionField() });
 export type AdminUpdateBody = z.infer<typeof adminUpdateBody>;

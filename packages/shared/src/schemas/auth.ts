@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
 import { requiredText, secretText, text } from '../validation.js';
 import { PERMISSIONS } from '../permissions.js';
+import { normalizeLogin } from '../login.js';
 
 export const loginBody = z.object({
-  login: requiredText(),
+  // Normalised as stored (NFKC), so a full-width or decomposed spelling finds the account;
+  // nothing is refused here beyond control characters, so a login that could never exist gets
+  // the usual 401.
+  login: requiredText().transform(normalizeLogin),
   password: secretText(),
 });
 export type LoginBody = z.infer<typeof loginBody>;

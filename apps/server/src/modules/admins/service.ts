@@ -9,8 +9,13 @@ import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { admins, users } from '../../db/schema.js';
-import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
-import { AppError, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import {
+  isLoginTaken,
+  resetCredentials,
+  restoreAccount,
+  softDeleteAccount,
+} from '../../lib/accounts.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -80,7 +85,7 @@ export async function getAdmin(db: Database, id: number): Promise<Admin> {
 }
 
 function mapWriteError(error: unknown): never {
-  if (isUniqueViolation(error, 'users_login_lower_key')) throw conflict('exist_admin');
+  if (isLoginTaken(error)) throw conflict('exist_admin');
   throw error;
 }
 

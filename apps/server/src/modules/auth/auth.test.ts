@@ -177,70 +177,105 @@ describe('login throttling', () => {
     await app?.close();
   });
 
-  it('locks one login after repeated failures, with Retry-After, until the lock ends', async () => {
+  const LOCK_SECONDS = defaultThrottleLimits.loginAddress.lockMs / 1000;
+  const attempt = (login: string, password: string, remoteAddress: string) =>
+    app.request('POST', '/api/auth/login/admin', { body: { login, password }, remoteAddress });
+
+  it('locks one login at one address after 5 failures, with Retry-After, until the lock ends', async () => {
     const { login, password } = await app.admin();
-    const attempt = (pw: string, remoteAddress: string) =>
-      app.request('POST', '/api/auth/login/admin', {
-        body: { login, password: pw },
-        remoteAddress,
-      });
-    for (let i = 0; i < defaultThrottleLimits.perLogin; i++) {
-      // Different addresses: it is the login that is counted here.
-      const res = await attempt('wrong-password', `10.1.0.${i + 1}`);
+    for (let i = 0; i < defaultThrottleLimits.loginAddress.max; i++) {
+      const res = await attempt(login, 'wrong-password', '10.1.0.1');
       expect(res.statusCode).toBe(401);
     }
-    const locked = await attempt(password, '10.1.0.99');
+    const locked = await attempt(login, password, '10.1.0.1');
     expect(locked.statusCode).toBe(429);
-    expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-    expect(locked.json()).toEqual({
-      status: 'too_many_attempts',
-      retry_after: defaultThrottleLimits.lockMs / 1000,
-    });
+    expect(locked.headers['retry-after']).toBe(String(LOCK_SECONDS));
+    expect(locked.json()).toEqual({ status: 'too_many_attempts', retry_after: LOCK_SECONDS });
 
-    // Another login from the same addresses is not affected.
+    // The owner elsewhere is not locked out by a stranger's five wrong passwords.
+    const owner = await attempt(login, password, '10.1.0.2');
+    expect(owner.statusCode).toBe(200);
+    // Another login from the same address is not affected.
     const other = await app.admin();
-    const otherRes = await app.request('POST', '/api/auth/login/admin', {
-      body: { login: other.login, password: other.password },
-      remoteAddress: '10.1.0.1',
-    });
-    expect(otherRes.statusCode).toBe(200);
+    expect((await attempt(other.login, other.password, '10.1.0.1')).statusCode).toBe(200);
 
-    now += defaultThrottleLimits.lockMs - 60_000;
-    const stillLocked = await attempt(password, '10.1.0.99');
+    now += defaultThrottleLimits.loginAddress.lockMs - 60_000;
+    const stillLocked = await attempt(login, password, '10.1.0.1');
     expect(stillLocked.statusCode).toBe(429);
     expect(stillLocked.headers['retry-after']).toBe('60');
 
     now += 60_000;
-    const after = await attempt(password, '10.1.0.99');
-    expect(after.statusCode).toBe(200);
+    expect((await attempt(login, password, '10.1.0.1')).statusCode).toBe(200);
+  });
+
+  it('locks a login from every address after 20 failures spread over addresses', async () => {
+    const { login, password } = await app.admin();
+    for (let i = 0; i < defaultThrottleLimits.login.max; i++) {
+      const res = await attempt(login, 'wrong-password', `10.4.${i}.1`);
+      expect(res.statusCode).toBe(401);
+    }
+    const locked = await attempt(login, password, '10.4.200.1');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({
+      status: 'too_many_attempts',
+      retry_after: defaultThrottleLimits.login.lockMs / 1000,
+    });
+    now += defaultThrottleLimits.login.lockMs;
+    expect((await attempt(login, password, '10.4.200.1')).statusCode).toBe(200);
   });
 
   it('locks one address after repeated failures over many logins', async () => {
     const { login, password } = await app.admin();
     const address = '10.2.0.1';
-    for (let i = 0; i < defaultThrottleLimits.perAddress; i++) {
-      const res = await app.request('POST', '/api/auth/login/admin', {
-        body: { login: `guess-${i}`, password: 'wrong-password' },
-        remoteAddress: address,
-      });
+    for (let i = 0; i < defaultThrottleLimits.address.max; i++) {
+      const res = await attempt(`guess-${i}`, 'wrong-password', address);
       expect(res.statusCode).toBe(401);
     }
-    const locked = await app.request('POST', '/api/auth/login/admin', {
-      body: { login, password },
-      remoteAddress: address,
-    });
+    const locked = await attempt(login, password, address);
     expect(locked.statusCode).toBe(429);
-    expect(locked.headers['retry-after']).toBe(String(defaultThrottleLimits.lockMs / 1000));
-    expect(locked.json()).toEqual({
-      status: 'too_many_attempts',
-      retry_after: defaultThrottleLimits.lockMs / 1000,
-    });
+    expect(locked.headers['retry-after']).toBe(String(LOCK_SECONDS));
+    expect(locked.json()).toEqual({ status: 'too_many_attempts', retry_after: LOCK_SECONDS });
+    expect((await attempt(login, password, '10.2.0.2')).statusCode).toBe(200);
+  });
 
-    const elsewhere = await app.request('POST', '/api/auth/login/admin', {
-      body: { login, password },
-      remoteAddress: '10.2.0.2',
-    });
-    expect(elsewhere.statusCode).toBe(200);
+  it('answers a known and an unknown login alike when locked', async () => {
+    const { login } = await app.admin();
+    const nobody = unique('nobody');
+    for (let i = 0; i < defaultThrottleLimits.loginAddress.max; i++) {
+      await attempt(login, 'wrong-password', '10.5.0.1');
+      await attempt(nobody, 'wrong-password', '10.5.0.1');
+    }
+    const known = await attempt(login, 'wrong-password', '10.5.0.1');
+    const unknown = await attempt(nobody, 'wrong-password', '10.5.0.1');
+    expect(known.statusCode).toBe(429);
+    expect(unknown.body).toBe(known.body);
+  });
+
+  it('checks at most 5 of 200 wrong passwords sent at once; the rest answer 429', async () => {
+    const { login } = await app.admin();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => attempt(login, 'wrong-password', '10.6.0.1')),
+    );
+    const codes = answers.map((res) => res.statusCode);
+    expect(codes.filter((code) => code === 401)).toHaveLength(5);
+    expect(codes.filter((code) => code === 429)).toHaveLength(195);
+  });
+
+  it('refuses the right password sent with 150 wrong ones once the login is locked', async () => {
+    const { login, password } = await app.admin();
+    const address = '10.7.0.1';
+    const answers = await Promise.all([
+      ...Array.from({ length: 150 }, () => attempt(login, 'wrong-password', address)),
+      attempt(login, password, address),
+    ]);
+    const right = answers.at(-1)!;
+    const evaluated = answers.filter((res) => res.statusCode !== 429);
+    // Only the five reserved attempts reached the password check; the right one may be among
+    // them (then it signs in), and otherwise it is refused like the rest.
+    expect(evaluated.length).toBe(5);
+    expect([200, 429]).toContain(right.statusCode);
+    const after = await attempt(login, password, address);
+    if (right.statusCode === 429) expect(after.statusCode).toBe(429);
   });
 });
 
@@ -324,10 +359,57 @@ describe('expired access tokens and refresh', () => {
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual(UNAUTHORIZED);
 
+    // The replay ended the whole session: the newer pair stops working too.
     const again = await t.request('POST', '/api/auth/refresh', {
       cookies: { [REFRESH_COOKIE]: nextCookie },
     });
-    expect(again.statusCode).toBe(200);
+    expect(again.statusCode).toBe(401);
+  });
+
+  const refreshWith = (cookie: string) =>
+    t.request('POST', '/api/auth/refresh', { cookies: { [REFRESH_COOKIE]: cookie } });
+
+  it('ends the whole session when a rotated refresh token comes back, and only that session', async () => {
+    const admin = await t.readyAdmin();
+    const otherDevice = await t.login('admin', admin.login, admin.password);
+    const r1 = await refreshWith(admin.session.refreshCookie);
+    expect(r1.statusCode).toBe(200);
+    const r2 = await refreshWith(refreshCookieOf(r1));
+    expect(r2.statusCode).toBe(200);
+    const access2 = r2.json<{ access_token: string }>().access_token;
+    expect((await t.request('GET', '/api/units', { token: access2 })).statusCode).toBe(200);
+
+    // The first token, two generations old, is presented again (a thief's copy).
+    const reuse = await refreshWith(admin.session.refreshCookie);
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toEqual(UNAUTHORIZED);
+    expect(refreshCookieOf(reuse)).toBe('');
+
+    expect((await refreshWith(refreshCookieOf(r2))).statusCode).toBe(401);
+    const access = await t.request('GET', '/api/units', { token: access2 });
+    expect(access.statusCode).toBe(401);
+    expect(access.json()).toEqual(UNAUTHORIZED);
+    // The user's session on another device began with another sign-in and goes on.
+    expect((await t.request('GET', '/api/units', { token: otherDevice.token })).statusCode).toBe(
+      200,
+    );
+    expect((await refreshWith(otherDevice.refreshCookie)).statusCode).toBe(200);
+  });
+
+  it('lets one of many parallel refreshes with one token win, and then ends the session', async () => {
+    const admin = await t.readyAdmin();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => refreshWith(admin.session.refreshCookie)),
+    );
+    const won = answers.filter((res) => res.statusCode === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((res) => res.statusCode === 401)).toHaveLength(50 - won.length);
+    // The losers were reuse: whatever the winner got no longer works.
+    for (const res of won) {
+      expect((await refreshWith(refreshCookieOf(res))).statusCode).toBe(401);
+      const token = res.json<{ access_token: string }>().access_token;
+      expect((await t.request('GET', '/api/units', { token })).statusCode).toBe(401);
+    }
   });
 
   it('answers 401 to a refresh without a cookie or with an unknown one', async () => {

@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { revokeAllSessions } from '../../lib/accounts.js';
-import { admins, doctors, sessions, users } from '../../db/schema.js';
+import { admins, doctors, sessions, usedRefreshTokens, users } from '../../db/schema.js';
 import { AppError, invalid, unauthorized } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -82,8 +82,12 @@ export async function login(
   throttle: LoginThrottle,
   input: { role: Role; login: string; password: string; address: string },
 ): Promise<IssuedSession> {
-  const retryAfter = throttle.retryAfter(input.login, input.address);
-  if (retryAfter > 0) throw new AppError(429, 'too_many_attempts', { retry_after: retryAfter });
+  // The attempt is counted before the password is hashed, so parallel guesses cannot all pass a
+  // check made before any of them failed (ADR 015).
+  const reservation = await throttle.reserve(input.login, input.address);
+  if (!reservation.allowed) {
+    throw new AppError(429, 'too_many_attempts', { retry_after: reservation.retryAfter });
+  }
 
   const account = await findStaffAccount(db, input.role, input.login);
   const usable = account && !account.deletedAt && !account.staffDeletedAt;
@@ -92,10 +96,9 @@ export async function login(
     ? await verifyPassword(account.passwordHash, input.password)
     : (await burnPasswordCheck(input.password), false);
   if (!ok || !account) {
-    throttle.recordFailure(input.login, input.address);
     throw new AppError(401, 'invalid_credentials', { error: 'Invalid credentials' });
   }
-  throttle.recordSuccess(input.login);
+  await throttle.forgive(reservation);
   return issueSession(db, account.userId);
 }
 
@@ -135,31 +138,70 @@ export async function authenticate(db: Database, accessToken: string): Promise<A
   };
 }
 
-/** Swaps a refresh token for a new pair; the old refresh token stops working at once. */
+/**
+ * Swaps a refresh token for a new pair; the old refresh token stops working at once. A token
+ * that was already swapped, presented again, means two holders (a thief and the user): the whole
+ * session it belongs to ends, so the newer tokens stop working too (ADR 003). Two parallel
+ * refreshes with one token count as that as well: one wins, the other ends the session.
+ */
 export async function refresh(db: Database, refreshToken: string): Promise<IssuedSession> {
   const accessToken = newToken();
   const nextRefresh = newToken();
+  const digest = tokenDigest(refreshToken);
   const now = Date.now();
   const refreshExpiresAt = new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  const [row] = await db
-    .update(sessions)
-    .set({
-      access_token_hash: tokenDigest(accessToken),
-      access_expires_at: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
-      refresh_token_hash: tokenDigest(nextRefresh),
-      refresh_expires_at: refreshExpiresAt,
-    })
-    .where(
-      and(
-        eq(sessions.refresh_token_hash, tokenDigest(refreshToken)),
-        isNull(sessions.revoked_at),
-        gt(sessions.refresh_expires_at, new Date(now)),
-      ),
-    )
-    .returning({ userId: sessions.user_id });
-  if (!row) throw unauthorized();
-  const user = await loadSessionUser(db, row.userId);
+  const rotated = await inTransaction(db, null, async (tx) => {
+    // The row lock of this update orders parallel refreshes: the later one waits, then finds the
+    // token gone and (in a new statement, after this commit) in used_refresh_tokens.
+    const [row] = await tx
+      .update(sessions)
+      .set({
+        access_token_hash: tokenDigest(accessToken),
+        access_expires_at: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
+        refresh_token_hash: tokenDigest(nextRefresh),
+        refresh_expires_at: refreshExpiresAt,
+      })
+      .where(
+        and(
+          eq(sessions.refresh_token_hash, digest),
+          isNull(sessions.revoked_at),
+          gt(sessions.refresh_expires_at, new Date(now)),
+        ),
+      )
+      .returning({ id: sessions.id, userId: sessions.user_id });
+    if (!row) return undefined;
+    // The swapped token's expiry is not returned by the update (it is overwritten); the new one
+    // is later than it, so the row outlives the token it remembers.
+    await tx
+      .insert(usedRefreshTokens)
+      .values({ token_hash: digest, session_id: row.id, expires_at: refreshExpiresAt });
+    // Old rows go a batch at a time, on the way.
+    await tx.execute(sql`
+      delete from ${usedRefreshTokens} where ${usedRefreshTokens.token_hash} in (
+        select ${usedRefreshTokens.token_hash} from ${usedRefreshTokens}
+        where ${usedRefreshTokens.expires_at} < ${new Date(now).toISOString()}::timestamptz
+        limit 100 for update skip locked)`);
+    return row;
+  });
+  if (!rotated) {
+    await revokeReusedFamily(db, digest);
+    throw unauthorized();
+  }
+  const user = await loadSessionUser(db, rotated.userId);
   return { accessToken, refreshToken: nextRefresh, refreshExpiresAt, user };
+}
+
+/** Ends the session a reused refresh token belonged to, if it was one. */
+async function revokeReusedFamily(db: Database, digest: string): Promise<void> {
+  const [used] = await db
+    .select({ sessionId: usedRefreshTokens.session_id })
+    .from(usedRefreshTokens)
+    .where(eq(usedRefreshTokens.token_hash, digest));
+  if (!used) return;
+  await db
+    .update(sessions)
+    .set({ revoked_at: new Date() })
+    .where(and(eq(sessions.id, used.sessionId), isNull(sessions.revoked_at)));
 }
 
 /** Signing out ends every session of the user, on every device. */

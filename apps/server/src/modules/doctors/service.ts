@@ -5,14 +5,13 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, units, users } from '../../db/schema.js';
-import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
 import {
-  conflict,
-  invalid,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  notFound,
-} from '../../lib/errors.js';
+  isLoginTaken,
+  resetCredentials,
+  restoreAccount,
+  softDeleteAccount,
+} from '../../lib/accounts.js';
+import { conflict, invalid, isForeignKeyViolation, notFound } from '../../lib/errors.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -107,7 +106,7 @@ export async function getDoctor(db: Database, id: number): Promise<Doctor> {
 
 /** Maps the database's refusals to the spec's answers: a taken e-mail, a unit that is gone. */
 function mapWriteError(error: unknown): never {
-  if (isUniqueViolation(error, 'users_login_lower_key')) throw conflict('exist_doctor');
+  if (isLoginTaken(error)) throw conflict('exist_doctor');
   if (isForeignKeyViolation(error)) throw invalid({ unit_id: ['required'] });
   throw error;
 }

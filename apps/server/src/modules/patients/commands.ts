@@ -4,7 +4,12 @@ import { eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { patients, users } from '../../db/schema.js';
-import { resetCredentials, restoreAccount, softDeleteAccount } from '../../lib/accounts.js';
+import {
+  isLoginTaken,
+  resetCredentials,
+  restoreAccount,
+  softDeleteAccount,
+} from '../../lib/accounts.js';
 import { conflict, isUniqueViolation } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -67,7 +72,7 @@ export async function createPatient(db: Database, actor: Actor, input: CreateInp
       };
     } catch (error) {
       // A generated login may collide with an existing one; draw again.
-      if (attempt < 5 && isUniqueViolation(error, 'users_login_lower_key')) continue;
+      if (attempt < 5 && isLoginTaken(error)) continue;
       mapDuplicatePatient(error);
     }
   }
