@@ -1,0 +1,123 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobQueue } from '../jobs/queue.js';
+import { appServerUrl, createTestApp, openTestDatabase } from '../test/harness.js';
+import type { ReadyDoctor, TestApp } from '../test/harness.js';
+import { registerPatient } from '../test/patients-fixture.js';
+import { auditTrailRisks, currentRole } from './roles.js';
+import { auditEntries } from './schema.js';
+
+/** The PostgreSQL error code behind a Drizzle error (it wraps the driver's error). */
+function pgErrorOf(error: unknown): { code?: string; message?: string } {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string') {
+      return { code: candidate.code, message: String(candidate.message) };
+    }
+    current = candidate.cause;
+  }
+  return {};
+}
+
+// PGlite is one embedded user who owns everything; on PostgreSQL without TEST_DATABASE_APP_URL
+// the app connects as the owner. Either way there is no restricted role to test.
+describe.skipIf(!appServerUrl)(
+  'the app database role (PostgreSQL with TEST_DATABASE_APP_URL only; PGlite has one user)',
+  () => {
+    let t: TestApp;
+    let doctor: ReadyDoctor;
+
+    beforeAll(async () => {
+      t = await createTestApp();
+      doctor = await t.readyDoctor((await t.unit()).id);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('is not the owner of the tables and cannot write the audit trail', async () => {
+      const { rows } = await t.db.execute<{ owner: string; app: string }>(
+        sql`select pg_get_userbyid(relowner) as owner, current_user as app
+              from pg_class where oid = 'audit_entries'::regclass`,
+      );
+      expect(rows[0]?.app).not.toBe(rows[0]?.owner);
+      const role = await currentRole({
+        executeSql: async (text) => ({ rows: (await t.db.execute(sql.raw(text))).rows }),
+      });
+      expect(role).toBe(rows[0]?.app);
+    });
+
+    it.each([
+      'alter table audit_entries disable trigger audit_entries_no_change',
+      'alter table audit_entries disable trigger all',
+      'alter table patients disable trigger patients_audit',
+      'drop trigger patients_audit on patients',
+      'drop trigger audit_entries_no_change on audit_entries',
+      'delete from audit_entries',
+      "update audit_entries set new_value = 'x'",
+      `insert into audit_entries (user_id, entity_name, operation, column_name, new_value)
+         values (1, 'patients', 'update', 'surname', 'forged')`,
+      'truncate audit_entries',
+      'truncate patients cascade',
+      'alter table patients add column forged integer',
+      'alter table audit_entries owner to current_user',
+      'drop table audit_entries',
+      'create or replace function audit_row() returns trigger language plpgsql as $$ begin return null; end $$',
+      "select nextval(pg_get_serial_sequence('audit_entries', 'id'))",
+      "set session_replication_role = 'replica'",
+      'create table public.forged (id integer)',
+      'create schema forged',
+    ])('refuses: %s', async (statement) => {
+      const error = await t.db.execute(sql.raw(statement)).then(
+        () => null,
+        (e: unknown) => pgErrorOf(e),
+      );
+      // 42501 insufficient_privilege: refused by a privilege, not by the immutability trigger.
+      expect(error).toMatchObject({ code: '42501' });
+      expect(error?.message).toMatch(/permission denied|must be owner/);
+    });
+
+    it('still writes the audit entries of a change through the app, naming the actor', async () => {
+      const patient = await registerPatient(t, doctor, { surname: 'Audytowany' });
+      const entries = await t.db
+        .select({ userId: auditEntries.user_id, newValue: auditEntries.new_value })
+        .from(auditEntries)
+        .where(
+          and(
+            eq(auditEntries.patient_id, patient.id),
+            eq(auditEntries.entity_name, 'patients'),
+            eq(auditEntries.column_name, 'surname'),
+          ),
+        );
+      expect(entries).toEqual([{ userId: doctor.session.user.id, newValue: 'Audytowany' }]);
+      expect(
+        await auditTrailRisks({
+          executeSql: async (text) => ({ rows: (await t.db.execute(sql.raw(text))).rows }),
+        }),
+      ).toEqual([]);
+    });
+
+    it('runs background jobs in pg-boss schema it owns', async () => {
+      const database = await openTestDatabase();
+      const queue = new JobQueue(
+        { db: database.handle, pollingIntervalSeconds: 0.5 },
+        { error: (details, message) => console.error(message, details) },
+      );
+      try {
+        const done = new Promise<unknown>((resolve) => {
+          queue.handle('role-check', (data) => {
+            resolve(data);
+            return Promise.resolve();
+          });
+        });
+        await queue.start();
+        await queue.send('role-check', { ok: 1 });
+        await expect(done).resolves.toEqual({ ok: 1 });
+      } finally {
+        await queue.stop();
+        await database.close();
+      }
+    }, 60_000);
+  },
+);
