@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../jobs/queue.js';
 import { appServerUrl, createTestApp, openTestDatabase } from '../test/harness.js';
@@ -7,17 +7,9 @@ import { registerPatient } from '../test/patients-fixture.js';
 import { auditTrailRisks, currentRole } from './roles.js';
 import { auditEntries } from './schema.js';
 
-/** The PostgreSQL error code behind a Drizzle error (it wraps the driver's error). */
-function pgErrorOf(error: unknown): { code?: string; message?: string } {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof candidate.code === 'string') {
-      return { code: candidate.code, message: String(candidate.message) };
-    }
-    current = candidate.cause;
-  }
-  return {};
+function pgErrorOf(error: unknown): { code?: unknown; message?: string } {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return { code, message: String(message) };
 }
 
 // PGlite is one embedded user who owns everything; on PostgreSQL without TEST_DATABASE_APP_URL
@@ -37,15 +29,12 @@ describe.skipIf(!appServerUrl)(
     });
 
     it('is not the owner of the tables and cannot write the audit trail', async () => {
-      const { rows } = await t.db.execute<{ owner: string; app: string }>(
-        sql`select pg_get_userbyid(relowner) as owner, current_user as app
-              from pg_class where oid = 'audit_entries'::regclass`,
+      const { rows } = await t.handle.executeSql(
+        `select pg_get_userbyid(relowner) as owner from pg_class where oid = 'audit_entries'::regclass`,
       );
-      expect(rows[0]?.app).not.toBe(rows[0]?.owner);
-      const role = await currentRole({
-        executeSql: async (text) => ({ rows: (await t.db.execute(sql.raw(text))).rows }),
-      });
-      expect(role).toBe(rows[0]?.app);
+      const role = await currentRole(t.handle);
+      expect(role).not.toBe(rows[0]?.owner);
+      expect(await auditTrailRisks(t.handle)).toEqual([]);
     });
 
     it.each([
@@ -69,7 +58,7 @@ describe.skipIf(!appServerUrl)(
       'create table public.forged (id integer)',
       'create schema forged',
     ])('refuses: %s', async (statement) => {
-      const error = await t.db.execute(sql.raw(statement)).then(
+      const error = await t.handle.executeSql(statement).then(
         () => null,
         (e: unknown) => pgErrorOf(e),
       );
@@ -91,11 +80,6 @@ describe.skipIf(!appServerUrl)(
           ),
         );
       expect(entries).toEqual([{ userId: doctor.session.user.id, newValue: 'Audytowany' }]);
-      expect(
-        await auditTrailRisks({
-          executeSql: async (text) => ({ rows: (await t.db.execute(sql.raw(text))).rows }),
-        }),
-      ).toEqual([]);
     });
 
     it('runs background jobs in pg-boss schema it owns', async () => {

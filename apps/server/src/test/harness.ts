@@ -318,6 +318,8 @@ function testApi(
   return {
     app,
     db,
+    /** Raw SQL on the app's own connection (as the app's database role). */
+    handle,
     kind: handle.kind,
     databaseName,
     request,
