@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../jobs/queue.js';
 import { appServerUrl, createTestApp, openTestDatabase } from '../test/harness.js';
+import { databaseUrl, withServer } from '../test/server-database.js';
 import type { ReadyDoctor, TestApp } from '../test/harness.js';
 import { registerPatient } from '../test/patients-fixture.js';
-import { auditTrailRisks, currentRole } from './roles.js';
+import { openDatabase, runMigrations } from './client.js';
+import { auditTrailRisks, currentRole, migrateDatabase } from './roles.js';
 import { auditEntries } from './schema.js';
 
 function pgErrorOf(error: unknown): { code?: unknown; message?: string } {
@@ -103,5 +106,52 @@ describe.skipIf(!appServerUrl)(
         await database.close();
       }
     }, 60_000);
+
+    it('takes over a database that the owner used to run alone, pending jobs included', async () => {
+      // Before the split: one role migrated, ran the queue and owns pg-boss's tables.
+      const serverUrl = process.env.TEST_DATABASE_URL!;
+      const name = `t_${randomBytes(8).toString('hex')}`;
+      await withServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+      const log = { error: (details: object, message: string) => console.error(message, details) };
+      try {
+        const before = await openDatabase({ kind: 'postgres', url: databaseUrl(serverUrl, name) });
+        try {
+          await runMigrations(before);
+          const queue = new JobQueue({ db: before }, log);
+          await queue.start();
+          await queue.send('left-over', { n: 7 });
+          await queue.stop();
+        } finally {
+          await before.close();
+        }
+
+        const after = await openDatabase({
+          kind: 'postgres',
+          url: databaseUrl(appServerUrl!, name),
+        });
+        try {
+          expect(await migrateDatabase(after, databaseUrl(serverUrl, name))).toEqual([]);
+          const queue = new JobQueue({ db: after, pollingIntervalSeconds: 0.5 }, log);
+          const done = new Promise<unknown>((resolve) => {
+            queue.handle('left-over', (data) => {
+              resolve(data);
+              return Promise.resolve();
+            });
+          });
+          try {
+            await queue.start();
+            await expect(done).resolves.toEqual({ n: 7 });
+          } finally {
+            await queue.stop();
+          }
+        } finally {
+          await after.close();
+        }
+      } finally {
+        await withServer(serverUrl, (client) =>
+          client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+        );
+      }
+    }, 120_000);
   },
 );
