@@ -37,7 +37,8 @@ async function currentDatabase(db: SqlExecutor): Promise<string> {
  * No ALTER DEFAULT PRIVILEGES: every migration is followed by this step, and default privileges
  * would hand full rights to any table created later, an append-only one included.
  *
- * The owner must be a member of the app role (PostgreSQL 15 demands it to give objects to it).
+ * The owner must be a member of the app role (PostgreSQL 15 demands it to give objects to it);
+ * it makes itself one when it may, and otherwise the start stops saying what to grant.
  */
 export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise<void> {
   const app = pg.escapeIdentifier(appRole);
@@ -57,7 +58,29 @@ export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise
     ].join(';\n'),
   );
   await JobQueue.install(owner);
+  await becomeMember(owner, app);
   await giveJobSchema(owner, app);
+}
+
+/**
+ * Makes the owner a member of the app role if it is not yet (possible when it may create roles,
+ * e.g. on a managed server where it created the app role); otherwise says what IT must run.
+ */
+async function becomeMember(owner: SqlExecutor, app: string): Promise<void> {
+  const { rows } = await owner.executeSql(
+    `select pg_has_role(current_user, $1::regrole, 'member') as member, current_user as owner`,
+    [app],
+  );
+  if (rows[0]?.member === true) return;
+  try {
+    await owner.executeSql(`grant ${app} to current_user`);
+  } catch {
+    const ownerRole = pg.escapeIdentifier(String(rows[0]?.owner));
+    throw new Error(
+      `the migration role must be a member of the app role to hand it the job queue's schema: ` +
+        `GRANT ${app} TO ${ownerRole}`,
+    );
+  }
 }
 
 /** Hands pg-boss's schema and everything in it to the app role (after an install or upgrade). */
