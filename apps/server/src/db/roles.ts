@@ -38,9 +38,9 @@ async function currentDatabase(db: SqlExecutor): Promise<string> {
  * would hand full rights to any table created later, an append-only one included.
  *
  * The owner must be a member of the app role (PostgreSQL 15 demands it to give objects to it);
- * it makes itself one when it may, and otherwise the start stops saying what to grant.
+ * it makes itself one when it may, and otherwise the returned warning says what to grant.
  */
-export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise<void> {
+export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise<string[]> {
   const app = pg.escapeIdentifier(appRole);
   const { rows } = await owner.executeSql(
     `select pg_get_serial_sequence('${AUDIT_TABLE}', 'id') as seq`,
@@ -58,28 +58,46 @@ export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise
     ].join(';\n'),
   );
   await JobQueue.install(owner);
-  await becomeMember(owner, app);
-  await giveJobSchema(owner, app);
+  const membership = await becomeMember(owner, app);
+  if (membership.member) {
+    await giveJobSchema(owner, app);
+    return [];
+  }
+  // The queue's existing tables stay usable; a new queue would fail (its partition needs the
+  // job table's ownership), so the log says what IT must grant.
+  await owner.executeSql(
+    [
+      `select pg_advisory_xact_lock(${GRANT_LOCK})`,
+      `grant usage on schema ${JOB_SCHEMA} to ${app}`,
+      `grant select, insert, update, delete on all tables in schema ${JOB_SCHEMA} to ${app}`,
+      `grant execute on all functions in schema ${JOB_SCHEMA} to ${app}`,
+    ].join(';\n'),
+  );
+  return [
+    `the migration role is not a member of the app role, so the job queue's schema stays its own ` +
+      `and new queues cannot be created: GRANT ${app} TO ${membership.owner}`,
+  ];
 }
 
 /**
  * Makes the owner a member of the app role if it is not yet (possible when it may create roles,
- * e.g. on a managed server where it created the app role); otherwise says what IT must run.
+ * e.g. on a managed server where it created the app role).
  */
-async function becomeMember(owner: SqlExecutor, app: string): Promise<void> {
+async function becomeMember(
+  owner: SqlExecutor,
+  app: string,
+): Promise<{ member: boolean; owner: string }> {
   const { rows } = await owner.executeSql(
     `select pg_has_role(current_user, $1::regrole, 'member') as member, current_user as owner`,
     [app],
   );
-  if (rows[0]?.member === true) return;
+  const ownerRole = pg.escapeIdentifier(String(rows[0]?.owner));
+  if (rows[0]?.member === true) return { member: true, owner: ownerRole };
   try {
     await owner.executeSql(`grant ${app} to current_user`);
+    return { member: true, owner: ownerRole };
   } catch {
-    const ownerRole = pg.escapeIdentifier(String(rows[0]?.owner));
-    throw new Error(
-      `the migration role must be a member of the app role to hand it the job queue's schema: ` +
-        `GRANT ${app} TO ${ownerRole}`,
-    );
+    return { member: false, owner: ownerRole };
   }
 }
 
@@ -152,6 +170,7 @@ export async function migrateDatabase(
         'which then owns the tables and could alter the audit trail',
     ];
   }
+  const warnings: string[] = [];
   const owner = await openDatabase({ kind: 'postgres', url: migrationUrl, max: 1 });
   try {
     const [ownerRole, appRole, ownerDb, appDb] = await Promise.all([
@@ -166,9 +185,12 @@ export async function migrateDatabase(
       );
     }
     await runMigrations(owner);
-    if (ownerRole !== appRole) await grantAppRole(owner, appRole);
+    if (ownerRole !== appRole) warnings.push(...(await grantAppRole(owner, appRole)));
   } finally {
     await owner.close();
   }
-  return (await auditTrailRisks(app)).map((risk) => `${risk}: it could alter the audit trail`);
+  for (const risk of await auditTrailRisks(app)) {
+    warnings.push(`${risk}: it could alter the audit trail`);
+  }
+  return warnings;
 }
