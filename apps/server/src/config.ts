@@ -6,6 +6,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  /** The owner role that runs the migrations; the app's role of DATABASE_URL then only uses data. */
+  DATABASE_MIGRATION_URL: z.string().url().optional(),
   PORTAL_ADMIN_LOGIN: z.string().min(1).optional(),
   PORTAL_ADMIN_PASSWORD: z.string().min(8).optional(),
   PUBLIC_URL: z.string().url().optional(),
@@ -25,7 +27,9 @@ const envSchema = z.object({
 export interface AppConfig {
   port: number;
   host: string;
-  database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+  database:
+    | { kind: 'pglite'; dataDir: string | null }
+    | { kind: 'postgres'; url: string; migrationUrl: string | null };
   initialAdmin: { login: string; password: string | null };
   publicUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -46,12 +50,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
     throw new Error(`Invalid configuration in environment variables: ${fields}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
+    throw new Error(
+      'DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has one user)',
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, migrationUrl: e.DATABASE_MIGRATION_URL ?? null }
       : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
     initialAdmin: {
       login: e.PORTAL_ADMIN_LOGIN ?? 'admin',

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
 import { loadConfig } from './config.js';
-import { openDatabase, runMigrations } from './db/client.js';
+import { openDatabase } from './db/client.js';
+import { migrateDatabase } from './db/roles.js';
 import { units, users } from './db/schema.js';
 import { hashPassword } from './lib/passwords.js';
 import { createAdmin, ensureInitialAdmin } from './modules/admins/service.js';
@@ -26,7 +27,11 @@ async function main() {
       : { kind: 'postgres', url: config.database.url },
   );
   try {
-    await runMigrations(database);
+    // As main.ts: the migration role migrates and grants when one is configured.
+    await migrateDatabase(
+      database,
+      config.database.kind === 'postgres' ? config.database.migrationUrl : null,
+    );
     const { db } = database;
     const [existing] = await db.select({ n: count() }).from(units);
     if (existing && existing.n > 0) {

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase, runMigrations } from './db/client.js';
+import { openDatabase } from './db/client.js';
+import { migrateDatabase } from './db/roles.js';
 import { resolveSecretKey } from './lib/secrets.js';
 import { ensureInitialAdmin } from './modules/admins/service.js';
 
@@ -15,7 +16,10 @@ async function main() {
       ? { kind: 'pglite', dataDir: config.database.dataDir }
       : { kind: 'postgres', url: config.database.url },
   );
-  await runMigrations(database);
+  const databaseWarnings = await migrateDatabase(
+    database,
+    config.database.kind === 'postgres' ? config.database.migrationUrl : null,
+  );
 
   // The key is needed to build the app, whose log then reports how it was found.
   const keyWarnings: [object, string][] = [];
@@ -24,6 +28,7 @@ async function main() {
   });
   const app = await buildApp({ db: database.db, config, jobs: { db: database }, secretKey });
   for (const [details, message] of keyWarnings) app.log.warn(details, message);
+  for (const message of databaseWarnings) app.log.warn(message);
   const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
   if (initial.created && initial.generatedPassword) {
     // Printed once, straight to the console and not into the structured log.

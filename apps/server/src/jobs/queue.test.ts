@@ -8,6 +8,9 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, runMigrations } from '../db/client.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { migrateDatabase } from '../db/roles.js';
+import { appServerUrl } from '../test/harness.js';
+import { databaseUrl } from '../test/server-database.js';
 
 /**
  * The queue on a database that outlives the app: a PGlite directory on disk, or with
@@ -40,15 +43,20 @@ async function durableDatabase(): Promise<() => Promise<DatabaseHandle>> {
   cleanups.push(() =>
     withServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
   );
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return () => openDatabase({ kind: 'postgres', url: url.toString(), max: 4 });
+  // As the restricted app role when the lane has one; the owner migrates (startPortal).
+  return () =>
+    openDatabase({ kind: 'postgres', url: databaseUrl(appServerUrl ?? serverUrl, name), max: 4 });
 }
 
 /** Starts the portal as main.ts does: migrate, build with jobs, ready. */
 async function startPortal(open: () => Promise<DatabaseHandle>) {
   const handle = await open();
-  await runMigrations(handle);
+  if (handle.kind === 'postgres' && appServerUrl) {
+    const { rows } = await handle.executeSql('select current_database() as name');
+    await migrateDatabase(handle, databaseUrl(serverUrl!, String(rows[0]?.name)));
+  } else {
+    await runMigrations(handle);
+  }
   const config = loadConfig({ LOG_LEVEL: 'silent' }, null);
   const app = await buildApp({
     db: handle.db,

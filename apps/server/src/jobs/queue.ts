@@ -76,6 +76,16 @@ export class JobQueue {
     return id ?? '';
   }
 
+  /**
+   * Creates or upgrades pg-boss's schema without starting any worker: the migration role's step
+   * when the app's role may not create schemas (db/roles.ts). start() then finds it current.
+   */
+  static async install(db: SqlExecutor): Promise<void> {
+    const boss = new PgBoss({ db, migrate: true, supervise: false, schedule: false });
+    await boss.start();
+    await boss.stop({ graceful: false, close: false });
+  }
+
   /** Creates pg-boss's tables on first use (its own `pgboss` schema) and starts the workers. */
   async start(): Promise<void> {
     if (!this.#options || this.#boss) return;

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase, runMigrations } from '../db/client.js';
-import { withServer } from './server-database.js';
+import { migrateDatabase } from '../db/roles.js';
+import { databaseUrl, withServer } from './server-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,9 +33,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await withServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const handle = await openDatabase({ kind: 'postgres', url: url.toString(), max: 1 });
+    const appUrl = process.env.TEST_DATABASE_APP_URL;
+    const handle = await openDatabase({
+      kind: 'postgres',
+      url: appUrl ? databaseUrl(appUrl, name) : url.toString(),
+      max: 1,
+    });
     try {
-      await runMigrations(handle);
+      if (appUrl) {
+        // As main.ts with DATABASE_MIGRATION_URL: the owner migrates and grants the app role;
+        // the grants are copied with the template. A role that could still alter the audit
+        // trail would make this lane prove nothing.
+        const warnings = await migrateDatabase(handle, url.toString());
+        if (warnings.length > 0) throw new Error(`TEST_DATABASE_APP_URL: ${warnings.join('; ')}`);
+      } else {
+        await runMigrations(handle);
+      }
     } finally {
       await handle.close();
     }

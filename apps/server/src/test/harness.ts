@@ -7,6 +7,7 @@ import type { Admin, Doctor, DoctorBody, SessionUser, Unit, UnitBody } from '@po
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, runMigrations } from '../db/client.js';
+import { migrateDatabase } from '../db/roles.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 import { LoginThrottle, defaultThrottleLimits } from '../lib/login-throttle.js';
 import type { LogDestination } from '../lib/logger.js';
@@ -15,10 +16,15 @@ import { createAdmin } from '../modules/admins/service.js';
 import { REFRESH_COOKIE } from '../modules/auth/routes.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
 import { createUnit } from '../modules/units/service.js';
-import { withServer } from './server-database.js';
+import { databaseUrl, withServer } from './server-database.js';
 
 /** The PostgreSQL lane: set to a server URL whose role may CREATE DATABASE. */
 const serverUrl = process.env.TEST_DATABASE_URL;
+/**
+ * Optional on that lane: the restricted role the app connects as (its URL's database is ignored),
+ * as in production with DATABASE_MIGRATION_URL; the databases are still made by the role above.
+ */
+export const appServerUrl = serverUrl ? (process.env.TEST_DATABASE_APP_URL ?? null) : null;
 
 export const PUBLIC_URL = 'http://portal.test';
 /** The password that every "ready" user chooses in the harness. */
@@ -100,7 +106,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   };
   if (!opened.migrated) {
     try {
-      await runMigrations(opened.handle);
+      if (opened.ownerUrl) await migrateDatabase(opened.handle, opened.ownerUrl);
+      else await runMigrations(opened.handle);
     } catch (error) {
       await close();
       throw error;
@@ -113,6 +120,8 @@ async function openUnmigrated(): Promise<{
   handle: DatabaseHandle;
   name: string | null;
   migrated: boolean;
+  /** The owner's URL of this database when the app connects as another role. */
+  ownerUrl: string | null;
   drop: () => Promise<void>;
 }> {
   if (!serverUrl) {
@@ -122,7 +131,13 @@ async function openUnmigrated(): Promise<{
       dataDir: null,
       ...(blob ? { loadDataDir: await blob } : {}),
     });
-    return { handle, name: null, migrated: blob !== null, drop: () => Promise.resolve() };
+    return {
+      handle,
+      name: null,
+      migrated: blob !== null,
+      ownerUrl: null,
+      drop: () => Promise.resolve(),
+    };
   }
   const name = `t_${randomBytes(8).toString('hex')}`;
   const templateName = inject('postgresTemplate');
@@ -133,13 +148,16 @@ async function openUnmigrated(): Promise<{
         : `CREATE DATABASE "${name}"`,
     );
   });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), max: 4 });
+  const handle = await openDatabase({
+    kind: 'postgres',
+    url: databaseUrl(appServerUrl ?? serverUrl, name),
+    max: 4,
+  });
   return {
     handle,
     name,
     migrated: Boolean(templateName),
+    ownerUrl: appServerUrl ? databaseUrl(serverUrl, name) : null,
     drop: () =>
       withServer(serverUrl, async (client) => {
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -312,6 +330,8 @@ function testApi(
   return {
     app,
     db,
+    /** Raw SQL on the app's own connection (as the app's database role). */
+    handle,
     kind: handle.kind,
     databaseName,
     request,

@@ -13,3 +13,10 @@ export async function withServer<T>(
     await client.end();
   }
 }
+
+/** The server URL with another database name. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
