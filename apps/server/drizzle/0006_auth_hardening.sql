@@ -1,4 +1,4 @@
--- Issue 7, auth hardening (ADR 015, ADR 003).
+-- Issue 7, auth hardening (ADR 016, ADR 003).
 -- 1. Login throttle counters shared by every API node and kept across restarts. A row per key
 --    (a SHA-256 digest: the attempted login may be a mistyped password, so it is never stored).
 CREATE TABLE "login_throttle" (

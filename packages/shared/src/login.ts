@@ -1,5 +1,5 @@
 /**
- * Logins that cannot be confused (ADR 015). A login is compared in its NFKC form (full-width
+ * Logins that cannot be confused (ADR 016). A login is compared in its NFKC form (full-width
  * letters and ligatures become plain ones), trimmed, without letter case; it may not hold
  * invisible or format characters, and its letters come from one script.
  */

@@ -120,7 +120,7 @@ export const secretText = (max = STRING_MAX) =>
   text({ max, trim: false, error: 'required' }).min(1, { error: 'required' });
 
 /**
- * A login as stored: NFKC, trimmed, visible characters of one script (ADR 015); the database
+ * A login as stored: NFKC, trimmed, visible characters of one script (ADR 016); the database
  * refuses one that looks like an existing login.
  */
 export const loginField = () =>

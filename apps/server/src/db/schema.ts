@@ -46,7 +46,7 @@ export const users = pgTable(
     /** Null until the user has chosen an own password; the API refuses most calls until then. */
     changed_password_at: timestamp('changed_password_at', { withTimezone: true }),
     /**
-     * The login with look-alike characters folded (migration 0006, ADR 015), set by a trigger
+     * The login with look-alike characters folded (migration 0006, ADR 016), set by a trigger
      * from `login` and unique, so that `ѕecadmin` cannot sit beside `secadmin`.
      */
     login_skeleton: text('login_skeleton'),
@@ -107,7 +107,7 @@ export const usedRefreshTokens = pgTable(
 );
 
 /**
- * Login attempt counters (ADR 015), one row per key: a SHA-256 digest of the login and address,
+ * Login attempt counters (ADR 016), one row per key: a SHA-256 digest of the login and address,
  * the address, or the login. Kept in the database so that restarts keep them and nodes share them.
  */
 export const loginThrottle = pgTable(

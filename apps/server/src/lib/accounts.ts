@@ -87,7 +87,7 @@ export async function resetCredentials(
 
 /**
  * The login is taken: the same login in another letter case, or one that looks like it (the
- * skeleton index of migration 0006, ADR 015).
+ * skeleton index of migration 0006, ADR 016).
  */
 export function isLoginTaken(error: unknown): boolean {
   return (

@@ -46,7 +46,7 @@ export type Reservation = { allowed: true; keys: Key[] } | { allowed: false; ret
 const PRUNE_BATCH = 100;
 
 /**
- * Counts login attempts in PostgreSQL (ADR 015). An attempt is reserved before the password is
+ * Counts login attempts in PostgreSQL (ADR 016). An attempt is reserved before the password is
  * hashed, in one short transaction whose upsert locks the counter rows, so parallel requests
  * (on any number of connections or API nodes) are counted one after another: of 200 wrong
  * passwords sent at once, at most `loginAddress.max` are ever checked. A right password gives its

@@ -83,7 +83,7 @@ export async function login(
   input: { role: Role; login: string; password: string; address: string },
 ): Promise<IssuedSession> {
   // The attempt is counted before the password is hashed, so parallel guesses cannot all pass a
-  // check made before any of them failed (ADR 015).
+  // check made before any of them failed (ADR 016).
   const reservation = await throttle.reserve(input.login, input.address);
   if (!reservation.allowed) {
     throw new AppError(429, 'too_many_attempts', { retry_after: reservation.retryAfter });
