@@ -96,7 +96,11 @@ describe('a deleted patient', () => {
         '/api/notifications',
         { body: { content: '<p>Nowa</p>', receiver_user_id: userId } },
       ],
-      ['PUT', `/api/notifications/${messageId}`, { body: { content: '<p>Zmiana</p>' } }],
+      [
+        'PUT',
+        `/api/notifications/${messageId}`,
+        { body: { content: '<p>Zmiana</p>', version: 1 } },
+      ],
       ['DELETE', `/api/notifications/${messageId}`, {}],
     ];
     for (const [method, url, options] of refused) {

@@ -772,7 +772,7 @@ describe("another author's notes and messages", () => {
     const [noteId, messageId] = [await note(), await message()];
     for (const [method, url, body] of [
       ['DELETE', `/api/patients/notes/${noteId}`, undefined],
-      ['PUT', `/api/notifications/${messageId}`, { content: '<p>Podmiana</p>' }],
+      ['PUT', `/api/notifications/${messageId}`, { content: '<p>Podmiana</p>', version: 1 }],
       ['DELETE', `/api/notifications/${messageId}`, undefined],
     ] as const) {
       const res = await t.request(method, url, { ...by(colleague), body });
@@ -796,7 +796,7 @@ describe("another author's notes and messages", () => {
     // An administrator moderates any.
     const edited = await t.request('PUT', `/api/notifications/${messageId}`, {
       ...by(admin),
-      body: { content: '<p>Poprawione</p>' },
+      body: { content: '<p>Poprawione</p>', version: 1 },
     });
     expect(edited.statusCode, edited.body).toBe(200);
     for (const url of [`/api/notifications/${messageId}`, `/api/patients/notes/${noteId}`]) {

@@ -97,7 +97,7 @@ describe('look-alike administrator logins', () => {
     const other = (await createAdmin(unique('other'))).json<{ data: { id: number } }>();
     const res = await t.request('PUT', `/api/admins/${other.data.id}`, {
       token: me.session.token,
-      body: { login: taken.replace('m', 'rn') },
+      body: { login: taken.replace('m', 'rn'), version: 1 },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual(EXISTS);

@@ -144,9 +144,13 @@ describe('patient versions', () => {
         expect(stored.surname).toBe(winner.personal.surname);
         expect(stored.version).toBe(2);
         expect(
-          stored.medicines.map((m) => [m.medicine_id, m.dose]).sort((a, b) => a[0]! - b[0]!),
+          stored.medicines
+            .map((m) => [m.medicine_id, m.dose])
+            .sort((a, b) => Number(a[0]) - Number(b[0])),
         ).toEqual(
-          winner.medicines!.map((m) => [m.medicine_id, m.dose]).sort((a, b) => a[0]! - b[0]!),
+          winner
+            .medicines!.map((m) => [m.medicine_id, m.dose])
+            .sort((a, b) => Number(a[0]) - Number(b[0])),
         );
         expect(stored.additional_medicines.map((m) => m.name)).toEqual([
           `Lek ${winner.personal.surname}`,
