@@ -134,7 +134,7 @@ test.describe('Historia zmian', () => {
     const { api: asDoctor } = await PortalApi.signIn(request, 'doctor', credentials);
     const personal: Record<string, unknown> = { ...body.personal, phone_number: '699888777' };
     delete personal.acceptance;
-    await asDoctor.call('PUT', `/patients/${created.id}`, { ...body, personal });
+    await asDoctor.call('PUT', `/patients/${created.id}`, { ...body, personal, version: 1 });
 
     await openSignedIn(page, request, '/audit_trial');
     const filters = page.getByRole('region', { name: 'Filtry' });

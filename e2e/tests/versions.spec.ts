@@ -1,3 +1,4 @@
+import { expectAccessible } from '../a11y.js';
 import { expect, openSignedIn, patientBody, registerPatient, test, unique } from '../fixtures.js';
 
 const SAVED = 'Zmiany zostały zapisane';
@@ -52,7 +53,9 @@ test.describe('Edycja równoczesna', () => {
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
 
     await expect(page.getByText(CONFLICT)).toBeVisible();
+    await expectAccessible(page, 'edycja pacjenta: komunikat o równoczesnej zmianie');
     await expect(dialog).toBeVisible();
+    await expectAccessible(page, 'jednostka: komunikat o równoczesnej zmianie');
     await expect(nameField).toHaveValue(typed);
 
     // The form now names the reloaded version: saving again goes through.
@@ -85,6 +88,7 @@ test.describe('Edycja równoczesna', () => {
     await surnameField.fill(typed);
     await page.getByRole('button', { name: 'Zapisz' }).click();
     await expect(page.getByText(CONFLICT)).toBeVisible();
+    await expectAccessible(page, 'edycja pacjenta: komunikat o równoczesnej zmianie');
     await expect(page).toHaveURL(new RegExp(`/patients/${patient.id}/edit$`));
     await expect(surnameField).toHaveValue(typed);
 
