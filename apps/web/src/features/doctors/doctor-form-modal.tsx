@@ -9,8 +9,9 @@ import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
 import { usePrintDoctorLogin, useReloadDoctor, useSaveDoctor } from './doctors-api';
 
@@ -67,22 +68,13 @@ export function DoctorFormModal({
           notifySuccess(t('common.saved'));
           onClose();
         },
-        onError: (error) => {
-          if (isStaleVersion(error)) {
-            // Said once the stored version is in the form, so that saving again right away wins.
-            reload().then(
-              (fresh) => {
-                setVersion(fresh?.version);
-                notifyError(t('common.conflict'));
-              },
-              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
-            );
-            return;
-          }
-          const fields = serverFieldErrors(error);
-          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-          else notifyError(t(commonErrorKey(error)));
-        },
+        onError: (error) =>
+          handleSaveError(error, {
+            setServerErrors: form.setServerErrors,
+            reload,
+            setVersion,
+            t,
+          }),
       },
     ),
   );

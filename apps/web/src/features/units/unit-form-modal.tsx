@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { STRING_MAX, unitBody } from '@portal/shared';
 import type { Unit } from '@portal/shared';
 import { FormModal } from '../../components/form-modal';
-import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { notifySuccess } from '../../lib/notify';
+import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
 import { useReloadUnit, useSaveUnit } from './units-api';
 
@@ -32,23 +32,13 @@ export function UnitFormModal({ unit, onClose }: { unit: Unit | null; onClose: (
           notifySuccess(t('common.saved'));
           onClose();
         },
-        onError: (error) => {
-          if (isStaleVersion(error)) {
-            // The typed values stay in the form. Said once the stored version is in the form,
-            // so that saving again right away wins.
-            reload().then(
-              (fresh) => {
-                setVersion(fresh?.version);
-                notifyError(t('common.conflict'));
-              },
-              (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
-            );
-            return;
-          }
-          const fields = serverFieldErrors(error);
-          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-          else notifyError(t(commonErrorKey(error)));
-        },
+        onError: (error) =>
+          handleSaveError(error, {
+            setServerErrors: form.setServerErrors,
+            reload,
+            setVersion,
+            t,
+          }),
       },
     ),
   );
