@@ -10,4 +10,7 @@ export const api = createApiClient({
   fetch: (input, init) => window.fetch(input, init),
   session: sessionStore,
   getLanguage: currentLanguage,
+  // Every tab shares the refresh cookie: one refresh at a time across the browser's tabs.
+  refreshLock: (work) =>
+    'locks' in navigator ? navigator.locks.request('portal.refresh', work) : work(),
 });

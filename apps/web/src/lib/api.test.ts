@@ -143,6 +143,36 @@ describe('api client', () => {
     expect(calls.filter((c) => c.url === '/api/auth/refresh')).toHaveLength(1);
   });
 
+  it('two tabs whose token expired together refresh once (the cookie is shared)', async () => {
+    const storage = memoryStorage();
+    createSessionStore(storage).set({ token: 'old', user });
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url === '/api/auth/refresh') return json(200, { access_token: 'new', user });
+      return call.headers.get('Authorization') === 'Bearer new' ? json(200, call.url) : expired();
+    });
+    // One lock for the browser, as Web Locks gives every tab of an origin.
+    let queue: Promise<unknown> = Promise.resolve();
+    const refreshLock = <T>(work: () => Promise<T>): Promise<T> => {
+      const run = queue.then(work);
+      queue = run.catch(() => undefined);
+      return run;
+    };
+    const tab = () =>
+      createApiClient({
+        fetch,
+        session: createSessionStore(storage),
+        getLanguage: () => 'pl',
+        refreshLock,
+      });
+    const [first, second] = [tab(), tab()];
+    await expect(Promise.all([first.get('/units'), second.get('/doctors')])).resolves.toEqual([
+      '/api/units',
+      '/api/doctors',
+    ]);
+    // A second refresh with the rotated cookie would end the session on the server.
+    expect(calls.filter((c) => c.url === '/api/auth/refresh')).toHaveLength(1);
+  });
+
   it('retries without refreshing when another request already refreshed', async () => {
     const { api, calls, session } = setup((call) =>
       call.headers.get('Authorization') === 'Bearer newer' ? json(200, 'ok') : expired(),

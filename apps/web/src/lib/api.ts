@@ -50,6 +50,13 @@ export interface ApiClientOptions {
   /** Called after the session was cleared because the server refused it. */
   onSessionEnded?: () => void;
   baseUrl?: string;
+  /**
+   * Runs the refresh decision under a lock shared by every tab of the browser (Web Locks), so
+   * that two tabs whose token expired together refresh once: the server treats a second use of
+   * the rotated refresh token as theft and ends the session. Without it, only this tab's requests
+   * share one refresh.
+   */
+  refreshLock?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export interface ApiClient {
@@ -150,10 +157,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   /** A token newer than the one a request failed with, refreshing only if nobody else did. */
   async function freshToken(usedToken: string | null): Promise<string | null> {
-    const current = session.get()?.token ?? null;
-    if (current && current !== usedToken) return current;
-    const refreshed = await refresh();
-    return refreshed?.access_token ?? null;
+    const lock = options.refreshLock ?? ((work) => work());
+    return lock(async () => {
+      // Another request, or another tab, may have refreshed while this one waited.
+      const current = session.syncFromStorage()?.token ?? null;
+      if (current && current !== usedToken) return current;
+      const refreshed = await refresh();
+      return refreshed?.access_token ?? null;
+    });
   }
 
   function endSession() {

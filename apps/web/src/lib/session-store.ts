@@ -18,6 +18,11 @@ export interface SessionStore {
   set: (session: Session) => void;
   clear: () => void;
   subscribe: (listener: () => void) => () => void;
+  /**
+   * Takes what another tab of this browser stored meanwhile (a refreshed token) and returns it.
+   * Every tab shares one refresh cookie, so a tab must not refresh again with a rotated one.
+   */
+  syncFromStorage: () => Session | null;
 }
 
 function readUser(raw: string | null): SessionUser | null {
@@ -48,6 +53,15 @@ export function createSessionStore(storage: KeyValueStorage): SessionStore {
 
   return {
     get: () => current,
+    syncFromStorage() {
+      const storedToken = storage.getItem(TOKEN_KEY);
+      const storedUser = readUser(storage.getItem(USER_KEY));
+      if (storedToken && storedUser && storedToken !== current?.token) {
+        current = { token: storedToken, user: storedUser };
+        emit();
+      }
+      return current;
+    },
     set(session) {
       current = session;
       storage.setItem(TOKEN_KEY, session.token);
