@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@portal/shared';
 import type { Permission, Role } from '@portal/shared';
 
 /**
@@ -8,20 +9,8 @@ import type { Permission, Role } from '@portal/shared';
 export type { Permission };
 
 const grants: Record<Role, ReadonlySet<Permission>> = {
-  admin: new Set<Permission>([
-    'units.read',
-    'units.manage',
-    'doctors.manage',
-    'admins.manage',
-    'credentials.print',
-    'doctors.lookup',
-    'lookups.read',
-    'patients.read',
-    'patients.write',
-    'patients.all_units',
-    'audit.read',
-    'settings.manage',
-  ]),
+  // Administrators manage the whole study: every permission there is.
+  admin: new Set<Permission>(PERMISSIONS),
   // Doctors work with the patients of their own unit only (policies/units.ts) and are read-only
   // on units, doctors and administrators.
   doctor: new Set<Permission>([
