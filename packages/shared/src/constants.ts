@@ -8,6 +8,10 @@ export const GENERATED_PASSWORD_LENGTH = 12;
 export const PHONE_DIGITS = 9;
 export const PHONE_PREFIX = '+48';
 export const SEARCH_DEBOUNCE_MS = 500;
+/** A filtered list counts its matches up to this many, then answers "10 000+" (ADR 019). */
+export const COUNT_CAP = 10_000;
+/** Search-as-you-type pickers answer at most this many matches. */
+export const PICKER_LIMIT = 20;
 export const TOAST_AUTO_CLOSE_MS = 6000;
 export const PASSWORD_CHANGED_REDIRECT_MS = 1000;
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

@@ -36,8 +36,17 @@ export function pagedListQuery<const T extends readonly [string, ...string[]]>(o
   });
 }
 
+/**
+ * How a list's total was counted (ADR 019): `exact`; `at_least` when a filter matched more than
+ * COUNT_CAP rows and counting stopped there (shown "10 000+"); `estimate` for a large unfiltered
+ * table, taken from the database's statistics instead of counting millions of rows.
+ */
+export const TOTAL_KINDS = ['exact', 'at_least', 'estimate'] as const;
+export const totalKind = z.enum(TOTAL_KINDS);
+export type TotalKind = z.infer<typeof totalKind>;
+
 export function pagedResponse<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), total: z.number().int() });
+  return z.object({ data: z.array(item), total: z.number().int(), total_kind: totalKind });
 }
 
 export function allResponse<T extends z.ZodType>(item: T) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { dayField, idField, idListField, requiredId, text } from '../validation.js';
-import { recordVersion, versionField } from './common.js';
+import { recordVersion, totalKind, versionField } from './common.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
@@ -108,4 +108,8 @@ export const auditEntry = z.object({
   operation: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
-export const auditList = z.object({ data: z.array(auditEntry), total: z.number().int() });
+export const auditList = z.object({
+  data: z.array(auditEntry),
+  total: z.number().int(),
+  total_kind: totalKind,
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../constants.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
 import {
   idField,
@@ -10,7 +10,13 @@ import {
   requiredText,
   text,
 } from '../validation.js';
-import { nullableTimestamp, recordVersion, versionField } from './common.js';
+import {
+  nullableTimestamp,
+  pagedResponse,
+  recordVersion,
+  totalKind,
+  versionField,
+} from './common.js';
 
 const optionalEmail = () =>
   text({ error: 'invalid_email' })
@@ -276,8 +282,29 @@ export type PatientListQuery = z.infer<typeof patientListQuery>;
 export const patientList = z.object({
   data: z.array(patientListItem),
   total_count: z.number().int(),
+  total_kind: totalKind,
 });
-export const patientAll = z.object({ data: z.array(patientBasic) });
+
+/**
+ * GET /api/patients/options: search-as-you-type for pickers (issue 8), at most PICKER_LIMIT
+ * reachable, not deleted patients matching a name or PESEL, plus those named in `ids` (so that a
+ * picker can show what is already chosen).
+ */
+export const patientOptionsQuery = z.object({
+  search: text({ max: 100 }).optional(),
+  ids: idListField().optional(),
+});
+export type PatientOptionsQuery = z.infer<typeof patientOptionsQuery>;
+export const patientOptions = z.object({ data: z.array(patientBasic) });
+
+/** GET /api/patients/all (spec §7) pages: a whole table is never sent at once. */
+export const patientAllQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  page: z.coerce.number().int().min(1).default(1),
+  search: text({ max: 100 }).optional(),
+});
+export type PatientAllQuery = z.infer<typeof patientAllQuery>;
+export const patientAll = pagedResponse(patientBasic);
 
 export const peselQuery = z.object({
   pesel: text({ max: 64 }),
