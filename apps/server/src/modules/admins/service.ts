@@ -66,7 +66,7 @@ export async function listAdmins(db: Database, query: AdminListQuery) {
       .innerJoin(users, eq(users.id, admins.user_id))
       .where(where),
   ]);
-  return { data: rows.map(present), total: count?.total ?? 0 };
+  return { data: rows.map(present), total: count?.total ?? 0, total_kind: 'exact' as const };
 }
 
 export async function allAdmins(db: Database) {

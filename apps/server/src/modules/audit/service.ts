@@ -52,5 +52,5 @@ export async function listAudit(db: Database, query: AuditQuery) {
     new_value: entry.new_value,
     operation: entry.operation,
   }));
-  return { data, total: count?.total ?? 0 };
+  return { data, total: count?.total ?? 0, total_kind: 'exact' as const };
 }

@@ -80,7 +80,7 @@ export async function listDoctors(db: Database, query: DoctorListQuery) {
       .innerJoin(units, eq(units.id, doctors.unit_id))
       .where(where),
   ]);
-  return { data: rows.map(present), total: count?.total ?? 0 };
+  return { data: rows.map(present), total: count?.total ?? 0, total_kind: 'exact' as const };
 }
 
 /** Doctors that can be chosen in forms, optionally of one unit; a doctor sees the own unit. */

@@ -94,7 +94,11 @@ export async function allPatients(db: Database, actor: Actor) {
     .innerJoin(users, eq(users.id, patients.user_id))
     .where(and(patientScope(actor), isNull(patients.deleted_at)))
     .orderBy(asc(patients.surname), asc(patients.firstname));
-  return { data: rows.map((row) => presentPatientBasic(row, row.login)) };
+  return {
+    data: rows.map((row) => presentPatientBasic(row, row.login)),
+    total: rows.length,
+    total_kind: 'exact' as const,
+  };
 }
 
 /**
@@ -184,7 +188,7 @@ export async function listPatients(db: Database, actor: Actor, query: PatientLis
         .map(({ id, name, dose }) => ({ id, name, dose })),
     }),
   );
-  return { data, total_count: count?.total ?? 0 };
+  return { data, total_count: count?.total ?? 0, total_kind: 'exact' as const };
 }
 
 /**

@@ -37,7 +37,7 @@ export async function listUnits(db: Database, query: UnitListQuery) {
       .offset(offsetOf(query.page, query.limit)),
     db.select({ total: countAll }).from(units).where(where),
   ]);
-  return { data: rows.map(present), total: count?.total ?? 0 };
+  return { data: rows.map(present), total: count?.total ?? 0, total_kind: 'exact' as const };
 }
 
 /** Units that can be chosen in forms: not deleted, by name. */

@@ -129,7 +129,7 @@ describe('GET /api/units', () => {
     const b = await create({ name: `${tag} Białystok` });
 
     const page1 = await list({ search: tag, order_by: 'name', order_direction: 'asc', limit: '2' });
-    expect(page1).toEqual({ data: [a, b], total: 3 });
+    expect(page1).toEqual({ data: [a, b], total: 3, total_kind: 'exact' });
     const page2 = await list({
       search: tag,
       order_by: 'name',
@@ -137,14 +137,14 @@ describe('GET /api/units', () => {
       limit: '2',
       page: '2',
     });
-    expect(page2).toEqual({ data: [c], total: 3 });
+    expect(page2).toEqual({ data: [c], total: 3, total_kind: 'exact' });
     const desc = await list({ search: tag, order_by: 'name', order_direction: 'DESC' });
     expect(desc.data.map((u) => u.id)).toEqual([c.id, b.id, a.id]);
     // Default order: newest first.
     const byDefault = await list({ search: tag });
     expect(byDefault.data.map((u) => u.id)).toEqual([b.id, a.id, c.id]);
     const beyond = await list({ search: tag, limit: '2', page: '3' });
-    expect(beyond).toEqual({ data: [], total: 3 });
+    expect(beyond).toEqual({ data: [], total: 3, total_kind: 'exact' });
   });
 
   it('searches without case over name, street, city and postcode', async () => {
