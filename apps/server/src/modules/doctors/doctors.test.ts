@@ -229,6 +229,7 @@ describe('GET /api/doctors', () => {
     expect(await list({ search: tag, unit_id: String(otherUnit.id) })).toEqual({
       data: [a],
       total: 1,
+      total_kind: 'exact',
     });
     const byUnit = await list({ search: tag, order_by: 'unit', order_direction: 'desc' });
     // Unit B sorts after unit A; within a unit the id breaks ties.
