@@ -31,6 +31,7 @@ import { doctorRoutes } from './modules/doctors/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { lookupRoutes } from './modules/lookups/routes.js';
+import { forgetListTotals } from './lib/list-totals.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { noteRoutes } from './modules/notes/routes.js';
 import { patientRoutes } from './modules/patients/routes.js';
@@ -148,6 +149,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(mediaTypesPlugin);
   await app.register(noStorePlugin);
   await app.register(authPlugin, { db });
+  // A write may change any list's total: remembered totals are forgotten before its answer
+  // leaves, so the next page the writer asks for counts again (ADR 021).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      forgetListTotals(db);
+    }
+    return payload;
+  });
 
   await app.register(
     async (api) => {

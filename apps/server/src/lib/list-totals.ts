@@ -1,0 +1,127 @@
+import { COUNT_CAP } from '@portal/shared';
+import type { TotalKind } from '@portal/shared';
+import { sql } from 'drizzle-orm';
+import type { SQLWrapper } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+
+/**
+ * How many rows a list has, without counting a whole table on every page (ADR 021):
+ * - a filtered list counts its matches only up to COUNT_CAP (`at_least` beyond: "10 000+");
+ * - an unfiltered list counts exactly, unless its table is so large (ESTIMATE_FROM rows by the
+ *   database's statistics) that the statistics' figure is answered instead (`estimate`);
+ * - either total is remembered per list, scope and filter for TOTAL_TTL_MS, so that paging
+ *   through one filter counts once; any write through this process forgets them all
+ *   (`forgetListTotals`, called after every successful write request), another API node's writes
+ *   show within the TTL.
+ */
+export interface ListTotal {
+  total: number;
+  total_kind: TotalKind;
+}
+
+export interface TotalPlan {
+  /**
+   * Names the list and everything that narrows it (the caller's scope and filters), never the
+   * page or the sort: equal keys must mean equal totals.
+   */
+  key: string;
+  /** The rows to count, as any select (its columns do not matter), without limit or order. */
+  rows: () => { limit(limit: number): SQLWrapper } & SQLWrapper;
+  /**
+   * Set when nothing narrows the list: the table whose size it is, so that a very large one is
+   * estimated rather than counted.
+   */
+  unfilteredTable?: string;
+}
+
+export const TOTAL_TTL_MS = 30_000;
+export const ESTIMATE_FROM = 1_000_000;
+const MAX_REMEMBERED = 500;
+
+interface Remembered {
+  expires: number;
+  total: Promise<ListTotal>;
+}
+
+/** One memory per database: tests open many databases in one process. */
+const memories = new WeakMap<Database, Map<string, Remembered>>();
+
+function memoryOf(db: Database): Map<string, Remembered> {
+  let memory = memories.get(db);
+  if (!memory) {
+    memory = new Map();
+    memories.set(db, memory);
+  }
+  return memory;
+}
+
+/** Forgets every remembered total of this database: its data has changed. */
+export function forgetListTotals(db: Database): void {
+  memories.get(db)?.clear();
+}
+
+async function countRows(db: Database, rows: SQLWrapper): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`${rows} as counted`);
+  return row?.n ?? 0;
+}
+
+/**
+ * The planner's idea of a table's size: the density of its last statistics times its current
+ * pages, as PostgreSQL itself estimates. Null when the table was never analysed.
+ */
+export async function estimatedRows(db: Database, table: string): Promise<number | null> {
+  const [row] = await db
+    .select({
+      tuples: sql<number>`reltuples::float8`,
+      pages: sql<number>`relpages::float8`,
+      current: sql<number>`(pg_relation_size(oid) / current_setting('block_size')::int)::float8`,
+    })
+    .from(sql`pg_class`)
+    .where(sql`oid = to_regclass(${table})`);
+  if (!row || row.tuples < 0 || row.pages <= 0) return null;
+  return Math.round((row.tuples / row.pages) * Math.max(row.current, row.pages));
+}
+
+async function computeTotal(db: Database, plan: TotalPlan): Promise<ListTotal> {
+  if (plan.unfilteredTable) {
+    const estimate = await estimatedRows(db, plan.unfilteredTable);
+    if (estimate !== null && estimate >= ESTIMATE_FROM) {
+      return { total: estimate, total_kind: 'estimate' };
+    }
+    return { total: await countRows(db, plan.rows()), total_kind: 'exact' };
+  }
+  const n = await countRows(db, plan.rows().limit(COUNT_CAP + 1));
+  return n > COUNT_CAP
+    ? { total: COUNT_CAP, total_kind: 'at_least' }
+    : { total: n, total_kind: 'exact' };
+}
+
+/** The list's total, remembered for TOTAL_TTL_MS (see the module's comment). */
+export function listTotal(db: Database, plan: TotalPlan, now = Date.now()): Promise<ListTotal> {
+  const memory = memoryOf(db);
+  const remembered = memory.get(plan.key);
+  if (remembered && remembered.expires > now) return remembered.total;
+  // Concurrent first requests share one count instead of each starting their own.
+  const total = computeTotal(db, plan);
+  if (memory.size >= MAX_REMEMBERED) memory.clear();
+  memory.set(plan.key, { expires: now + TOTAL_TTL_MS, total });
+  total.catch(() => memory.delete(plan.key));
+  return total;
+}
+
+/** A stable key for a list's filters: the same filters in any order give the same key. */
+export function totalKey(list: string, filters: Record<string, unknown>): string {
+  const defined = Object.entries(filters)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `${list}:${JSON.stringify(defined)}`;
+}
+
+/** Rows loaded by id, put back in the order of the page's ids (the second half of a deferred join). */
+export function inOrderOf<T>(ids: readonly number[], rows: readonly T[], idOf: (row: T) => number) {
+  const byId = new Map(rows.map((row) => [idOf(row), row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row === undefined ? [] : [row];
+  });
+}
