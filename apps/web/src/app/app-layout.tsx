@@ -1,3 +1,5 @@
+// Every Mantine component's styles, layered like the login route's subset (app/shell-styles.ts).
+import '@mantine/core/styles.layer.css';
 import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { IconKey, IconLogout } from '@tabler/icons-react';

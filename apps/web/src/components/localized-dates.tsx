@@ -1,6 +1,6 @@
 // The date pickers' code, styles and calendar locales load with the first screen that shows a
 // picker, never with the login route (ADR 019).
-import '@mantine/dates/styles.css';
+import '@mantine/dates/styles.layer.css';
 import 'dayjs/locale/pl';
 import { DatesProvider } from '@mantine/dates';
 import type { ReactNode } from 'react';
