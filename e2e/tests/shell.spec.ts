@@ -5,6 +5,8 @@ import { expectAccessible } from '../a11y.js';
 
 /** The budget of the login route's JavaScript on the wire, compressed, headers included. */
 const LOGIN_JS_BUDGET_BYTES = 200_000;
+/** Its styles: Mantine's base and the login's components; the whole stylesheet is 30 KB alone. */
+const LOGIN_CSS_BUDGET_BYTES = 20_000;
 /** What the login route must not carry (ADR 019), by chunk name and by a string of its code. */
 const NOT_ON_LOGIN = {
   names: /vendor-(?:editor|dates|dropzone)|credentials-modal|-page-|app-layout/,
@@ -16,15 +18,21 @@ const NOT_ON_LOGIN = {
   },
 };
 
-/** Every script the page receives from now on, by path. */
-function collectScripts(page: Page) {
+/** Every script (or stylesheet) the page receives from now on, by path. */
+function collectScripts(page: Page, type: 'script' | 'stylesheet' = 'script') {
   const scripts = new Map<string, Response>();
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') {
+    if (response.request().resourceType() === type) {
       scripts.set(new URL(response.url()).pathname, response);
     }
   });
   return scripts;
+}
+
+/** Bytes on the wire: the compressed body and the headers. */
+async function transferred(response: Response) {
+  const sizes = await response.request().sizes();
+  return sizes.responseBodySize + sizes.responseHeadersSize;
 }
 
 test.describe('Układ na telefonie (poniżej 1280 px)', () => {
@@ -271,6 +279,7 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
     page,
   }) => {
     const scripts = collectScripts(page);
+    const styles = collectScripts(page, 'stylesheet');
     const html = await page.goto('/login');
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
     await page.waitForLoadState('networkidle');
@@ -280,7 +289,7 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
     expect(html?.headers()['content-encoding']).toBe('br');
 
     expect(scripts.size).toBeGreaterThan(0);
-    let transferred = 0;
+    let jsBytes = 0;
     for (const [path, response] of scripts) {
       expect(path).toMatch(/^\/assets\/[\w-]+-[\w-]{8}\.js$/);
       expect(path, 'a chunk the login route does not need').not.toMatch(NOT_ON_LOGIN.names);
@@ -292,11 +301,16 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
       for (const [what, markers] of Object.entries(NOT_ON_LOGIN.code)) {
         for (const marker of markers) expect(code, `${what} in ${path}`).not.toContain(marker);
       }
-      const sizes = await response.request().sizes();
-      transferred += sizes.responseBodySize + sizes.responseHeadersSize;
+      jsBytes += await transferred(response);
     }
-    console.log(`login route JavaScript: ${transferred} bytes in ${scripts.size} files`);
-    expect(transferred).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
+    let cssBytes = 0;
+    for (const [path, response] of styles) {
+      expect(response.headers()['content-encoding'], path).toBe('br');
+      cssBytes += await transferred(response);
+    }
+    console.log(`login route: JavaScript ${jsBytes} B in ${scripts.size} files, CSS ${cssBytes} B`);
+    expect(jsBytes).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
+    expect(cssBytes).toBeLessThanOrEqual(LOGIN_CSS_BUDGET_BYTES);
   });
 
   test('after signing in, the screens load their own chunks: the patient card its editor', async ({
