@@ -138,7 +138,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {
-    files: ['**/*.js', '**/*.config.ts', 'scripts/**'],
+    files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

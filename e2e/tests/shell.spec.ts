@@ -1,5 +1,39 @@
-import { expect, openSignedIn, signInThroughUi, test } from '../fixtures.js';
+import type { Page, Response } from '@playwright/test';
+import { ADMIN_LOGIN, ADMIN_PASSWORD } from '../env.js';
+import { expect, openSignedIn, registerPatient, signInThroughUi, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+
+/** The budget of the login route's JavaScript on the wire, compressed, headers included. */
+const LOGIN_JS_BUDGET_BYTES = 200_000;
+/** Its styles: Mantine's base and the login's components; the whole stylesheet is 30 KB alone. */
+const LOGIN_CSS_BUDGET_BYTES = 20_000;
+/** What the login route must not carry (ADR 019), by chunk name and by a string of its code. */
+const NOT_ON_LOGIN = {
+  names: /vendor-(?:editor|dates|dropzone)|credentials-modal|-page-|app-layout/,
+  code: {
+    'rich-text editor': ['ProseMirror', '@mantine/tiptap/'],
+    'date pickers': ['@mantine/dates/'],
+    dropzone: ['@mantine/dropzone/'],
+    'PDF viewer': ['dane-logowania.pdf'],
+  },
+};
+
+/** Every script (or stylesheet) the page receives from now on, by path. */
+function collectScripts(page: Page, type: 'script' | 'stylesheet' = 'script') {
+  const scripts = new Map<string, Response>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() === type) {
+      scripts.set(new URL(response.url()).pathname, response);
+    }
+  });
+  return scripts;
+}
+
+/** Bytes on the wire: the compressed body and the headers. */
+async function transferred(response: Response) {
+  const sizes = await response.request().sizes();
+  return sizes.responseBodySize + sizes.responseHeadersSize;
+}
 
 test.describe('Układ na telefonie (poniżej 1280 px)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -237,5 +271,84 @@ test.describe('Dostęp i sesja', () => {
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
     await page.goto('/units');
     await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu', () => {
+  test('the login route loads only its own code, brotli-compressed, within the byte budget', async ({
+    page,
+  }) => {
+    const scripts = collectScripts(page);
+    const styles = collectScripts(page, 'stylesheet');
+    const html = await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+
+    // The document is asked for again on every load; it names the current hashed files.
+    expect(html?.headers()['cache-control']).toBe('no-cache');
+    expect(html?.headers()['content-encoding']).toBe('br');
+
+    expect(scripts.size).toBeGreaterThan(0);
+    let jsBytes = 0;
+    for (const [path, response] of scripts) {
+      expect(path).toMatch(/^\/assets\/[\w-]+-[\w-]{8}\.js$/);
+      expect(path, 'a chunk the login route does not need').not.toMatch(NOT_ON_LOGIN.names);
+      const headers = response.headers();
+      expect(headers['content-encoding'], path).toBe('br');
+      expect(headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+      expect(headers.vary, path).toMatch(/accept-encoding/i);
+      const code = await response.text();
+      for (const [what, markers] of Object.entries(NOT_ON_LOGIN.code)) {
+        for (const marker of markers) expect(code, `${what} in ${path}`).not.toContain(marker);
+      }
+      jsBytes += await transferred(response);
+    }
+    let cssBytes = 0;
+    for (const [path, response] of styles) {
+      expect(response.headers()['content-encoding'], path).toBe('br');
+      cssBytes += await transferred(response);
+    }
+    console.log(`login route: JavaScript ${jsBytes} B in ${scripts.size} files, CSS ${cssBytes} B`);
+    expect(jsBytes).toBeLessThanOrEqual(LOGIN_JS_BUDGET_BYTES);
+    expect(cssBytes).toBeLessThanOrEqual(LOGIN_CSS_BUDGET_BYTES);
+  });
+
+  test('after signing in, the screens load their own chunks: the patient card its editor', async ({
+    page,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const patient = await registerPatient(api, doctor);
+
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
+    const scripts = collectScripts(page);
+    await signInThroughUi(page, 'admin', { login: ADMIN_LOGIN, password: ADMIN_PASSWORD });
+    await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+    const afterSignIn = [...scripts.keys()];
+    expect(afterSignIn.some((path) => path.includes('/app-layout-'))).toBe(true);
+    expect(afterSignIn.some((path) => path.includes('/doctors-page-'))).toBe(true);
+    expect(afterSignIn.some((path) => path.includes('/vendor-editor-'))).toBe(false);
+
+    // Within the app (no reload): the list, then the card, each fetching its code on first use.
+    const menu = page.getByRole('navigation', { name: 'Menu główne' });
+    await menu.getByRole('link', { name: 'Pacjenci' }).click();
+    await page.getByRole('searchbox', { name: 'Szukaj' }).fill(patient.pesel);
+    await page.getByRole('link', { name: `Karta pacjenta: ${patient.surname} Zofia` }).click();
+    await expect(page).toHaveURL(new RegExp(`/patients/card/${patient.id}$`));
+    await expect(
+      page.getByRole('heading', { level: 1, name: `${patient.surname} Zofia` }),
+    ).toBeVisible();
+    await page
+      .getByRole('tablist', { name: 'Sekcje karty pacjenta' })
+      .getByRole('tab', { name: 'Komentarze lekarza' })
+      .click();
+
+    const editor = [...scripts].find(([path]) => path.includes('/vendor-editor-'));
+    expect(editor, 'the editor chunk arrives with the card').toBeDefined();
+    expect(await editor![1].text()).toContain('ProseMirror');
+    expect(editor![1].headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect([...scripts.keys()].some((path) => path.includes('/patient-card-page-'))).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -23,6 +22,7 @@ import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
 import { noStorePlugin } from './plugins/no-store.js';
+import { webAppPlugin } from './plugins/web-app.js';
 import { adminRoutes } from './modules/admins/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -177,26 +177,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     { prefix: '/api' },
   );
 
-  const webRoot = config.webRoot;
-  if (webRoot)
-    await app.register(fastifyStatic, {
-      root: webRoot,
-      wildcard: false,
-      index: ['index.html'],
-      // Source maps would hand out the app's source: never served, even from a debug build.
-      allowedPath: (pathName) => !pathName.toLowerCase().endsWith('.map'),
-    });
-  // Unknown API paths answer JSON; with the web app built, other GETs get index.html so that
-  // deep links such as /units/calendar/3 open the app, which then routes on the client.
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const isAppRoute =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !path.startsWith('/api') &&
-      !/\.[a-z0-9]+$/i.test(path);
-    if (webRoot && isAppRoute)
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-    return reply.status(404).send({ status: 'not_found' });
-  });
+  // The built web app (precompressed, cached by kind of file) and the answers for unknown paths.
+  await app.register(webAppPlugin, { webRoot: config.webRoot });
   return app;
 }

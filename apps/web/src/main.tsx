@@ -1,6 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/notifications/styles.css';
+import './app/shell-styles';
 import './lib/zod-config';
 import './i18n/i18n';
 import { StrictMode } from 'react';

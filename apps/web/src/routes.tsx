@@ -1,21 +1,18 @@
 import { createBrowserRouter } from 'react-router';
-import { AppLayout } from './app/app-layout';
+import type { ComponentType } from 'react';
 import { HomeRedirect, PublicOnly, RequirePermission, RequireSession } from './app/guards';
+import { PageLoader } from './app/page-loader';
 import { RouteError } from './app/route-error';
-import { AdminCreateRoute, AdminEditRoute } from './features/admins/admin-form-route';
-import { AdminsPage } from './features/admins/admins-page';
-import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
-import { DoctorCreateRoute, DoctorEditRoute } from './features/doctors/doctor-form-route';
-import { DoctorsPage } from './features/doctors/doctors-page';
-import { UnitsPage } from './features/units/units-page';
 
-// The patient screens carry the rich-text editor and date pickers: they load on first visit, so
-// the login page and the lists stay small.
-const lazyPage = <K extends string>(
-  load: () => Promise<Record<K, React.ComponentType>>,
-  name: K,
-) => ({
+/**
+ * Every screen but the login page loads its code on first visit (ADR 019): the login route
+ * carries only what it shows, and the signed-in layout, the lists, the editor and the date
+ * pickers come in their own chunks. The router's `lazy` fetches a screen's chunk before it
+ * renders it (in parallel for a layout and its page), so no Suspense boundary is needed; the
+ * first render of a deep link shows the page loader meanwhile.
+ */
+const lazyPage = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => ({
   lazy: async () => ({ Component: (await load())[name] }),
 });
 
@@ -26,16 +23,26 @@ const lazyPage = <K extends string>(
 export const router = createBrowserRouter([
   {
     errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoader />,
     children: [
       { element: <PublicOnly />, children: [{ path: '/login', element: <LoginPage /> }] },
       {
         element: <RequireSession />,
         children: [
           {
-            element: <AppLayout />,
+            ...lazyPage(() => import('./app/app-layout'), 'AppLayout'),
             children: [
-              { path: '/changepassword', element: <ChangePasswordPage /> },
-              { path: '/units', element: <UnitsPage /> },
+              {
+                path: '/changepassword',
+                ...lazyPage(
+                  () => import('./features/auth/change-password-page'),
+                  'ChangePasswordPage',
+                ),
+              },
+              {
+                path: '/units',
+                ...lazyPage(() => import('./features/units/units-page'), 'UnitsPage'),
+              },
               {
                 path: '/patients',
                 ...lazyPage(() => import('./features/patients/list/patients-page'), 'PatientsPage'),
@@ -71,10 +78,22 @@ export const router = createBrowserRouter([
                 children: [
                   {
                     path: '/doctors',
-                    element: <DoctorsPage />,
+                    ...lazyPage(() => import('./features/doctors/doctors-page'), 'DoctorsPage'),
                     children: [
-                      { path: 'create', element: <DoctorCreateRoute /> },
-                      { path: ':id/edit', element: <DoctorEditRoute /> },
+                      {
+                        path: 'create',
+                        ...lazyPage(
+                          () => import('./features/doctors/doctor-form-route'),
+                          'DoctorCreateRoute',
+                        ),
+                      },
+                      {
+                        path: ':id/edit',
+                        ...lazyPage(
+                          () => import('./features/doctors/doctor-form-route'),
+                          'DoctorEditRoute',
+                        ),
+                      },
                     ],
                   },
                 ],
@@ -84,10 +103,22 @@ export const router = createBrowserRouter([
                 children: [
                   {
                     path: '/admins',
-                    element: <AdminsPage />,
+                    ...lazyPage(() => import('./features/admins/admins-page'), 'AdminsPage'),
                     children: [
-                      { path: 'create', element: <AdminCreateRoute /> },
-                      { path: ':id/edit', element: <AdminEditRoute /> },
+                      {
+                        path: 'create',
+                        ...lazyPage(
+                          () => import('./features/admins/admin-form-route'),
+                          'AdminCreateRoute',
+                        ),
+                      },
+                      {
+                        path: ':id/edit',
+                        ...lazyPage(
+                          () => import('./features/admins/admin-form-route'),
+                          'AdminEditRoute',
+                        ),
+                      },
                     ],
                   },
                 ],

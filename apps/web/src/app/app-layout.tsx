@@ -1,4 +1,7 @@
+// Every Mantine component's styles, layered like the login route's subset (app/shell-styles.ts).
+import '@mantine/core/styles.layer.css';
 import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import { IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -114,81 +117,36 @@ export function AppLayout() {
       : session.user.login;
 
   return (
-    <AppShell
-      padding={{ base: 'sm', md: 'lg' }}
-      navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: true, desktop: !isDesktop } }}
-      header={{ height: 52, collapsed: isDesktop }}
-      footer={{ height: 64, collapsed: isDesktop }}
-    >
-      {!isDesktop && (
-        <AppShell.Header px="sm">
-          <Group h="100%" justify="space-between" wrap="nowrap">
-            <Text fw={700} size="sm" truncate>
-              {t('app.title')}
-            </Text>
-            <LanguageSwitch />
-          </Group>
-        </AppShell.Header>
-      )}
-
-      {isDesktop && (
-        <AppShell.Navbar p="md">
-          <AppShell.Section>
-            <Text fw={700}>{t('app.title')}</Text>
-            <Text size="xs" c="dimmed" mb="md">
-              {t('auth.signedInAs', { name: who })}
-            </Text>
-          </AppShell.Section>
-          <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-            {items.map((item) => (
-              <SideLink
-                key={item.path}
-                to={item.path}
-                label={t(item.label)}
-                icon={item.icon}
-                disabled={locked}
-              />
-            ))}
-            {locked && (
-              <Text size="xs" c="dimmed" mt="sm">
-                {t('nav.lockedHint')}
+    // The confirm dialogs (components/confirm.ts) are asked for on signed-in screens only.
+    <ModalsProvider>
+      <AppShell
+        padding={{ base: 'sm', md: 'lg' }}
+        navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: true, desktop: !isDesktop } }}
+        header={{ height: 52, collapsed: isDesktop }}
+        footer={{ height: 64, collapsed: isDesktop }}
+      >
+        {!isDesktop && (
+          <AppShell.Header px="sm">
+            <Group h="100%" justify="space-between" wrap="nowrap">
+              <Text fw={700} size="sm" truncate>
+                {t('app.title')}
               </Text>
-            )}
-          </AppShell.Section>
-          <AppShell.Section>
-            <Stack gap="xs">
               <LanguageSwitch />
-              <SideLink
-                to={CHANGE_PASSWORD}
-                label={t('nav.changePassword')}
-                icon={IconKey}
-                disabled={false}
-              />
-              <Button
-                variant="subtle"
-                color="gray"
-                justify="flex-start"
-                leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
-                onClick={() => void logout()}
-              >
-                {t('nav.logout')}
-              </Button>
-            </Stack>
-          </AppShell.Section>
-        </AppShell.Navbar>
-      )}
+            </Group>
+          </AppShell.Header>
+        )}
 
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
-
-      {!isDesktop && (
-        <AppShell.Footer>
-          <nav aria-label={t('nav.label')} className={classes.bar}>
-            {items
-              .filter((item) => item.mobile)
-              .map((item) => (
-                <BarLink
+        {isDesktop && (
+          <AppShell.Navbar p="md">
+            <AppShell.Section>
+              <Text fw={700}>{t('app.title')}</Text>
+              <Text size="xs" c="dimmed" mb="md">
+                {t('auth.signedInAs', { name: who })}
+              </Text>
+            </AppShell.Section>
+            <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
+              {items.map((item) => (
+                <SideLink
                   key={item.path}
                   to={item.path}
                   label={t(item.label)}
@@ -196,19 +154,67 @@ export function AppLayout() {
                   disabled={locked}
                 />
               ))}
-            <BarLink
-              to={CHANGE_PASSWORD}
-              label={t('nav.changePassword')}
-              icon={IconKey}
-              disabled={false}
-            />
-            <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
-              <IconLogout size={22} stroke={1.6} aria-hidden />
-              <span className={classes.barLabel}>{t('nav.logout')}</span>
-            </UnstyledButton>
-          </nav>
-        </AppShell.Footer>
-      )}
-    </AppShell>
+              {locked && (
+                <Text size="xs" c="dimmed" mt="sm">
+                  {t('nav.lockedHint')}
+                </Text>
+              )}
+            </AppShell.Section>
+            <AppShell.Section>
+              <Stack gap="xs">
+                <LanguageSwitch />
+                <SideLink
+                  to={CHANGE_PASSWORD}
+                  label={t('nav.changePassword')}
+                  icon={IconKey}
+                  disabled={false}
+                />
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  justify="flex-start"
+                  leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+                  onClick={() => void logout()}
+                >
+                  {t('nav.logout')}
+                </Button>
+              </Stack>
+            </AppShell.Section>
+          </AppShell.Navbar>
+        )}
+
+        <AppShell.Main>
+          <Outlet />
+        </AppShell.Main>
+
+        {!isDesktop && (
+          <AppShell.Footer>
+            <nav aria-label={t('nav.label')} className={classes.bar}>
+              {items
+                .filter((item) => item.mobile)
+                .map((item) => (
+                  <BarLink
+                    key={item.path}
+                    to={item.path}
+                    label={t(item.label)}
+                    icon={item.icon}
+                    disabled={locked}
+                  />
+                ))}
+              <BarLink
+                to={CHANGE_PASSWORD}
+                label={t('nav.changePassword')}
+                icon={IconKey}
+                disabled={false}
+              />
+              <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
+                <IconLogout size={22} stroke={1.6} aria-hidden />
+                <span className={classes.barLabel}>{t('nav.logout')}</span>
+              </UnstyledButton>
+            </nav>
+          </AppShell.Footer>
+        )}
+      </AppShell>
+    </ModalsProvider>
   );
 }

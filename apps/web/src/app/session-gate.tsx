@@ -1,12 +1,10 @@
-import { Center, Loader } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { restoreSession } from '../lib/session-actions';
+import { PageLoader } from './page-loader';
 
 /** Holds the screens back until the stored session has been checked, so nobody sees a flash. */
 export function SessionGate({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
@@ -19,12 +17,6 @@ export function SessionGate({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  if (!ready) {
-    return (
-      <Center h="100dvh">
-        <Loader aria-label={t('app.loading')} />
-      </Center>
-    );
-  }
+  if (!ready) return <PageLoader />;
   return children;
 }

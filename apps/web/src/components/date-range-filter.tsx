@@ -3,6 +3,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { warsawDay } from '@portal/shared';
+import { LocalizedDates } from './localized-dates';
 import { DATE_RANGE_OPTIONS, dateRangeFor } from './date-range';
 import type { DateRange, DateRangeChoice, DateRangeOption } from './date-range';
 
@@ -44,21 +45,23 @@ export function DateRangeFilter({
         comboboxProps={{ withinPortal: true }}
       />
       {value.option === 'custom' && (
-        <DatePickerInput
-          type="range"
-          label={t('dateRange.customLabel')}
-          placeholder={t('dateRange.customPlaceholder')}
-          value={value.custom}
-          onChange={(days) => emit({ ...value, custom: [days[0] ?? null, days[1] ?? null] })}
-          maxDate={warsawDay(new Date())}
-          valueFormat="DD.MM.YYYY"
-          allowSingleDateInRange
-          clearable
-          leftSection={<IconCalendar size={16} aria-hidden />}
-          w={{ base: '100%', xs: 260 }}
-          popoverProps={{ withinPortal: true }}
-          clearButtonProps={{ 'aria-label': t('dateRange.clear') }}
-        />
+        <LocalizedDates>
+          <DatePickerInput
+            type="range"
+            label={t('dateRange.customLabel')}
+            placeholder={t('dateRange.customPlaceholder')}
+            value={value.custom}
+            onChange={(days) => emit({ ...value, custom: [days[0] ?? null, days[1] ?? null] })}
+            maxDate={warsawDay(new Date())}
+            valueFormat="DD.MM.YYYY"
+            allowSingleDateInRange
+            clearable
+            leftSection={<IconCalendar size={16} aria-hidden />}
+            w={{ base: '100%', xs: 260 }}
+            popoverProps={{ withinPortal: true }}
+            clearButtonProps={{ 'aria-label': t('dateRange.clear') }}
+          />
+        </LocalizedDates>
       )}
     </Group>
   );

@@ -1,6 +1,3 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/en';
-import 'dayjs/locale/pl';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { resources } from './resources';
@@ -26,7 +23,6 @@ function storedLanguage(): Language {
 function applyLanguage(language: string) {
   const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
   document.documentElement.lang = lang;
-  dayjs.locale(lang);
   try {
     window.localStorage.setItem(LANGUAGE_KEY, lang);
   } catch {

@@ -1,4 +1,4 @@
-import '@mantine/dropzone/styles.css';
+import '@mantine/dropzone/styles.layer.css';
 import { ActionIcon, Anchor, Card, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import type { FileRejection } from '@mantine/dropzone';
