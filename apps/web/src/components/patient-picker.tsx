@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import type { PatientBasic } from '@portal/shared';
 import { usePatientOptions } from '../api/patients';
+import { ComboboxMessage } from './combobox-message';
 import {
   emptyMessageKey,
   pickerData,
@@ -48,7 +49,7 @@ export function usePatientPicker(value: readonly string[], enabled = true) {
     onSearchChange: setSearch,
     filter: ({ options }: { options: ComboboxParsedItem[] }) =>
       options.filter((option) => 'value' in option && visible.has(String(option.value))),
-    nothingFoundMessage: t(emptyMessageKey(search, searching)),
+    nothingFoundMessage: <ComboboxMessage>{t(emptyMessageKey(search, searching))}</ComboboxMessage>,
   };
 }
 

@@ -7,6 +7,7 @@ import { formatDateTime } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { useDoctorOptions } from '../../api/doctors';
 import { ENTITY } from '../../api/query-keys';
+import { ComboboxMessage } from '../../components/combobox-message';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ALL_TIME } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
@@ -180,7 +181,7 @@ export function AuditPage() {
             onChange={(doctorIds) => filter({ doctorIds })}
             searchable
             clearable
-            nothingFoundMessage={t('audit.nothingFound')}
+            nothingFoundMessage={<ComboboxMessage>{t('audit.nothingFound')}</ComboboxMessage>}
             w={{ base: '100%', xs: 280 }}
             comboboxProps={{ withinPortal: true }}
           />
