@@ -142,9 +142,17 @@ test.describe('Historia zmian', () => {
     await expect(page.getByText('Wpisz nazwisko, imię lub PESEL')).toBeVisible();
     await expectAccessible(page, 'historia zmian: wybór pacjenta przed wpisaniem');
 
-    // Diacritics are optional: "wojcik" finds Wójcik.
-    await page.keyboard.type(`wojcik-${patient.surname.split('-')[1]}`);
+    // Diacritics are optional: "wojcik" finds Wójcik. Typing asks the server once, after the
+    // debounce, never the whole table.
+    const searches: string[] = [];
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname.startsWith('/api/patients/')) searches.push(url.pathname + url.search);
+    });
+    const typed = `wojcik-${patient.surname.split('-')[1]}`;
+    await page.keyboard.type(typed);
     await expect(page.getByRole('option', { name: option, exact: true })).toBeVisible();
+    expect(searches).toEqual([`/api/patients/options?search=${encodeURIComponent(typed)}`]);
     await expectAccessible(page, 'historia zmian: wybór pacjenta z listą');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
