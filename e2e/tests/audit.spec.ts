@@ -14,10 +14,10 @@ function auditRows(page: Page) {
   return page.getByRole('table', { name: 'Historia zmian' }).getByRole('row');
 }
 
-/** A searchable multi-select of the filters: type, pick, close. */
-async function pick(page: Page, select: Locator, option: string) {
+/** A searchable multi-select of the filters: type (part of the name), pick, close. */
+async function pick(page: Page, select: Locator, option: string, typed = option) {
   await select.click();
-  await select.fill(option);
+  await select.fill(typed);
   await page.getByRole('option', { name: option, exact: true }).click();
   await select.press('Escape');
 }
@@ -68,7 +68,9 @@ test.describe('Historia zmian', () => {
     }
 
     const filters = page.getByRole('region', { name: 'Filtry' });
-    await pick(page, filters.getByLabel('Pacjenci'), `${surname} Zofia (${patient.pesel})`);
+    const patientOption = `${surname} Zofia (${patient.pesel})`;
+    // The patient picker searches the server as one types: part of the surname is enough.
+    await pick(page, filters.getByLabel('Pacjenci'), patientOption, surname.slice(0, -2));
 
     // Only this patient's entries: the registration and the change.
     const change = auditRows(page).filter({ hasText: 'zmiana' }).filter({ hasText: 'Nazwisko' });
@@ -110,14 +112,69 @@ test.describe('Historia zmian', () => {
     // Clearing the filters goes back to everyone's entries from the beginning.
     await page.getByRole('button', { name: 'Wyczyść filtry' }).click();
     await expect(page.getByRole('combobox', { name: 'Zakres dat' })).toHaveValue('Od początku');
-    await expect(filters.getByText(`${surname} Zofia (${patient.pesel})`)).toHaveCount(0);
+    await expect(filters.getByText(patientOption)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Wyczyść filtry' })).toHaveCount(0);
     await expect(rows.first()).toBeVisible();
 
-    // The patient's name leads to the card.
-    await pick(page, filters.getByLabel('Pacjenci'), `${surname} Zofia (${patient.pesel})`);
+    // The patient's name leads to the card (found by the PESEL this time).
+    await pick(page, filters.getByLabel('Pacjenci'), patientOption, patient.pesel);
     await change.getByRole('link', { name: `Karta pacjenta: ${surname} Zofia` }).click();
     await expect(page).toHaveURL(new RegExp(`/patients/card/${patient.id}$`));
+  });
+
+  test('the patient filter is operated by keyboard alone: type, arrow, Enter, Backspace', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const patient = await registerPatient(api, doctor);
+    const option = `${patient.surname} Zofia (${patient.pesel})`;
+
+    await openSignedIn(page, request, '/audit_trial');
+    const filters = page.getByRole('region', { name: 'Filtry' });
+    const picker = filters.getByRole('combobox', { name: 'Pacjenci' });
+    // Tab from the doctors filter reaches the patients filter; nothing is listed before typing.
+    await filters.getByRole('combobox', { name: 'Lekarze' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(picker).toBeFocused();
+    await expect(page.getByText('Wpisz nazwisko, imię lub PESEL')).toBeVisible();
+    await expectAccessible(page, 'historia zmian: wybór pacjenta przed wpisaniem');
+
+    // Diacritics are optional: "wojcik" finds Wójcik. Typing asks the server once, after the
+    // debounce, never the whole table.
+    const searches: string[] = [];
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname.startsWith('/api/patients/')) searches.push(url.pathname + url.search);
+    });
+    const typed = `wojcik-${patient.surname.split('-')[1]}`;
+    await page.keyboard.type(typed);
+    await expect(page.getByRole('option', { name: option, exact: true })).toBeVisible();
+    expect(searches).toEqual([`/api/patients/options?search=${encodeURIComponent(typed)}`]);
+    await expectAccessible(page, 'historia zmian: wybór pacjenta z listą');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(filters.getByText(option)).toBeVisible();
+    const patientLinks = page
+      .getByRole('table', { name: 'Historia zmian' })
+      .getByRole('link', { name: `Karta pacjenta: ${patient.surname} Zofia` });
+    await expect(patientLinks.first()).toBeVisible();
+    await expect(
+      auditRows(page)
+        .filter({ has: page.getByRole('cell') })
+        .filter({
+          hasNot: page.getByRole('link', { name: `Karta pacjenta: ${patient.surname} Zofia` }),
+        }),
+    ).toHaveCount(0);
+
+    // Backspace in the empty search removes the chosen patient.
+    await picker.focus();
+    await page.keyboard.press('Backspace');
+    await expect(filters.getByText(option)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Wyczyść filtry' })).toHaveCount(0);
   });
 
   test("a doctor's change is listed under the doctor's login and found with the doctors filter", async ({

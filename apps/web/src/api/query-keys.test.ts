@@ -32,7 +32,8 @@ describe('query keys', () => {
   it('let a write on patients reach the list, pickers, card and its tabs', async () => {
     const keys = [
       queryKeys.list(ENTITY.patients, { offset: 0 }),
-      queryKeys.patientOptions(),
+      queryKeys.patientOptions('kowal', []),
+      queryKeys.patientOptions('', ['5']),
       queryKeys.patient(5),
       queryKeys.patientNotes(5),
       queryKeys.patientFiles(5),

@@ -21,7 +21,9 @@ export const queryKeys = {
 
   unitOptions: () => [ENTITY.units, 'all'] as const,
   doctorOptions: (unitId: number | null) => [ENTITY.doctors, 'all', unitId] as const,
-  patientOptions: () => [ENTITY.patients, 'all'] as const,
+  /** Search-as-you-type matches of a patient picker, and patients named by id. */
+  patientOptions: (search: string, ids: readonly string[]) =>
+    [ENTITY.patients, 'options', search, ids] as const,
 
   doctor: (id: number | null) => [ENTITY.doctors, 'detail', id] as const,
   admin: (id: number | null) => [ENTITY.admins, 'detail', id] as const,

@@ -18,7 +18,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '@portal/shared';
 import classes from './data-table.module.css';
-import { ariaSort, pageCount, rangeOf } from './list-state';
+import { ariaSort, formatCount, formatTotal } from './list-state';
 import { SearchInput } from './search-input';
 import type { ListController } from './use-list-query';
 import { useIsDesktop } from './use-is-desktop';
@@ -68,10 +68,11 @@ export function DataTable<T extends TableRow>({
   label,
   searchable = true,
 }: DataTableProps<T>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const isDesktop = useIsDesktop();
-  const { state, query, rows, total } = list;
-  const range = rangeOf(state.page, state.limit, total);
+  const { state, query, rows, summary } = list;
+  const language = i18n.language;
+  const total = summary && formatTotal(summary.total, summary.kind, language, t);
   const actionColumn = columns.find((column) => column.actions);
   const sortable = columns.filter((column) => column.sortKey);
 
@@ -201,9 +202,21 @@ export function DataTable<T extends TableRow>({
       </Box>
 
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <Text size="sm" aria-live="polite">
-          {t('list.range', range)}
-        </Text>
+        <Stack gap={2}>
+          <Text size="sm" aria-live="polite">
+            {summary &&
+              t('list.range', {
+                from: formatCount(summary.from, language),
+                to: formatCount(summary.to, language),
+                total,
+              })}
+          </Text>
+          {summary?.kind === 'at_least' && (
+            <Text size="xs" c="dimmed">
+              {t('list.tooMany', { total: formatCount(summary.total, language) })}
+            </Text>
+          )}
+        </Stack>
         <Group gap="sm" wrap="wrap">
           <NativeSelect
             aria-label={t('list.pageSize')}
@@ -216,8 +229,10 @@ export function DataTable<T extends TableRow>({
           <Box component="nav" aria-label={t('list.pagination')}>
             <Pagination
               size="sm"
-              total={pageCount(total, state.limit)}
+              // The page asked for is offered even before its answer tells the new count.
+              total={Math.max(summary?.pages ?? 1, state.page)}
               value={state.page}
+              disabled={!summary}
               onChange={list.setPage}
               siblings={isDesktop ? 1 : 0}
               getItemProps={(page) => ({

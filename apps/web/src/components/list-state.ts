@@ -1,4 +1,6 @@
-import { DEFAULT_PAGE_SIZE } from '@portal/shared';
+import { COUNT_CAP, DEFAULT_PAGE_SIZE } from '@portal/shared';
+import type { TotalKind } from '@portal/shared';
+import type { TFunction } from 'i18next';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -11,9 +13,32 @@ export interface ListState {
   search: string;
 }
 
+/** A page of a list as the widgets hold it, whichever paging style the endpoint speaks. */
 export interface Paged<T> {
   data: T[];
   total: number;
+  total_kind: TotalKind;
+}
+
+/** The page-style answer: GET /api/<entity>?page -> {data,total,total_kind}. */
+export interface PagePaged<T> {
+  data: T[];
+  total: number;
+  /** Absent only from a server older than issue 8, whose totals were all exact. */
+  total_kind?: TotalKind;
+}
+
+/** The offset-style answer of the patients list (spec §7): {data,total_count,total_kind}. */
+export interface OffsetPaged<T> {
+  data: T[];
+  total_count: number;
+  total_kind?: TotalKind;
+}
+
+/** Both paging styles become one shape here, so the widgets have one code path. */
+export function toPaged<T>(answer: PagePaged<T> | OffsetPaged<T>): Paged<T> {
+  const total = 'total_count' in answer ? answer.total_count : answer.total;
+  return { data: answer.data, total, total_kind: answer.total_kind ?? 'exact' };
 }
 
 export function initialListState(orderBy = 'id', direction: SortDirection = 'desc'): ListState {
@@ -43,11 +68,76 @@ export function pageCount(total: number, limit: number): number {
   return Math.max(1, Math.ceil(total / limit));
 }
 
-/** 1-based rows shown on a page, for 'from–to of total'. */
-export function rangeOf(page: number, limit: number, total: number) {
-  if (total <= 0) return { from: 0, to: 0, total: 0 };
-  const from = Math.min((page - 1) * limit + 1, total);
-  return { from, to: Math.min(page * limit, total), total };
+/** What the range indicator and the pager show for one answered page. */
+export interface PageSummary {
+  /** 1-based first and last row shown; both 0 on an empty page. */
+  from: number;
+  to: number;
+  total: number;
+  kind: TotalKind;
+  /** Pages the pager offers. */
+  pages: number;
+}
+
+/**
+ * The range and page count of an answered page, for every kind of total:
+ * - `exact`: as counted;
+ * - `at_least` (a filter matched more than COUNT_CAP rows): pages up to the cap, no further, since
+ *   the rows beyond it are reached by narrowing the filter;
+ * - `estimate` (the planner's figure for a large table): pages by the estimate, and one more while
+ *   the last offered page is full, so that an estimate below the truth hides no row.
+ * A page shorter than the page size is the end of the list, whatever was estimated or capped: the
+ * total is then known exactly (this also corrects a total that changed while it was remembered),
+ * and so it is when the first page is empty.
+ */
+export function summarizePage(
+  page: number,
+  limit: number,
+  rowsOnPage: number,
+  total: number,
+  kind: TotalKind,
+): PageSummary {
+  const first = (page - 1) * limit + 1;
+  if (page === 1 && rowsOnPage === 0) return { from: 0, to: 0, total: 0, kind: 'exact', pages: 1 };
+  if (rowsOnPage > 0 && rowsOnPage < limit) {
+    const end = first + rowsOnPage - 1;
+    return { from: first, to: end, total: end, kind: 'exact', pages: page };
+  }
+  const from = rowsOnPage > 0 ? first : 0;
+  const to = rowsOnPage > 0 ? first + rowsOnPage - 1 : 0;
+  if (kind === 'at_least') {
+    const capped = Math.max(total, COUNT_CAP);
+    return { from, to, total: capped, kind, pages: pageCount(capped, limit) };
+  }
+  if (kind === 'estimate') {
+    const pages = pageCount(Math.max(total, to), limit);
+    return {
+      from,
+      to,
+      total: Math.max(total, to),
+      kind,
+      pages: rowsOnPage === limit && page >= pages ? page + 1 : pages,
+    };
+  }
+  return { from, to, total, kind, pages: pageCount(total, limit) };
+}
+
+/** Counts in the user's language: 3 800 000 in Polish, 3,800,000 in English. */
+export function formatCount(value: number, language: string): string {
+  return new Intl.NumberFormat(language).format(value);
+}
+
+/** The total as the range indicator says it: '57', '10 000+', 'ok. 3 800 000'. */
+export function formatTotal(
+  total: number,
+  kind: TotalKind,
+  language: string,
+  t: TFunction,
+): string {
+  const count = formatCount(total, language);
+  if (kind === 'at_least') return t('list.totalAtLeast', { total: count });
+  if (kind === 'estimate') return t('list.totalEstimate', { total: count });
+  return count;
 }
 
 export function ariaSort(state: ListState, key: string): 'ascending' | 'descending' | 'none' {

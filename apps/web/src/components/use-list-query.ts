@@ -5,8 +5,8 @@ import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import { queryKeys } from '../api/query-keys';
 import type { QueryValue } from '../lib/api';
 import { api } from '../lib/api-client';
-import { initialListState, toggleSort, toListQuery } from './list-state';
-import type { ListState, Paged, SortDirection } from './list-state';
+import { initialListState, summarizePage, toggleSort, toListQuery, toPaged } from './list-state';
+import type { ListState, OffsetPaged, PagePaged, Paged, SortDirection } from './list-state';
 
 export interface ListQueryOptions {
   /** First part of the query key; writes invalidate `[entity]`. */
@@ -24,10 +24,10 @@ export interface ListQueryOptions {
   params?: Record<string, QueryValue>;
 }
 
-/** The answer of an offset-paged list. */
-interface OffsetPaged<T> {
-  data: T[];
-  total_count: number;
+/** An answered page together with the page and size it answers, which the summary needs. */
+interface AnsweredPage<T> extends Paged<T> {
+  page: number;
+  limit: number;
 }
 
 /**
@@ -59,18 +59,33 @@ export function useListQuery<T>({
   };
   const query = useQuery({
     queryKey: queryKeys.list(entity, params),
-    queryFn: ({ signal }) =>
-      api.request<Paged<T> | OffsetPaged<T>>(path, { query: params, signal }),
-    select: (answer): Paged<T> =>
-      'total_count' in answer ? { data: answer.data, total: answer.total_count } : answer,
+    queryFn: async ({ signal }): Promise<AnsweredPage<T>> => {
+      const answer = await api.request<PagePaged<T> | OffsetPaged<T>>(path, {
+        query: params,
+        signal,
+      });
+      return { ...toPaged(answer), page, limit: state.limit };
+    },
+    // While the next page, sort or filter loads, the last answer stays: rows, range and total
+    // alike (never a flicker to 0), with the page it belongs to.
     placeholderData: keepPreviousData,
   });
+  const answer = query.data;
 
   return {
     state,
     query,
-    rows: query.data?.data ?? [],
-    total: query.data?.total ?? 0,
+    rows: answer?.data ?? [],
+    /** Range, total and page count of the rows shown; null until the first answer. */
+    summary: answer
+      ? summarizePage(
+          answer.page,
+          answer.limit,
+          answer.data.length,
+          answer.total,
+          answer.total_kind,
+        )
+      : null,
     searchInput,
     setSearch: (value: string) => {
       setSearchInput(value);

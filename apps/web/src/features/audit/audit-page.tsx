@@ -6,14 +6,15 @@ import { Link } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { useDoctorOptions } from '../../api/doctors';
-import { usePatientOptions } from '../../api/patients';
 import { ENTITY } from '../../api/query-keys';
+import { ComboboxMessage } from '../../components/combobox-message';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ALL_TIME } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
+import { PatientPicker } from '../../components/patient-picker';
 import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useCan } from '../../lib/permissions';
@@ -42,7 +43,6 @@ export function AuditPage() {
     params: auditParams(filters),
   });
   const doctors = useDoctorOptions({ enabled: reader });
-  const patients = usePatientOptions({ enabled: reader });
 
   const forbidden = isApiError(list.query.error) && list.query.error.httpStatus === 403;
   const filtered =
@@ -157,9 +157,9 @@ export function AuditPage() {
     </>
   );
 
-  const personOption = (p: { id: number; firstname: string; surname: string; pesel?: string }) => ({
+  const personOption = (p: { id: number; firstname: string; surname: string }) => ({
     value: String(p.id),
-    label: `${p.surname} ${p.firstname}${p.pesel ? ` (${p.pesel})` : ''}`,
+    label: `${p.surname} ${p.firstname}`,
   });
 
   return (
@@ -181,21 +181,18 @@ export function AuditPage() {
             onChange={(doctorIds) => filter({ doctorIds })}
             searchable
             clearable
-            nothingFoundMessage={t('audit.nothingFound')}
+            nothingFoundMessage={<ComboboxMessage>{t('audit.nothingFound')}</ComboboxMessage>}
             w={{ base: '100%', xs: 280 }}
             comboboxProps={{ withinPortal: true }}
           />
-          <MultiSelect
+          <PatientPicker
             label={t('audit.patients')}
             placeholder={filters.patientIds.length ? undefined : t('audit.patientsPlaceholder')}
-            data={(patients.data ?? []).map(personOption)}
             value={filters.patientIds}
             onChange={(patientIds) => filter({ patientIds })}
-            searchable
+            enabled={reader}
             clearable
-            nothingFoundMessage={t('audit.nothingFound')}
             w={{ base: '100%', xs: 320 }}
-            comboboxProps={{ withinPortal: true }}
           />
           <DateRangeFilter
             value={dateChoice}
