@@ -43,9 +43,7 @@ async function idBounds(db: Database, from: Date | undefined, to: Date | undefin
       ? db
           .select({ id: auditEntries.id })
           .from(auditEntries)
-          .where(
-            lt(auditEntries.updated_at, new Date(from.getTime() - AUDIT_TRANSACTION_SLACK_MS)),
-          )
+          .where(lt(auditEntries.updated_at, new Date(from.getTime() - AUDIT_TRANSACTION_SLACK_MS)))
           .orderBy(desc(auditEntries.updated_at))
           .limit(1)
       : [],
@@ -82,7 +80,9 @@ function conditions(filter: AuditFilter, skip?: 'patientIds' | 'userIds'): SQL |
     filter.patientIds && skip !== 'patientIds'
       ? inArray(auditEntries.patient_id, filter.patientIds)
       : undefined,
-    filter.userIds && skip !== 'userIds' ? inArray(auditEntries.user_id, filter.userIds) : undefined,
+    filter.userIds && skip !== 'userIds'
+      ? inArray(auditEntries.user_id, filter.userIds)
+      : undefined,
     filter.bounds.after !== undefined ? gt(auditEntries.id, filter.bounds.after) : undefined,
     filter.bounds.before !== undefined ? lt(auditEntries.id, filter.bounds.before) : undefined,
     filter.from ? gte(auditEntries.updated_at, filter.from) : undefined,
