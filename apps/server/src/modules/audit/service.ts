@@ -185,10 +185,14 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
     ...(unfiltered ? { unfilteredTable: 'audit_entries' } : {}),
     ...(options.estimateFrom !== undefined ? { estimateFrom: options.estimateFrom } : {}),
   };
-  const [ids, total] = await Promise.all([
-    pageIds(db, filter, query.limit, offsetOf(query.page, query.limit)),
-    listTotal(db, plan),
-  ]);
+  // The total first (remembered while paging): a page past an exact total is known to be empty
+  // without walking the index up to its offset.
+  const total = await listTotal(db, plan);
+  const offset = offsetOf(query.page, query.limit);
+  const ids =
+    total.total_kind === 'exact' && offset >= total.total
+      ? []
+      : await pageIds(db, filter, query.limit, offset);
   const rows =
     ids.length === 0
       ? []
