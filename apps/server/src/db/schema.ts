@@ -402,8 +402,9 @@ export const auditEntries = pgTable(
     new_value: text('new_value'),
   },
   (t) => [
-    index('audit_entries_patient_id_idx').on(t.patient_id),
-    index('audit_entries_user_id_idx').on(t.user_id),
+    // (key, id): one patient's or user's entries, newest first, as an index range (0010).
+    index('audit_entries_patient_id_id_idx').on(t.patient_id, t.id),
+    index('audit_entries_user_id_id_idx').on(t.user_id, t.id),
     index('audit_entries_updated_at_idx').on(t.updated_at),
   ],
 );

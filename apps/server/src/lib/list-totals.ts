@@ -32,6 +32,8 @@ export interface TotalPlan {
    * estimated rather than counted.
    */
   unfilteredTable?: string;
+  /** Tests only: the table size from which an unfiltered total is estimated (ESTIMATE_FROM). */
+  estimateFrom?: number;
 }
 
 export const TOTAL_TTL_MS = 30_000;
@@ -85,7 +87,7 @@ export async function estimatedRows(db: Database, table: string): Promise<number
 async function computeTotal(db: Database, plan: TotalPlan): Promise<ListTotal> {
   if (plan.unfilteredTable) {
     const estimate = await estimatedRows(db, plan.unfilteredTable);
-    if (estimate !== null && estimate >= ESTIMATE_FROM) {
+    if (estimate !== null && estimate >= (plan.estimateFrom ?? ESTIMATE_FROM)) {
       return { total: estimate, total_kind: 'estimate' };
     }
     return { total: await countRows(db, plan.rows()), total_kind: 'exact' };

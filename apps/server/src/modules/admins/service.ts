@@ -5,7 +5,7 @@ import type {
   AdminUpdateBody,
   CredentialPair,
 } from '@portal/shared';
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { admins, users } from '../../db/schema.js';
@@ -16,6 +16,7 @@ import {
   softDeleteAccount,
 } from '../../lib/accounts.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -52,21 +53,32 @@ const selectAdmins = (db: Queryable) =>
 
 const sortable = { id: admins.id, login: users.login };
 
+/** Deferred join: the page's ids by login (users_login_id_idx), then those administrators. */
 export async function listAdmins(db: Database, query: AdminListQuery) {
   const where = searchAny(query.search, [users.login]);
-  const [rows, [count]] = await Promise.all([
-    selectAdmins(db)
+  const [ids, total] = await Promise.all([
+    db
+      .select({ id: admins.id })
+      .from(admins)
+      .innerJoin(users, eq(users.id, admins.user_id))
       .where(where)
       .orderBy(...orderBy(sortable, query.order_by, query.order_direction, admins.id))
       .limit(query.limit)
-      .offset(offsetOf(query.page, query.limit)),
-    db
-      .select({ total: countAll })
-      .from(admins)
-      .innerJoin(users, eq(users.id, admins.user_id))
-      .where(where),
+      .offset(offsetOf(query.page, query.limit))
+      .then((rows) => rows.map((row) => row.id)),
+    listTotal(db, {
+      key: totalKey('admins', { search: query.search || undefined }),
+      rows: () =>
+        db
+          .select({ id: admins.id })
+          .from(admins)
+          .innerJoin(users, eq(users.id, admins.user_id))
+          .where(where),
+      ...(where ? {} : { unfilteredTable: 'admins' }),
+    }),
   ]);
-  return { data: rows.map(present), total: count?.total ?? 0, total_kind: 'exact' as const };
+  const rows = ids.length === 0 ? [] : await selectAdmins(db).where(inArray(admins.id, ids));
+  return { data: inOrderOf(ids, rows, (row) => row.id).map(present), ...total };
 }
 
 export async function allAdmins(db: Database) {

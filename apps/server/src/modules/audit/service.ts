@@ -1,56 +1,227 @@
 import { warsawDayEnd, warsawDayStart } from '@portal/shared';
 import type { AuditEntry, AuditQuery } from '@portal/shared';
-import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEntries, doctors, patients, users } from '../../db/schema.js';
-import { countAll, offsetOf } from '../../lib/listing.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import type { TotalPlan } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
 
-export async function listAudit(db: Database, query: AuditQuery) {
-  const where = and(
-    query.patientIds ? inArray(auditEntries.patient_id, query.patientIds) : undefined,
-    query.doctorIds
-      ? inArray(
-          auditEntries.user_id,
-          db
+/**
+ * The longest a writing transaction is assumed to last. An entry's `updated_at` is its
+ * transaction's start (now()) while its id is drawn when the row is written, so ids follow time
+ * only up to this slack; the id bounds of a day range below are widened by it (ADR 022).
+ */
+export const AUDIT_TRANSACTION_SLACK_MS = 60 * 60 * 1000;
+
+/**
+ * Up to this many patients or doctors, each one's newest entries are read from its own index
+ * range and merged (a few index probes); a longer list is filtered as a whole.
+ */
+const MAX_MERGED_KEYS = 100;
+
+interface IdBounds {
+  /** Every matching entry has an id above this one. */
+  after?: number;
+  /** Every matching entry has an id below this one. */
+  before?: number;
+}
+
+/**
+ * Translates a day range into an id range through the `updated_at` index (two index probes),
+ * because ids grow with time: an entry written before `from - slack` was drawn its id before any
+ * entry of the range, one stamped after `to + slack` after all of them. The exact `updated_at`
+ * condition stays in the query; the id range only tells PostgreSQL where to walk the primary key
+ * (newest first), so that a narrow old range does not walk years of newer entries and a wide
+ * recent one is not sorted as a whole.
+ */
+async function idBounds(db: Database, from: Date | undefined, to: Date | undefined) {
+  const bounds: IdBounds = {};
+  const [below, above] = await Promise.all([
+    from
+      ? db
+          .select({ id: auditEntries.id })
+          .from(auditEntries)
+          .where(lt(auditEntries.updated_at, new Date(from.getTime() - AUDIT_TRANSACTION_SLACK_MS)))
+          .orderBy(desc(auditEntries.updated_at))
+          .limit(1)
+      : [],
+    to
+      ? db
+          .select({ id: auditEntries.id })
+          .from(auditEntries)
+          .where(gte(auditEntries.updated_at, new Date(to.getTime() + AUDIT_TRANSACTION_SLACK_MS)))
+          .orderBy(asc(auditEntries.updated_at))
+          .limit(1)
+      : [],
+  ]);
+  if (below[0]) bounds.after = below[0].id;
+  if (above[0]) bounds.before = above[0].id;
+  return bounds;
+}
+
+interface AuditFilter {
+  patientIds?: number[];
+  /** The doctors' user ids (entries name the acting user). */
+  userIds?: number[];
+  from?: Date;
+  to?: Date;
+  bounds: IdBounds;
+}
+
+function unique(ids: number[] | undefined): number[] | undefined {
+  return ids ? [...new Set(ids)].sort((a, b) => a - b) : undefined;
+}
+
+/** The conditions of the filter except `skip`, which the caller matches per key instead. */
+function conditions(filter: AuditFilter, skip?: 'patientIds' | 'userIds'): SQL | undefined {
+  return and(
+    filter.patientIds && skip !== 'patientIds'
+      ? inArray(auditEntries.patient_id, filter.patientIds)
+      : undefined,
+    filter.userIds && skip !== 'userIds'
+      ? inArray(auditEntries.user_id, filter.userIds)
+      : undefined,
+    filter.bounds.after !== undefined ? gt(auditEntries.id, filter.bounds.after) : undefined,
+    filter.bounds.before !== undefined ? lt(auditEntries.id, filter.bounds.before) : undefined,
+    filter.from ? gte(auditEntries.updated_at, filter.from) : undefined,
+    filter.to ? lt(auditEntries.updated_at, filter.to) : undefined,
+  );
+}
+
+function idList(ids: number[]): SQL {
+  return sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+}
+
+/**
+ * The ids of one page, newest first. With a few patients (or doctors) the page is merged from
+ * each one's newest `offset + limit` entries in its `(patient_id, id)` / `(user_id, id)` index,
+ * which costs the same however many entries they have; otherwise the primary key is walked
+ * backwards from the newest (or the range's last) entry.
+ */
+async function pageIds(db: Database, filter: AuditFilter, limit: number, offset: number) {
+  const key: 'patientIds' | 'userIds' | undefined =
+    filter.patientIds && filter.patientIds.length <= MAX_MERGED_KEYS
+      ? 'patientIds'
+      : filter.userIds && filter.userIds.length <= MAX_MERGED_KEYS
+        ? 'userIds'
+        : undefined;
+  if (!key) {
+    const rows = await db
+      .select({ id: auditEntries.id })
+      .from(auditEntries)
+      .where(conditions(filter))
+      .orderBy(desc(auditEntries.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => row.id);
+  }
+  const keyColumn = key === 'patientIds' ? auditEntries.patient_id : auditEntries.user_id;
+  const keys = filter[key]!;
+  if (keys.length === 0) return [];
+  const newestOfOne = db
+    .select({ id: auditEntries.id })
+    .from(auditEntries)
+    .where(and(sql`${keyColumn} = k.v`, conditions(filter, key)))
+    .orderBy(desc(auditEntries.id))
+    .limit(offset + limit);
+  const rows = await db
+    .select({ id: sql<number>`page.id`.mapWith(Number) })
+    .from(
+      sql`unnest(array[${idList(keys)}]::int[]) as k(v) cross join lateral (${newestOfOne}) as page`,
+    )
+    .orderBy(sql`page.id desc`)
+    .limit(limit)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}
+
+async function auditFilter(db: Database, query: AuditQuery): Promise<AuditFilter> {
+  const doctorIds = unique(query.doctorIds);
+  const userIds = doctorIds
+    ? doctorIds.length === 0
+      ? []
+      : (
+          await db
             .select({ id: doctors.user_id })
             .from(doctors)
-            .where(inArray(doctors.id, query.doctorIds)),
+            .where(inArray(doctors.id, doctorIds))
         )
-      : undefined,
-    // Dates in filters are calendar days in Warsaw, whatever the server's time zone.
-    query.from_date ? gte(auditEntries.updated_at, warsawDayStart(query.from_date)) : undefined,
-    query.to_date ? lt(auditEntries.updated_at, warsawDayEnd(query.to_date)) : undefined,
+          .map((row) => row.id)
+          .sort((a, b) => a - b)
+    : undefined;
+  // Dates in filters are calendar days in Warsaw, whatever the server's time zone.
+  const from = query.from_date ? warsawDayStart(query.from_date) : undefined;
+  const to = query.to_date ? warsawDayEnd(query.to_date) : undefined;
+  return {
+    ...(query.patientIds ? { patientIds: unique(query.patientIds)! } : {}),
+    ...(userIds ? { userIds } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    bounds: await idBounds(db, from, to),
+  };
+}
+
+export interface AuditListOptions {
+  /** Tests only: the table size from which the unfiltered total is estimated. */
+  estimateFrom?: number;
+}
+
+export async function listAudit(db: Database, query: AuditQuery, options: AuditListOptions = {}) {
+  const filter = await auditFilter(db, query);
+  const unfiltered = !query.patientIds && !query.doctorIds && !filter.from && !filter.to;
+  const plan: TotalPlan = {
+    key: totalKey('audit', {
+      patientIds: filter.patientIds,
+      userIds: filter.userIds,
+      from: query.from_date,
+      to: query.to_date,
+    }),
+    rows: () => db.select({ id: auditEntries.id }).from(auditEntries).where(conditions(filter)),
+    ...(unfiltered ? { unfilteredTable: 'audit_entries' } : {}),
+    ...(options.estimateFrom !== undefined ? { estimateFrom: options.estimateFrom } : {}),
+  };
+  // The total first (remembered while paging): a page past an exact total is known to be empty
+  // without walking the index up to its offset.
+  const total = await listTotal(db, plan);
+  const offset = offsetOf(query.page, query.limit);
+  const ids =
+    total.total_kind === 'exact' && offset >= total.total
+      ? []
+      : await pageIds(db, filter, query.limit, offset);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            entry: auditEntries,
+            login: users.login,
+            patientId: patients.id,
+            firstname: patients.firstname,
+            surname: patients.surname,
+          })
+          .from(auditEntries)
+          .leftJoin(users, eq(users.id, auditEntries.user_id))
+          .leftJoin(patients, eq(patients.id, auditEntries.patient_id))
+          .where(inArray(auditEntries.id, ids));
+  const data: AuditEntry[] = inOrderOf(ids, rows, (row) => row.entry.id).map(
+    ({ entry, login, patientId, firstname, surname }) => ({
+      id: entry.id,
+      updated_at: entry.updated_at.toISOString(),
+      user: { login },
+      patient: patientId
+        ? { id: patientId, firstname: firstname ?? '', surname: surname ?? '' }
+        : null,
+      entity_name: entry.entity_name,
+      column_name: entry.column_name,
+      old_value: entry.old_value,
+      new_value: entry.new_value,
+      operation: entry.operation,
+    }),
   );
-  const [rows, [count]] = await Promise.all([
-    db
-      .select({
-        entry: auditEntries,
-        login: users.login,
-        patientId: patients.id,
-        firstname: patients.firstname,
-        surname: patients.surname,
-      })
-      .from(auditEntries)
-      .leftJoin(users, eq(users.id, auditEntries.user_id))
-      .leftJoin(patients, eq(patients.id, auditEntries.patient_id))
-      .where(where)
-      .orderBy(desc(auditEntries.id))
-      .limit(query.limit)
-      .offset(offsetOf(query.page, query.limit)),
-    db.select({ total: countAll }).from(auditEntries).where(where),
-  ]);
-  const data: AuditEntry[] = rows.map(({ entry, login, patientId, firstname, surname }) => ({
-    id: entry.id,
-    updated_at: entry.updated_at.toISOString(),
-    user: { login },
-    patient: patientId
-      ? { id: patientId, firstname: firstname ?? '', surname: surname ?? '' }
-      : null,
-    entity_name: entry.entity_name,
-    column_name: entry.column_name,
-    old_value: entry.old_value,
-    new_value: entry.new_value,
-    operation: entry.operation,
-  }));
-  return { data, total: count?.total ?? 0, total_kind: 'exact' as const };
+  return { data, ...total };
 }

@@ -1,7 +1,7 @@
 import type { Doctor, DoctorListQuery, CredentialPair } from '@portal/shared';
 import type { doctorBody, doctorUpdateBody } from '@portal/shared';
 import type { z } from 'zod';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, units, users } from '../../db/schema.js';
@@ -12,7 +12,8 @@ import {
   softDeleteAccount,
 } from '../../lib/accounts.js';
 import { conflict, invalid, isForeignKeyViolation, notFound } from '../../lib/errors.js';
-import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
 import { unitScope } from '../../policies/units.js';
@@ -57,30 +58,49 @@ const sortable = {
   phone_number: doctors.phone_number,
 };
 
+/** The doctor's own text a search looks in, as one expression: the trigram index of 0010. */
+const doctorSearchText = sql`${doctors.firstname} || ' ' || ${doctors.surname} || ' ' || ${doctors.email} || ' ' || ${doctors.phone_number}`;
+
+/**
+ * A search matches the doctor's own text or the unit's name. The units matching are listed first
+ * (`= any(array(…))`), so that both halves of the OR are index conditions on doctors.
+ */
+function doctorSearch(db: Database, term: string | undefined) {
+  const own = searchAny(term, [doctorSearchText]);
+  const unitName = searchAny(term, [units.name]);
+  if (!own || !unitName) return undefined;
+  const matchingUnits = db.select({ id: units.id }).from(units).where(unitName);
+  return or(own, sql`${doctors.unit_id} = any(array(${matchingUnits}))`);
+}
+
+/**
+ * Deferred join: the page's doctor ids first (joined to units only to sort by the unit's name),
+ * then those doctors with their units.
+ */
 export async function listDoctors(db: Database, query: DoctorListQuery) {
   const where = and(
-    searchAny(query.search, [
-      doctors.firstname,
-      doctors.surname,
-      doctors.email,
-      doctors.phone_number,
-      units.name,
-    ]),
+    doctorSearch(db, query.search),
     query.unit_id ? eq(doctors.unit_id, query.unit_id) : undefined,
   );
-  const [rows, [count]] = await Promise.all([
-    selectDoctors(db)
-      .where(where)
-      .orderBy(...orderBy(sortable, query.order_by, query.order_direction, doctors.id))
-      .limit(query.limit)
-      .offset(offsetOf(query.page, query.limit)),
-    db
-      .select({ total: countAll })
-      .from(doctors)
-      .innerJoin(units, eq(units.id, doctors.unit_id))
-      .where(where),
+  const pageIds = (
+    query.order_by === 'unit'
+      ? db.select({ id: doctors.id }).from(doctors).innerJoin(units, eq(units.id, doctors.unit_id))
+      : db.select({ id: doctors.id }).from(doctors)
+  )
+    .where(where)
+    .orderBy(...orderBy(sortable, query.order_by, query.order_direction, doctors.id))
+    .limit(query.limit)
+    .offset(offsetOf(query.page, query.limit));
+  const [ids, total] = await Promise.all([
+    pageIds.then((rows) => rows.map((row) => row.id)),
+    listTotal(db, {
+      key: totalKey('doctors', { search: query.search || undefined, unit: query.unit_id }),
+      rows: () => db.select({ id: doctors.id }).from(doctors).where(where),
+      ...(where ? {} : { unfilteredTable: 'doctors' }),
+    }),
   ]);
-  return { data: rows.map(present), total: count?.total ?? 0, total_kind: 'exact' as const };
+  const rows = ids.length === 0 ? [] : await selectDoctors(db).where(inArray(doctors.id, ids));
+  return { data: inOrderOf(ids, rows, (row) => row.id).map(present), ...total };
 }
 
 /** Doctors that can be chosen in forms, optionally of one unit; a doctor sees the own unit. */
