@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
 import { resolveSecretKey } from './lib/secrets.js';
 import { ensureInitialAdmin } from './modules/admins/service.js';
@@ -13,7 +14,7 @@ async function main() {
   const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
   const database = await openDatabase(
     config.database.kind === 'pglite'
-      ? { kind: 'pglite', dataDir: config.database.dataDir }
+      ? { kind: 'pglite', dataDir: config.database.dataDir, image: builtImage }
       : { kind: 'postgres', url: config.database.url },
   );
   const databaseWarnings = await migrateDatabase(
@@ -29,6 +30,14 @@ async function main() {
   const app = await buildApp({ db: database.db, config, jobs: { db: database }, secretKey });
   for (const [details, message] of keyWarnings) app.log.warn(details, message);
   for (const message of databaseWarnings) app.log.warn(message);
+  if (database.image === 'unpacked')
+    app.log.info('empty data directory: started from the migrated database image of the build');
+  else if (database.image === 'stale' || database.image === 'missing')
+    app.log.warn(
+      { image: database.image },
+      'empty data directory and no fitting database image (npm run build makes one): ' +
+        'the embedded database was created from scratch',
+    );
   const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
   if (initial.created && initial.generatedPassword) {
     // Printed once, straight to the console and not into the structured log.
