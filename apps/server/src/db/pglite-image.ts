@@ -156,17 +156,21 @@ const BLOCK = 512;
 /**
  * Unpacks a ustar archive as PGlite's dumpDataDir writes it: directories and regular files only,
  * with paths relative to the data directory. Anything else, or a path leaving `target`, is
- * refused: the image is the build's own file, but a broken one must not write elsewhere.
+ * refused: the image is the build's own file, but a broken one must not write elsewhere. The
+ * archive is parsed first, then the directories made, then its 1,100 files written at once, so
+ * that the thread pool overlaps them (and main.ts's module loading).
  */
 export async function extractTar(tar: Buffer, target: string): Promise<void> {
   const root = path.resolve(target);
+  const directories = new Set<string>([root]);
+  const files: { destination: string; data: Buffer; mode: number }[] = [];
   let offset = 0;
   while (offset + BLOCK <= tar.length) {
     const header = tar.subarray(offset, offset + BLOCK);
     if (header.every((byte) => byte === 0)) break; // end of archive
     const name = field(header, 0, 100);
     const prefix = field(header, 345, 155);
-    const mode = parseInt(field(header, 100, 8) || '0', 8);
+    const mode = parseInt(field(header, 100, 8) || '0', 8) & 0o777;
     const size = parseInt(field(header, 124, 12) || '0', 8);
     const type = String.fromCharCode(header[156] ?? 0);
     const relative = (prefix ? `${prefix}/${name}` : name).replace(/^\/+/, '');
@@ -175,18 +179,24 @@ export async function extractTar(tar: Buffer, target: string): Promise<void> {
       throw new Error(`the PGlite image holds a path outside its directory: ${relative}`);
     const dataStart = offset + BLOCK;
     if (type === '5') {
-      await mkdir(destination, { recursive: true, mode: mode & 0o777 || 0o700 });
+      directories.add(destination);
     } else if (type === '0' || type === '\0') {
       if (dataStart + size > tar.length) throw new Error('the PGlite image is truncated');
-      await mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
-      await writeFile(destination, tar.subarray(dataStart, dataStart + size), {
-        mode: mode & 0o777 || 0o600,
-      });
+      directories.add(path.dirname(destination));
+      files.push({ destination, data: tar.subarray(dataStart, dataStart + size), mode });
     } else {
       throw new Error(`the PGlite image holds an entry of tar type ${JSON.stringify(type)}`);
     }
     offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
   }
+  // Parents sort before their children; PostgreSQL wants its directories private.
+  for (const directory of [...directories].sort())
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+  await Promise.all(
+    files.map(({ destination, data, mode }) =>
+      writeFile(destination, data, { mode: mode || 0o600 }),
+    ),
+  );
 }
 
 /** A NUL-terminated ASCII field of a tar header. */
