@@ -69,7 +69,7 @@ export async function currentManifest(folder: string): Promise<ImageManifest> {
  * (or from another PGlite) is ignored, and the start creates the cluster as without an image.
  */
 export function imageFits(image: ImageManifest, current: ImageManifest): boolean {
-  if (image.pglite !== current.pglite) return false;
+  if (image.pglite !== current.pglite || !Array.isArray(image.migrations)) return false;
   if (image.migrations.length > current.migrations.length) return false;
   return image.migrations.every(
     (m, i) => m.tag === current.migrations[i]?.tag && m.hash === current.migrations[i]?.hash,
@@ -117,6 +117,7 @@ export async function unpackImage(
     tar = await readFile(image.tar);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    if (error instanceof SyntaxError) return 'stale'; // a manifest cut short: not trusted
     throw error;
   }
   if (!imageFits(manifest, await currentManifest(folder))) return 'stale';
