@@ -12,7 +12,7 @@ import { demoPatients } from './demo-data.js';
 
 /** A short ECG report as the demo's attachment (a real PDF, so the content check accepts it). */
 async function demoReport(name: string): Promise<Buffer> {
-  const doc = newPdf('Opis EKG');
+  const doc = await newPdf('Opis EKG');
   doc.font('bold').fontSize(16).text('Opis badania EKG');
   doc.moveDown().font('regular').fontSize(11).text(`Pacjent: ${name}`);
   doc.text('Rytm zatokowy miarowy, 68/min. Oś serca pośrednia. PQ 160 ms, QRS 90 ms, QTc 420 ms.');

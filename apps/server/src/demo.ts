@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
 import { units, users } from './db/schema.js';
 import { hashPassword } from './lib/passwords.js';
@@ -23,7 +24,7 @@ async function main() {
   const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
   const database = await openDatabase(
     config.database.kind === 'pglite'
-      ? { kind: 'pglite', dataDir: config.database.dataDir }
+      ? { kind: 'pglite', dataDir: config.database.dataDir, image: builtImage }
       : { kind: 'postgres', url: config.database.url },
   );
   try {

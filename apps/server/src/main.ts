@@ -1,19 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
 import { resolveSecretKey } from './lib/secrets.js';
-import { ensureInitialAdmin } from './modules/admins/service.js';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function main() {
   const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
+  // Fastify and every feature module load while the database opens: file reads, PGlite's
+  // WebAssembly compilation and the image's writes run off the main thread (ADR 020).
+  const modules = Promise.all([import('./app.js'), import('./modules/admins/service.js')]);
+  modules.catch(() => undefined); // awaited below; a failed open must not also report this
   const database = await openDatabase(
     config.database.kind === 'pglite'
-      ? { kind: 'pglite', dataDir: config.database.dataDir }
+      ? { kind: 'pglite', dataDir: config.database.dataDir, image: builtImage }
       : { kind: 'postgres', url: config.database.url },
   );
   const databaseWarnings = await migrateDatabase(
@@ -26,10 +29,27 @@ async function main() {
   const secretKey = await resolveSecretKey(config, {
     warn: (details, message) => keyWarnings.push([details, message]),
   });
-  const app = await buildApp({ db: database.db, config, jobs: { db: database }, secretKey });
+  const [{ buildApp }, { ensureInitialAdmin }] = await modules;
+  // The initial administrator's password hash (argon2 on the thread pool) overlaps building the
+  // app; both settle before either failure stops the start, so no write is cut off half-way.
+  const [built, ensured] = await Promise.allSettled([
+    buildApp({ db: database.db, config, jobs: { db: database }, secretKey }),
+    ensureInitialAdmin(database.db, config.initialAdmin),
+  ]);
+  if (built.status === 'rejected') throw built.reason;
+  if (ensured.status === 'rejected') throw ensured.reason;
+  const app = built.value;
+  const initial = ensured.value;
   for (const [details, message] of keyWarnings) app.log.warn(details, message);
   for (const message of databaseWarnings) app.log.warn(message);
-  const initial = await ensureInitialAdmin(database.db, config.initialAdmin);
+  if (database.image === 'unpacked')
+    app.log.info('empty data directory: started from the migrated database image of the build');
+  else if (database.image === 'stale' || database.image === 'missing')
+    app.log.warn(
+      { image: database.image },
+      'empty data directory and no fitting database image (npm run build makes one): ' +
+        'the embedded database was created from scratch',
+    );
   if (initial.created && initial.generatedPassword) {
     // Printed once, straight to the console and not into the structured log.
     process.stdout.write(
@@ -60,7 +80,11 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ url: config.publicUrl, database: database.kind }, 'study portal ready');
+  app.log.info(
+    // Since the process started (performance's time origin): the cold start of ADR 020.
+    { url: config.publicUrl, database: database.kind, startMs: Math.round(performance.now()) },
+    'study portal ready',
+  );
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { unpackImage } from './pglite-image.js';
+import type { ImageOutcome, PgliteImage } from './pglite-image.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -41,6 +43,8 @@ export interface DatabaseHandle extends SqlExecutor {
    * again (the tests' migrated template).
    */
   dumpDataDir?: () => Promise<Blob>;
+  /** PGlite on disk with an `image` option: whether the directory was made from it, or why not. */
+  image?: ImageOutcome;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -54,6 +58,11 @@ export type DatabaseOptions =
        * migrated template costs a fraction of a fresh initdb).
        */
       loadDataDir?: Blob;
+      /**
+       * A migrated data directory made at build time (pglite-image.ts): unpacked into `dataDir`
+       * first when that directory is missing or empty and the image fits the migrations.
+       */
+      image?: PgliteImage;
     }
   | { kind: 'postgres'; url: string; max?: number };
 
@@ -62,6 +71,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A null directory keeps the database in memory (tests); loadDataDir starts from a dump of a
     // migrated database. The search migration creates these extensions; PGlite can only do so
     // when they are loaded with the client.
+    const image =
+      options.dataDir && options.image
+        ? await unpackImage(options.dataDir, options.image, migrationsFolder)
+        : undefined;
     const client = new PGlite({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -87,6 +100,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await client.close();
       },
       dumpDataDir: () => client.dumpDataDir('none'),
+      ...(image ? { image } : {}),
     };
   }
   const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });

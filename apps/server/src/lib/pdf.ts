@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 
 const require = createRequire(import.meta.url);
 const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -12,8 +11,13 @@ export const fonts = {
   mono: path.join(fontDir, 'DejaVuSansMono.ttf'),
 };
 
-/** An A4 document with the embedded fonts registered; the caller writes and ends it. */
-export function newPdf(title: string): PDFKit.PDFDocument {
+/**
+ * An A4 document with the embedded fonts registered; the caller writes and ends it. pdfkit (with
+ * its font parser) is loaded on the first document, not at start: it cost about a tenth of a
+ * second of every start for a screen few requests reach (ADR 020).
+ */
+export async function newPdf(title: string): Promise<PDFKit.PDFDocument> {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

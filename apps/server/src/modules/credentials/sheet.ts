@@ -39,7 +39,7 @@ export async function credentialsSheet(
   locale: Locale,
 ): Promise<Buffer> {
   const t = texts[locale];
-  const doc = newPdf(t.title[input.kind]);
+  const doc = await newPdf(t.title[input.kind]);
   doc.font('bold').fontSize(20).text(t.title[input.kind]);
   doc.moveDown(1.5);
   const row = (label: string, value: string, font: 'regular' | 'mono' = 'regular') => {

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { ATTACHMENT_EXTENSIONS } from '@portal/shared';
 import { isOfficeContainer } from './container-check.js';
 
@@ -49,6 +48,8 @@ export async function checkAttachment(
 ): Promise<string | null> {
   const extension = fileName.toLowerCase().split('.').pop() as AttachmentExtension | undefined;
   if (!extension || !allowed.includes(extension) || content.length === 0) return null;
+  // Loaded on the first upload rather than at every start (ADR 020).
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(content);
   const want = expected[extension];
   if (want === null) return detected === undefined && looksLikeText(content) ? mimeTypes.txt : null;
