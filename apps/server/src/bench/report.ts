@@ -29,6 +29,8 @@ export interface BenchResults {
   shell: { bytes: ShellBytes | null; note: string };
   coldStartMs: number[];
   totalSeconds: number;
+  /** The machine's 1-minute load average at start and end: other work skews every number. */
+  loadAverage: { start: number; end: number; cpus: number };
 }
 
 const ms = (t: Timing | null) => (t ? `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}` : 'n/a');
@@ -88,7 +90,10 @@ export function formatResults(results: BenchResults): string {
       ? `cold start, empty embedded database: ${results.coldStartMs.map((t) => t.toFixed(0)).join(', ')} ms (median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)})`
       : 'cold start: n/a',
   );
-  lines.push(`bench took ${results.totalSeconds.toFixed(0)} s`);
+  const load = results.loadAverage;
+  lines.push(
+    `bench took ${results.totalSeconds.toFixed(0)} s; load average ${load.start.toFixed(1)} at start, ${load.end.toFixed(1)} at end, on ${load.cpus} CPUs`,
+  );
   return lines.join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -23,7 +24,7 @@ import type { Rounds } from './stats.js';
  * replayed through the driver; measures throughput, the login route's bytes and the cold start.
  * Nothing is asserted; the table and bench-results.json are compared between commits.
  */
-const ROUNDS: Rounds = { max: 60, min: 10, budgetMs: 3_000 };
+const ROUNDS: Rounds = { max: 50, min: 5, budgetMs: 2_000 };
 const CLIENTS = 16;
 const THROUGHPUT_MS = 8_000;
 const COLD_STARTS = 3;
@@ -110,14 +111,17 @@ async function main() {
     shell: { bytes: null, note: 'n/a' },
     coldStartMs: [],
     totalSeconds: 0,
+    loadAverage: { start: os.loadavg()[0]!, end: 0, cpus: os.cpus().length },
   };
 
   // Ctrl+C must not leave a throwaway database behind.
   let current: BenchDatabase | null = null;
-  process.once('SIGINT', () => {
-    log('interrupted: removing the bench database');
-    void (current?.dispose() ?? Promise.resolve()).finally(() => process.exit(130));
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log('interrupted: removing the bench database');
+      void (current?.dispose() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
 
   for (const [index, open] of openers.entries()) {
     const db = await open();
@@ -136,6 +140,7 @@ async function main() {
     return [];
   });
   results.totalSeconds = (performance.now() - started) / 1000;
+  results.loadAverage.end = os.loadavg()[0]!;
   console.log(`\n${formatResults(results)}`);
   await writeResults(results);
   log(`results written to ${RESULTS_FILE}`);

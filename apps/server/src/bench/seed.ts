@@ -18,6 +18,12 @@ const DOCTORS_PER_UNIT = 3;
  * timestamps and no single transaction holds millions of trigger rows.
  */
 const BATCH = 10_000;
+/** Doctors' comments on 30% of the patients (rich text, as the notes editor saves it). */
+const NOTES = [
+  '<p>Pacjent stabilny, ciśnienie w normie. Kontrola za 3 miesiące.</p>',
+  '<p>Zgłasza obrzęki kostek po amlodypinie; <strong>obserwować</strong>.</p>',
+  '<p>Lipidogram do powtórzenia przed następną wizytą.</p>',
+];
 
 export interface SeedResult {
   seconds: number;
@@ -110,6 +116,13 @@ from patients p
 where ${pick('p.id', 26, 10)} < 3
   -- Earlier patients above the last one with an additional medicine were not picked then either.
   and p.id > (select coalesce(max(patient_id), 0) from patient_additional_medicines);
+
+insert into notes (ref_type, ref_id, patient_id, content, author_user_id)
+select 'patient', p.id, p.id, (${sqlTextArray(NOTES)})[1 + ${pick('p.id', 27, NOTES.length)}], d.user_id
+from patients p
+join doctors d on d.id = p.doctor_id
+where ${pick('p.id', 28, 10)} < 3
+  and p.id > (select coalesce(max(patient_id), 0) from notes);
 commit;`;
 }
 
@@ -141,7 +154,7 @@ create temporary table bench_doctors as
 
 /**
  * Seeds the whole study: units, doctors and 100,000 patients with inclusions, 1–3 medicines and
- * sometimes an additional medicine, all by set-based SQL with the audit triggers on, so that the
+ * sometimes an additional medicine and a doctor's comment, all by set-based SQL with the audit triggers on, so that the
  * audit trail is written as the app writes it (one entry per column, in the administrator's name).
  */
 export async function seedStudy(
