@@ -161,11 +161,12 @@ export async function seedStudy(
   db: SqlExecutor,
   adminUserId: number,
   log: (line: string) => void,
+  patients = PATIENTS,
 ): Promise<SeedResult> {
   const started = performance.now();
   await db.executeSql(staffAndPools());
-  for (let from = 1; from <= PATIENTS; from += BATCH) {
-    const to = Math.min(PATIENTS, from + BATCH - 1);
+  for (let from = 1; from <= patients; from += BATCH) {
+    const to = Math.min(patients, from + BATCH - 1);
     await db.executeSql(patientsBatch(from, to, adminUserId));
     log(`  ${to} patients (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
