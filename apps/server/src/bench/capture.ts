@@ -9,7 +9,9 @@ export interface Statement {
 /**
  * Records the statements Drizzle sends while capturing is on, in batches: statements sent
  * before the event loop turns (a `Promise.all` of a page and its count) form one batch, which
- * the replay runs concurrently as the API did; batches run one after another.
+ * the replay runs concurrently as the API did; batches run one after another. PGlite answers
+ * within one turn, so a request's statements there form one batch: it runs them one at a time
+ * anyway, being one connection.
  */
 export class QueryCapture implements Logger {
   private batches: Statement[][] | null = null;
