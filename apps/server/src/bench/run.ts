@@ -1,212 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, runMigrations } from '../db/client.js';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { units } from '../db/schema.js';
-import { LoginThrottle } from '../lib/login-throttle.js';
 import { ensureInitialAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
+import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
+import type { CaseResult, Client } from './cases.js';
+import { measureColdStart } from './cold-start.js';
+import { temporaryPglite, throwawayPostgres } from './databases.js';
+import type { BenchDatabase } from './databases.js';
+import { RESULTS_FILE, formatResults, writeResults } from './report.js';
+import type { BenchResults, DatabaseRun } from './report.js';
+import { seedStudy } from './seed.js';
+import { WEB_ROOT, measureShell } from './shell.js';
+import type { Rounds } from './stats.js';
 
 /**
- * `npm run bench`: times the calls every screen makes, on an in-memory PGlite (or DATABASE_URL),
- * and prints percentiles. Nothing here is asserted; compare numbers between commits.
+ * `npm run bench`: seeds the study at scale (100,000 patients, their audit trail written by the
+ * triggers) into a throwaway PostgreSQL database when BENCH_DATABASE_URL names a server, and into
+ * PGlite; times every case of issue 8 through the API over HTTP beside the same statements
+ * replayed through the driver; measures throughput, the login route's bytes and the cold start.
+ * Nothing is asserted; the table and bench-results.json are compared between commits.
  */
-const UNIT_ROWS = 2_000;
-const PATIENT_ROWS = 100_000;
-const ROUNDS = 200;
+const ROUNDS: Rounds = { max: 50, min: 5, budgetMs: 2_000 };
+const CLIENTS = 16;
+const THROUGHPUT_MS = 8_000;
+const COLD_STARTS = 3;
+const ADMIN = { login: 'bench', password: 'bench-password-2026' };
 
-const SURNAMES = [
-  'Górski',
-  'Kowalski',
-  'Nowak',
-  'Wiśniewski',
-  'Wójcik',
-  'Kowalczyk',
-  'Kamiński',
-  'Lewandowski',
-  'Zieliński',
-  'Szymański',
-  'Woźniak',
-  'Dąbrowski',
-  'Kozłowski',
-  'Jankowski',
-  'Mazur',
-  'Kwiatkowski',
-  'Krawczyk',
-  'Piotrowski',
-  'Grabowski',
-  'Nowakowski',
-  'Pawłowski',
-  'Michalski',
-  'Król',
-  'Wieczorek',
-  'Jabłoński',
-  'Wróbel',
-  'Majewski',
-  'Olszewski',
-  'Stępień',
-  'Malinowski',
-  'Jaworski',
-  'Adamczyk',
-  'Dudek',
-  'Nowicki',
-  'Pawlak',
-  'Górecki',
-  'Witkowski',
-  'Sikora',
-  'Walczak',
-  'Łukasiewicz',
-];
-const FIRSTNAMES = ['Łucja', 'Zofia', 'Jan', 'Stanisław', 'Małgorzata', 'Józef', 'Anna', 'Piotr'];
+const log = (line: string) => console.log(line);
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(0);
 
-/**
- * 100,000 patients of one doctor, written in bulk by SQL: surnames like "Górski417" (about 1,000
- * patients share a base name, 2 or 3 a whole one). The audit trigger is off while loading: the
- * benchmark measures the search, not two million audit rows.
- */
-async function seedPatients(db: Database, doctorId: number, unitId: number) {
-  const surnames = sql.raw(`array[${SURNAMES.map((n) => `'${n}'`).join(',')}]`);
-  const firstnames = sql.raw(`array[${FIRSTNAMES.map((n) => `'${n}'`).join(',')}]`);
-  await db.execute(sql`alter table patients disable trigger patients_audit`);
-  await db.execute(sql`
-    with accounts as (
-      insert into users (login, password_hash, role)
-      select 'bench' || lpad(g::text, 7, '0'), 'x', 'patient' from generate_series(1, ${PATIENT_ROWS}) g
-      returning id
-    ), numbered as (select id, row_number() over (order by id) as g from accounts)
-    insert into patients (user_id, firstname, surname, pesel, sex, birth_date, phone_number,
-                          acceptance, doctor_id, unit_id)
-    select id, (${firstnames})[1 + g % ${FIRSTNAMES.length}],
-           (${surnames})[1 + g % ${SURNAMES.length}] || (g / ${SURNAMES.length} % 1000)::text,
-           lpad(g::text, 11, '0'), 'K', date '1960-01-01', '600100200', true, ${doctorId}, ${unitId}
-    from numbered`);
-  await db.execute(sql`alter table patients enable trigger patients_audit`);
-  await db.execute(sql`analyze patients`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-async function time(label: string, rounds: number, run: () => Promise<void>): Promise<number> {
-  for (let i = 0; i < Math.min(10, rounds); i++) await run(); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  const fmt = (n: number) => n.toFixed(2).padStart(8);
-  console.log(
-    `${label.padEnd(44)} n=${String(rounds).padStart(4)}  p50 ${fmt(percentile(samples, 50))} ms  p95 ${fmt(percentile(samples, 95))} ms`,
-  );
-  return percentile(samples, 50);
-}
-
-/** The patients search through the API against the same two statements written by hand. */
-async function patientSearch(db: Database, inject: (url: string) => Promise<void>, term: string) {
-  const api = await time(`GET /api/patients?search=${term}`, 50, () =>
-    inject(`/api/patients?search=${encodeURIComponent(term)}&limit=20`),
-  );
-  const pattern = `%${term}%`;
-  const text = sql.raw(
-    `portal_unaccent(surname || ' ' || firstname || ' ' || surname || ' ' || pesel)`,
-  );
-  const raw = await time(`  raw SQL (page + count)`, 50, async () => {
-    await Promise.all([
-      db.execute(
-        sql`select * from patients where ${text} ilike portal_unaccent(${pattern}) order by id limit 20`,
-      ),
-      db.execute(
-        sql`select count(*) from patients where ${text} ilike portal_unaccent(${pattern})`,
-      ),
-    ]);
+async function signIn(baseUrl: string): Promise<Client> {
+  const response = await fetch(`${baseUrl}/api/auth/login/admin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
   });
-  console.log(`  ratio API / raw SQL: ${(api / raw).toFixed(2)}`);
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`sign-in failed: ${response.status}`);
+  return { baseUrl, headers: { authorization: `Bearer ${body.access_token}` } };
+}
+
+async function benchDatabase(
+  db: BenchDatabase,
+  shell: BenchResults['shell'] | null,
+): Promise<DatabaseRun> {
+  const started = performance.now();
+  log(`\n${db.label}: seeding`);
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  const admin = await db.handle.executeSql('select id from users where login = $1', [ADMIN.login]);
+  const seed = await seedStudy(db.handle, Number(admin.rows[0]?.id), log);
+  log(
+    `${db.label}: ${seed.patients} patients, ${seed.auditEntries} audit entries in ${seed.seconds.toFixed(0)} s`,
+  );
+
+  const webRoot = shell && existsSync(WEB_ROOT) ? WEB_ROOT : null;
+  const config = loadConfig({ LOG_LEVEL: 'silent' }, webRoot);
+  const app = await buildApp({ db: db.handle.db, config, logger: false });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const client = await signIn(`http://127.0.0.1:${port}`);
+    // Warms the server's code paths (JIT, prepared schemas) so that the first case is not the
+    // one that pays for them.
+    for (let i = 0; i < 30; i++) await get(client, '/api/patients?limit=20&offset=0');
+    const cases: CaseResult[] = [];
+    for (const benchCase of benchCases(await filterIds(db.handle))) {
+      const result = await measureCase(db, client, benchCase, ROUNDS);
+      const p95 = (t: { p95: number } | null) => (t ? `${t.p95.toFixed(1)} ms` : 'n/a');
+      log(
+        `  ${benchCase.name.padEnd(36)} ${result.status}  API p95 ${p95(result.api)}, SQL p95 ${p95(result.sql)} (${result.statements} statements)`,
+      );
+      cases.push(result);
+    }
+    // A first page for every client, so that connections are open before the clock starts.
+    await Promise.all(Array.from({ length: CLIENTS }, () => get(client, cases[0]!.url)));
+    const rate = await throughput(client, cases[0]!.url, CLIENTS, THROUGHPUT_MS);
+    log(`  throughput: ${rate.perSecond.toFixed(0)} requests/s at ${CLIENTS} clients`);
+    if (shell) {
+      Object.assign(shell, await measureShell(client.baseUrl));
+      log(`  login route: ${shell.bytes ? JSON.stringify(shell.bytes).slice(0, 200) : shell.note}`);
+    }
+    log(`${db.label}: done in ${seconds(started)} s`);
+    return { label: db.label, seed, cases, throughput: rate };
+  } finally {
+    await app.close();
+  }
+}
+
+function commit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
 }
 
 async function main() {
-  const url = process.env.DATABASE_URL;
-  const handle = await openDatabase(
-    url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null },
-  );
-  await runMigrations(handle);
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' }, null);
-  const app = await buildApp({
-    db: handle.db,
-    config,
-    logger: false,
-    throttle: new LoginThrottle(handle.db),
-  });
-  await ensureInitialAdmin(handle.db, { login: 'bench', password: 'bench-password' });
-  await handle.db.insert(units).values(
-    Array.from({ length: UNIT_ROWS }, (_, i) => ({
-      name: `Poradnia ${i}`,
-      street: 'ul. Długa',
-      building_nr: String(i),
-      postcode: '00-001',
-      city: i % 2 ? 'Łódź' : 'Kraków',
-    })),
-  );
-
-  const login = () =>
-    app.inject({
-      method: 'POST',
-      url: '/api/auth/login/admin',
-      payload: { login: 'bench', password: 'bench-password' },
-    });
-  const token = (await login()).json<{ access_token: string }>().access_token;
-  const headers = { authorization: `Bearer ${token}` };
-
-  console.log(`database: ${handle.kind}, ${UNIT_ROWS} units`);
-  await time('POST /api/auth/login/admin (argon2id verify)', 30, async () => {
-    await login();
-  });
-  await time('GET /api/units?limit=20 (page 1, sort id)', ROUNDS, async () => {
-    await app.inject({ method: 'GET', url: '/api/units?limit=20', headers });
-  });
-  await time('GET /api/units?limit=100&page=15&order_by=name', ROUNDS, async () => {
-    await app.inject({
-      method: 'GET',
-      url: '/api/units?limit=100&page=15&order_by=name&order_direction=asc',
-      headers,
-    });
-  });
-  await time('GET /api/units?search=łódź', ROUNDS, async () => {
-    await app.inject({
-      method: 'GET',
-      url: `/api/units?search=${encodeURIComponent('łódź')}`,
-      headers,
-    });
-  });
-  await time('GET /api/units/all', 50, async () => {
-    await app.inject({ method: 'GET', url: '/api/units/all', headers });
-  });
-
-  const [unit] = await handle.db.select({ id: units.id }).from(units).limit(1);
-  const doctor = await createDoctor(handle.db, null, {
-    firstname: 'Anna',
-    surname: 'Bench',
-    email: 'bench-doctor@example.pl',
-    phone_number: '600100200',
-    unit_id: unit!.id,
-  });
-  const seeding = performance.now();
-  await seedPatients(handle.db, doctor.id, unit!.id);
-  console.log(
-    `${PATIENT_ROWS} patients loaded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
-  );
-  const inject = async (url: string) => {
-    await app.inject({ method: 'GET', url, headers });
+  const started = performance.now();
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) log('BENCH_DATABASE_URL not set: PGlite only');
+  const openers: (() => Promise<BenchDatabase>)[] = [
+    ...(serverUrl ? [() => throwawayPostgres(serverUrl)] : []),
+    temporaryPglite,
+  ];
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    commit: commit(),
+    runs: [],
+    shell: { bytes: null, note: 'n/a' },
+    coldStartMs: [],
+    totalSeconds: 0,
+    loadAverage: { start: os.loadavg()[0]!, end: 0, cpus: os.cpus().length },
   };
-  await patientSearch(handle.db, inject, 'gorski417');
-  await patientSearch(handle.db, inject, 'lucja gorski41');
-  await patientSearch(handle.db, inject, 'gorski');
-  await app.close();
-  await handle.close();
+
+  // Ctrl+C must not leave a throwaway database behind.
+  let current: BenchDatabase | null = null;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log('interrupted: removing the bench database');
+      void (current?.dispose() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
+
+  for (const [index, open] of openers.entries()) {
+    const db = await open();
+    current = db;
+    try {
+      results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
+    } finally {
+      current = null;
+      await db.dispose();
+    }
+  }
+
+  log('\ncold start');
+  results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {
+    log(`  cold start failed: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  results.totalSeconds = (performance.now() - started) / 1000;
+  results.loadAverage.end = os.loadavg()[0]!;
+  console.log(`\n${formatResults(results)}`);
+  await writeResults(results);
+  log(`results written to ${RESULTS_FILE}`);
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -49,7 +49,7 @@ export interface DatabaseHandle extends SqlExecutor {
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | {
       kind: 'pglite';
       dataDir: string | null;
@@ -64,7 +64,11 @@ export type DatabaseOptions =
        */
       image?: PgliteImage;
     }
-  | { kind: 'postgres'; url: string; max?: number };
+  | { kind: 'postgres'; url: string; max?: number }
+) & {
+  /** Sees every statement Drizzle sends, with its parameters (the bench replays them). */
+  queryLogger?: Logger;
+};
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'pglite') {
@@ -81,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       extensions: { unaccent, pg_trgm },
     });
     await client.waitReady;
-    const db = drizzlePglite(client, { schema });
+    const db = drizzlePglite(client, { schema, logger: options.queryLogger ?? false });
     return {
       db: db as unknown as Database,
       kind: 'pglite',
@@ -106,7 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
-  const db = drizzlePg(pool, { schema });
+  const db = drizzlePg(pool, { schema, logger: options.queryLogger ?? false });
   return {
     db: db as unknown as Database,
     kind: 'postgres',
