@@ -1,0 +1,46 @@
+import { or, sql } from 'drizzle-orm';
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import { searchAny } from './listing.js';
+
+/**
+ * Search terms as every large list reads them (ADR 021). A term holding a word of at least three
+ * letters or digits is looked for anywhere ("contains") through a pg_trgm index. A shorter term
+ * (a lone "ł", "ko", or only punctuation such as `%`) gives the trigram index nothing to narrow
+ * by, so it matches the start of the given columns instead, through btree prefix indexes.
+ */
+export function isTrigramTerm(term: string): boolean {
+  return /[\p{L}\p{N}]{3}/u.test(term);
+}
+
+/** `term%` with the LIKE wildcards in the user's text escaped. */
+export function prefixPattern(term: string): string {
+  return `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The text a prefix index holds for a name: lower case, without diacritics. The index must be
+ * built on exactly this expression (`text_pattern_ops`), see migration 0009.
+ */
+export function prefixKey(column: AnyColumn | SQL): SQL {
+  return sql`lower(portal_unaccent(${column}))`;
+}
+
+export interface SearchColumns {
+  /** Expressions searched by "contains" (each indexed with gin_trgm_ops over portal_unaccent). */
+  contains: SQL[];
+  /** Expressions searched by prefix, each indexed with text_pattern_ops (a prefixKey or a code). */
+  prefix: SQL[];
+}
+
+/**
+ * The condition for a search term, or undefined for none. The prefix pattern is folded to a
+ * constant by the planner (both drivers send unnamed statements, planned with their values), so
+ * `LIKE 'l%'` becomes an index range.
+ */
+export function searchCondition(term: string | undefined, columns: SearchColumns): SQL | undefined {
+  const trimmed = term?.trim();
+  if (!trimmed) return undefined;
+  if (isTrigramTerm(trimmed)) return searchAny(trimmed, columns.contains);
+  const pattern = sql`lower(portal_unaccent(${prefixPattern(trimmed)}))`;
+  return or(...columns.prefix.map((column) => sql`${column} like ${pattern}`));
+}
