@@ -56,72 +56,108 @@ function listCondition(actor: Actor, query: PatientListQuery): SQL | undefined {
   );
 }
 
-const columnSorts = { id: patients.id, surname: patients.surname, pesel: patients.pesel };
-
-/** Page ids for a sort by a patients column: one index walk (id, (surname, id), pesel). */
+/**
+ * Page ids for a sort by a patients column: one index walk (the primary key, (surname, id),
+ * pesel). With a search and a sort by name or PESEL the matches cluster in the index's order
+ * (searching "kowal" sorted by surname), so walking it would skip every earlier name; `offset 0`
+ * keeps the search's own index (trigram or prefix) first and sorts only the matches.
+ */
 async function idsByColumn(db: Database, actor: Actor, query: PatientListQuery) {
   const dir = query.order_direction === 'asc' ? asc : desc;
-  const key = query.order_by === 'group' ? patients.id : columnSorts[query.order_by];
-  const rows = await db
-    .select({ id: patients.id })
+  const key = query.order_by === 'group' ? 'id' : query.order_by;
+  const where = listCondition(actor, query);
+  const fenced = Boolean(query.search?.trim()) && key !== 'id';
+  const matches = db
+    .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
     .from(patients)
-    .where(listCondition(actor, query))
-    // PESEL is unique, so it needs no tie-breaker; the others end with the id.
-    .orderBy(
-      ...(key === patients.id || key === patients.pesel
-        ? [dir(key)]
-        : [dir(key), dir(patients.id)]),
-    )
+    .where(where)
+    .offset(0)
+    .as('matches');
+  const columns = fenced
+    ? matches
+    : { id: patients.id, surname: patients.surname, pesel: patients.pesel };
+  // PESEL is unique, so it needs no tie-breaker; the others end with the id.
+  const order = key === 'surname' ? [dir(columns.surname), dir(columns.id)] : [dir(columns[key])];
+  const rows = await db
+    .select({ id: columns.id })
+    .from(fenced ? matches : patients)
+    .where(fenced ? undefined : where)
+    .orderBy(...order)
     .limit(query.limit)
     .offset(query.offset);
   return rows.map((row) => row.id);
 }
 
+/** The groups a page sorted by group walks, in order: only those the filter can match. */
+async function groupsInOrder(db: Database, query: PatientListQuery, ascending: boolean) {
+  const dir = ascending ? asc : desc;
+  const rows = await db
+    .select({ id: inclusionCriteriaGroups.id })
+    .from(inclusionCriteriaGroups)
+    .where(
+      or(
+        query.groups ? inArray(inclusionCriteriaGroups.id, query.groups) : undefined,
+        query.sub_groups
+          ? sql`${inclusionCriteriaGroups.id} in (select ${inclusionCriteriaSubgroups.group_id} from ${inclusionCriteriaSubgroups} where ${inArray(inclusionCriteriaSubgroups.id, query.sub_groups)})`
+          : undefined,
+      ),
+    )
+    .orderBy(dir(inclusionCriteriaGroups.nr), dir(inclusionCriteriaGroups.id));
+  return rows.map((row) => row.id);
+}
+
 /**
  * Page ids for a sort by the group's `nr` (then id). A plain ORDER BY over the join would sort
- * every patient; instead a LATERAL walk visits the few groups in nr order and streams each group's
- * patients from patient_inclusions_group_patient_idx in id order, so the first page reads about
- * limit rows and offset n about n index entries. Patients without an inclusion row come last in
- * ascending order (first in descending, as NULLs sort in PostgreSQL): the null "group" of the
- * outer list. The nested loop keeps the outer order and each inner branch its own ORDER BY; the
- * tests compare this with a plain ORDER BY over the join for random filters and offsets.
+ * every patient; instead a LATERAL walk visits the few groups in nr order (a VALUES list, read
+ * first) and streams each group's patients from patient_inclusions_group_patient_idx in id order,
+ * so the first page reads about limit rows and offset n about n index entries. Patients without
+ * an inclusion row come last in ascending order (first in descending, as NULLs sort in
+ * PostgreSQL): the null "group" of the walk, visited only when such patients match (their
+ * number is remembered like a total). The nested loop keeps the VALUES order and each inner
+ * branch its own ORDER BY; the tests compare this with a plain ORDER BY over the join.
  */
-async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery) {
-  const asc = query.order_direction === 'asc';
-  const dir = sql.raw(asc ? 'asc' : 'desc');
-  const nulls = sql.raw(asc ? 'nulls last' : 'nulls first');
-  // Each group yields at most offset + limit rows: it lets the planner pick a fast-start plan.
-  const enough = query.offset + query.limit;
+async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, key: string) {
+  const ascending = query.order_direction === 'asc';
+  const dir = sql.raw(ascending ? 'asc' : 'desc');
   const onPatient = patientConditions(actor, query);
   const inclusion = inclusionCondition(query);
-  const g = sql.raw('g');
+  const ungroupedWhere = and(
+    sql`not exists (select 1 from ${patientInclusions} where ${patientInclusions.patient_id} = ${patients.id})`,
+    onPatient,
+  );
+  // With a group or subgroup filter, patients without an inclusion never match.
+  const [groups, ungrouped] = await Promise.all([
+    groupsInOrder(db, query, ascending),
+    inclusion
+      ? { total: 0 }
+      : listTotal(db, {
+          key: `${key}:ungrouped`,
+          rows: () =>
+            db.select({ id: patients.id }).from(patients).where(ungroupedWhere).$dynamic(),
+        }),
+  ]);
+  // 0 stands for the patients without a group (no group has id 0).
+  const walk = ungrouped.total > 0 ? (ascending ? [...groups, 0] : [0, ...groups]) : groups;
+  if (walk.length === 0) return [];
+  // Each step yields at most offset + limit rows: it lets the planner pick a fast-start plan.
+  const enough = query.offset + query.limit;
+  const steps = sql.join(
+    walk.map((id, i) => sql`(${id}::int, ${i}::int)`),
+    sql`, `,
+  );
   const grouped = onPatient
     ? sql`select ${patientInclusions.patient_id} as id from ${patientInclusions}
         join ${patients} on ${patients.id} = ${patientInclusions.patient_id}
-        where ${g}.id is not null and ${patientInclusions.group_id} = ${g}.id
-          and ${and(inclusion, onPatient)}`
+        where ${patientInclusions.group_id} = g.id and ${and(inclusion, onPatient)}`
     : sql`select ${patientInclusions.patient_id} as id from ${patientInclusions}
-        where ${g}.id is not null and ${patientInclusions.group_id} = ${g}.id
-          and ${inclusion ?? sql`true`}`;
-  // With a group or subgroup filter, patients without an inclusion never match.
-  const ungrouped = inclusion
-    ? sql`select null::int as id where false`
-    : sql`select ${patients.id} as id from ${patients}
-        where ${g}.id is null
-          and not exists (select 1 from ${patientInclusions} where ${patientInclusions.patient_id} = ${patients.id})
-          and ${onPatient ?? sql`true`}
-        order by ${patients.id} ${dir} limit ${enough}`;
+        where ${patientInclusions.group_id} = g.id and ${inclusion ?? sql`true`}`;
   const result: unknown = await db.execute(sql`
-    select s.id from (
-      select ${inclusionCriteriaGroups.id} as id, ${inclusionCriteriaGroups.nr} as nr
-        from ${inclusionCriteriaGroups}
-      union all select null, null
-      order by nr ${dir} ${nulls}, id ${dir}
-    ) ${g}
+    select s.id from (select id, step from (values ${steps}) v (id, step) order by step) g
     cross join lateral (
-      (${grouped} order by ${patientInclusions.patient_id} ${dir} limit ${enough})
+      (${grouped} and g.id <> 0 order by ${patientInclusions.patient_id} ${dir} limit ${enough})
       union all
-      (${ungrouped})
+      (select ${patients.id} as id from ${patients} where g.id = 0 and ${ungroupedWhere}
+        order by ${patients.id} ${dir} limit ${enough})
     ) s
     limit ${query.limit} offset ${query.offset}`);
   // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
@@ -190,22 +226,23 @@ function isFiltered(query: PatientListQuery): boolean {
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
   const scope = unitScope(actor);
+  const key = totalKey('patients', {
+    scope: scope ?? 'all',
+    search: query.search?.trim() || undefined,
+    groups: query.groups,
+    sub_groups: query.sub_groups,
+    medicines: query.medicines,
+    doctors: query.doctors,
+    is_finished: query.is_finished,
+  });
   const total = listTotal(db, {
-    key: totalKey('patients', {
-      scope: scope ?? 'all',
-      search: query.search?.trim() || undefined,
-      groups: query.groups,
-      sub_groups: query.sub_groups,
-      medicines: query.medicines,
-      doctors: query.doctors,
-      is_finished: query.is_finished,
-    }),
+    key,
     rows: () =>
       db.select({ id: patients.id }).from(patients).where(listCondition(actor, query)).$dynamic(),
     ...(scope === null && !isFiltered(query) ? { unfilteredTable: 'patients' } : {}),
   });
   const ids = await (query.order_by === 'group'
-    ? idsByGroup(db, actor, query)
+    ? idsByGroup(db, actor, query, key)
     : idsByColumn(db, actor, query));
   const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
   return { data, total_count: counted.total, total_kind: counted.total_kind };

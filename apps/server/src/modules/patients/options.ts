@@ -36,6 +36,43 @@ async function basicRows(db: Database, where: SQL | undefined): Promise<PatientB
   return rows.map((row) => presentPatientBasic(row, row.login));
 }
 
+/**
+ * Ids by surname, first name and id. Without a search patients_picker_idx walks them in order;
+ * with one the matches cluster in that order ("kowal"), so `offset 0` keeps the search's own
+ * index first and sorts only the matches (ADR 021).
+ */
+async function pageIds(
+  db: Database,
+  where: SQL | undefined,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  if (!search?.trim()) {
+    const rows = await db
+      .select({ id: patients.id })
+      .from(patients)
+      .where(where)
+      .orderBy(...pickerOrder)
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => row.id);
+  }
+  const matches = db
+    .select({ id: patients.id, surname: patients.surname, firstname: patients.firstname })
+    .from(patients)
+    .where(where)
+    .offset(0)
+    .as('matches');
+  const rows = await db
+    .select({ id: matches.id })
+    .from(matches)
+    .orderBy(asc(matches.surname), asc(matches.firstname), asc(matches.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}
+
 /** Reachable patients that are not deleted and match the search (none: everyone). */
 function activeMatches(actor: Actor, search: string | undefined): SQL | undefined {
   return and(patientScope(actor), isNull(patients.deleted_at), patientSearch(search));
@@ -49,14 +86,13 @@ function activeMatches(actor: Actor, search: string | undefined): SQL | undefine
  * as if it did not exist.
  */
 export async function patientOptions(db: Database, actor: Actor, query: PatientOptionsQuery) {
-  const matchIds = (
-    await db
-      .select({ id: patients.id })
-      .from(patients)
-      .where(activeMatches(actor, query.search))
-      .orderBy(...pickerOrder)
-      .limit(PICKER_LIMIT)
-  ).map((row) => row.id);
+  const matchIds = await pageIds(
+    db,
+    activeMatches(actor, query.search),
+    query.search,
+    PICKER_LIMIT,
+    0,
+  );
   const shown = new Set(matchIds);
   const chosen = (query.ids ?? []).filter((id) => !shown.has(id));
   const [matches, named] = await Promise.all([
@@ -79,15 +115,13 @@ export async function allPatients(db: Database, actor: Actor, query: PatientAllQ
     }),
     rows: () => db.select({ id: patients.id }).from(patients).where(where).$dynamic(),
   });
-  const ids = (
-    await db
-      .select({ id: patients.id })
-      .from(patients)
-      .where(where)
-      .orderBy(...pickerOrder)
-      .limit(query.limit)
-      .offset(offsetOf(query.page, query.limit))
-  ).map((row) => row.id);
+  const ids = await pageIds(
+    db,
+    where,
+    query.search,
+    query.limit,
+    offsetOf(query.page, query.limit),
+  );
   const [rows, counted] = await Promise.all([
     ids.length ? basicRows(db, inArray(patients.id, ids)) : [],
     total,
