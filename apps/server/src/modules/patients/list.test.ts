@@ -64,7 +64,7 @@ type Query = Partial<Record<keyof PatientListQuery, string>>;
 async function list(token: string, query: Query) {
   const res = await t.request('GET', '/api/patients', {
     token,
-    query: query as Record<string, string>,
+    query: query,
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ data: { id: number }[]; total_count: number; total_kind: string }>();
