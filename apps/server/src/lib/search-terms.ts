@@ -1,5 +1,6 @@
 import { or, sql } from 'drizzle-orm';
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { AnyColumn, SQL, SQLWrapper } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
 import { searchAny } from './listing.js';
 
 /**
@@ -43,4 +44,25 @@ export function searchCondition(term: string | undefined, columns: SearchColumns
   if (isTrigramTerm(trimmed)) return searchAny(trimmed, columns.contains);
   const pattern = sql`lower(portal_unaccent(${prefixPattern(trimmed)}))`;
   return or(...columns.prefix.map((column) => sql`${column} like ${pattern}`));
+}
+
+/**
+ * A page of ids from a searched list sorted by a name (or another column whose index the
+ * matches cluster in): the search's own index finds the matches first and only they are sorted.
+ * Walking the name's index instead would skip every earlier name ("kowal" sorted by surname
+ * reads every surname before K). `offset 0` keeps PostgreSQL from merging the two levels; the
+ * `order` names columns of `matches` (the select's own column names, e.g. `surname asc, id asc`).
+ */
+export async function matchesPage(
+  db: Database,
+  matches: SQLWrapper,
+  order: string,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const result: unknown = await db.execute(
+    sql`select matches.id from (${matches} offset 0) matches order by ${sql.raw(order)} limit ${limit} offset ${offset}`,
+  );
+  // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
+  return (result as { rows: { id: number }[] }).rows.map((row) => Number(row.id));
 }

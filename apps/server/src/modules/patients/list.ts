@@ -16,6 +16,7 @@ import { patientScope } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
+import { matchesPage } from '../../lib/search-terms.js';
 import { patientSearch } from './search.js';
 
 /**
@@ -63,26 +64,25 @@ function listCondition(actor: Actor, query: PatientListQuery): SQL | undefined {
  * keeps the search's own index (trigram or prefix) first and sorts only the matches.
  */
 async function idsByColumn(db: Database, actor: Actor, query: PatientListQuery) {
-  const dir = query.order_direction === 'asc' ? asc : desc;
   const key = query.order_by === 'group' ? 'id' : query.order_by;
   const where = listCondition(actor, query);
-  const fenced = Boolean(query.search?.trim()) && key !== 'id';
-  const matches = db
-    .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
+  if (query.search?.trim() && key !== 'id') {
+    const matches = db
+      .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
+      .from(patients)
+      .where(where);
+    const dir = query.order_direction;
+    const order = key === 'surname' ? `surname ${dir}, id ${dir}` : `pesel ${dir}`;
+    return matchesPage(db, matches, order, query.limit, query.offset);
+  }
+  const dir = query.order_direction === 'asc' ? asc : desc;
+  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[key];
+  const rows = await db
+    .select({ id: patients.id })
     .from(patients)
     .where(where)
-    .offset(0)
-    .as('matches');
-  const columns = fenced
-    ? matches
-    : { id: patients.id, surname: patients.surname, pesel: patients.pesel };
-  // PESEL is unique, so it needs no tie-breaker; the others end with the id.
-  const order = key === 'surname' ? [dir(columns.surname), dir(columns.id)] : [dir(columns[key])];
-  const rows = await db
-    .select({ id: columns.id })
-    .from(fenced ? matches : patients)
-    .where(fenced ? undefined : where)
-    .orderBy(...order)
+    // PESEL is unique, so it needs no tie-breaker; the others end with the id.
+    .orderBy(...(key === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)]))
     .limit(query.limit)
     .offset(query.offset);
   return rows.map((row) => row.id);

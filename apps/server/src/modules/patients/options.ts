@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { patients, users } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
+import { matchesPage } from '../../lib/search-terms.js';
 import { patientScope } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -61,16 +62,8 @@ async function pageIds(
   const matches = db
     .select({ id: patients.id, surname: patients.surname, firstname: patients.firstname })
     .from(patients)
-    .where(where)
-    .offset(0)
-    .as('matches');
-  const rows = await db
-    .select({ id: matches.id })
-    .from(matches)
-    .orderBy(asc(matches.surname), asc(matches.firstname), asc(matches.id))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((row) => row.id);
+    .where(where);
+  return matchesPage(db, matches, 'surname asc, firstname asc, id asc', limit, offset);
 }
 
 /** Reachable patients that are not deleted and match the search (none: everyone). */
