@@ -13,11 +13,6 @@ export function isTrigramTerm(term: string): boolean {
   return /[\p{L}\p{N}]{3}/u.test(term);
 }
 
-/** `term%` with the LIKE wildcards in the user's text escaped. */
-export function prefixPattern(term: string): string {
-  return `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The text a prefix index holds for a name: lower case, without diacritics. The index must be
  * built on exactly this expression (`text_pattern_ops`), see migration 0009.
@@ -34,16 +29,21 @@ export interface SearchColumns {
 }
 
 /**
- * The condition for a search term, or undefined for none. The prefix pattern is folded to a
- * constant by the planner (both drivers send unnamed statements, planned with their values), so
- * `LIKE 'l%'` becomes an index range.
+ * The condition for a search term, or undefined for none. A short term is a range on each
+ * prefix index, `[key, key || U+10FFFF)`, compared byte-wise (`~>=~`, `~<~`, the operators of
+ * text_pattern_ops): every text starting with the key and nothing else, with no wildcard to
+ * escape (`%` is just a character) and no per-row recheck, as `LIKE 'l%'` would need.
  */
 export function searchCondition(term: string | undefined, columns: SearchColumns): SQL | undefined {
   const trimmed = term?.trim();
   if (!trimmed) return undefined;
   if (isTrigramTerm(trimmed)) return searchAny(trimmed, columns.contains);
-  const pattern = sql`lower(portal_unaccent(${prefixPattern(trimmed)}))`;
-  return or(...columns.prefix.map((column) => sql`${column} like ${pattern}`));
+  const key = sql`lower(portal_unaccent(${trimmed}))`;
+  return or(
+    ...columns.prefix.map(
+      (column) => sql`(${column} ~>=~ ${key} and ${column} ~<~ (${key} || chr(1114111)))`,
+    ),
+  );
 }
 
 /**
