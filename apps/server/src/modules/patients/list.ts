@@ -112,8 +112,8 @@ async function groupsInOrder(db: Database, query: PatientListQuery, ascending: b
  * first) and streams each group's patients from patient_inclusions_group_patient_idx in id order,
  * so the first page reads about limit rows and offset n about n index entries. Patients without
  * an inclusion row come last in ascending order (first in descending, as NULLs sort in
- * PostgreSQL): the null "group" of the walk, visited only when such patients match (their
- * number is remembered like a total). The nested loop keeps the VALUES order and each inner
+ * PostgreSQL): step 0 of the walk, visited only when such patients match (their capped number
+ * is remembered like a total, as finding them is an anti-join over both tables). The nested loop keeps the VALUES order and each inner
  * branch its own ORDER BY; the tests compare this with a plain ORDER BY over the join.
  */
 async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, key: string) {
