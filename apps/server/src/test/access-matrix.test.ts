@@ -94,6 +94,7 @@ const rules: Record<string, Rule> = {
 
   'GET /api/patients': { who: 'staff', unitScoped: true },
   'GET /api/patients/all': { who: 'staff', unitScoped: true },
+  'GET /api/patients/options': { who: 'staff', unitScoped: true },
   // Uniqueness of PESEL is global, so the check looks at every unit.
   'GET /api/patients/validate_pesel': { who: 'staff' },
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
@@ -403,6 +404,22 @@ const scopeRows: ScopeRow[] = [
     own: (res, u) => {
       expect(res.statusCode).toBe(200);
       expect(ids(res)).toContain(u.patient.id);
+    },
+  },
+  {
+    route: 'GET /api/patients/options',
+    // Found by name and named by id: neither shows another unit's patient.
+    request: (u) => ({
+      url: '/api/patients/options',
+      query: { search: u.patient.surname, ids: String(u.patient.id) },
+    }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [] });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.patient.id]);
     },
   },
   { route: 'GET /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },

@@ -7,7 +7,7 @@ import { countAll, searchAny } from '../../lib/listing.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_URL, createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
-import { patientSearchText } from './queries.js';
+import { patientSearchText } from './search.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

@@ -4,12 +4,15 @@ import {
   idParams,
   loginDetails,
   patientAll,
+  patientAllQuery,
   patientBasic,
   patientCreateBody,
   patientCreated,
   patientDetail,
   patientList,
   patientListQuery,
+  patientOptions,
+  patientOptionsQuery,
   patientUpdateBody,
   peselQuery,
   peselStatus,
@@ -20,6 +23,8 @@ import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
 import { loginAddress } from '../credentials/address.js';
 import * as commands from './commands.js';
+import { listPatients } from './list.js';
+import * as options from './options.js';
 import * as queries from './queries.js';
 
 const tags = ['patients'];
@@ -35,10 +40,35 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         tags,
         summary: 'Paged list (offset) with search by surname, first name or PESEL and filters',
         querystring: patientListQuery,
-        response: { 200: patientList, 422: validationErrorResponse },
+        response: {
+          200: patientList,
+          401: errorResponse,
+          403: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
-    (request) => queries.listPatients(db, actorOf(request), request.query),
+    (request) => listPatients(db, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/patients/options',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary:
+          'Search-as-you-type for pickers: at most 20 reachable, not deleted patients by name or PESEL, plus those named in ids',
+        querystring: patientOptionsQuery,
+        response: {
+          200: patientOptions,
+          401: errorResponse,
+          403: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    (request) => options.patientOptions(db, actorOf(request), request.query),
   );
 
   app.get(
@@ -47,11 +77,17 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: read,
       schema: {
         tags,
-        summary: 'Reachable patients that are not deleted',
-        response: { 200: patientAll },
+        summary: 'Reachable patients that are not deleted, by surname, one page at a time',
+        querystring: patientAllQuery,
+        response: {
+          200: patientAll,
+          401: errorResponse,
+          403: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
-    (request) => queries.allPatients(db, actorOf(request)),
+    (request) => options.allPatients(db, actorOf(request), request.query),
   );
 
   app.get(

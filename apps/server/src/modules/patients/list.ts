@@ -1,0 +1,249 @@
+import type { PatientListQuery } from '@portal/shared';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import {
+  doctors,
+  inclusionCriteriaGroups,
+  inclusionCriteriaSubgroups,
+  medicines,
+  patientInclusions,
+  patientMedicines,
+  patients,
+} from '../../db/schema.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { patientScope } from '../../policies/patients.js';
+import { unitScope } from '../../policies/units.js';
+import type { Actor } from '../../plugins/policy.js';
+import { presentPatientListItem } from './presenter.js';
+import { matchesPage } from '../../lib/search-terms.js';
+import { patientSearch } from './search.js';
+
+/**
+ * The patients list (ADR 021), a deferred join: the page's ids first, from indexes alone
+ * (migration 0009), then the rows, doctors, groups and medicines of those ids only. A deep
+ * offset or a sort by surname or group walks an index instead of sorting the joined table.
+ */
+
+/** Conditions on the patients row itself: the actor's scope and every filter but the group's. */
+function patientConditions(actor: Actor, query: PatientListQuery): SQL | undefined {
+  return and(
+    patientScope(actor),
+    patientSearch(query.search),
+    query.doctors ? inArray(patients.doctor_id, query.doctors) : undefined,
+    query.medicines
+      ? sql`exists (select 1 from ${patientMedicines} where ${patientMedicines.patient_id} = ${patients.id} and ${inArray(patientMedicines.medicine_id, query.medicines)})`
+      : undefined,
+    query.is_finished === undefined ? undefined : eq(patients.is_finished, query.is_finished === 1),
+  );
+}
+
+/** Whole groups and single subgroups chosen together mean "any of them"; undefined for none. */
+function inclusionCondition(query: PatientListQuery): SQL | undefined {
+  return or(
+    query.groups ? inArray(patientInclusions.group_id, query.groups) : undefined,
+    query.sub_groups ? inArray(patientInclusions.subgroup_id, query.sub_groups) : undefined,
+  );
+}
+
+/** Every condition of the list, on the patients table alone (the count and the id sorts). */
+function listCondition(actor: Actor, query: PatientListQuery): SQL | undefined {
+  const inclusion = inclusionCondition(query);
+  return and(
+    patientConditions(actor, query),
+    inclusion
+      ? sql`exists (select 1 from ${patientInclusions} where ${patientInclusions.patient_id} = ${patients.id} and ${inclusion})`
+      : undefined,
+  );
+}
+
+/**
+ * Page ids for a sort by a patients column: one index walk (the primary key, (surname, id),
+ * pesel). With a search and a sort by name or PESEL the matches cluster in the index's order
+ * (searching "kowal" sorted by surname), so walking it would skip every earlier name; `offset 0`
+ * keeps the search's own index (trigram or prefix) first and sorts only the matches.
+ */
+async function idsByColumn(db: Database, actor: Actor, query: PatientListQuery) {
+  const key = query.order_by === 'group' ? 'id' : query.order_by;
+  const where = listCondition(actor, query);
+  if (query.search?.trim() && key !== 'id') {
+    const matches = db
+      .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
+      .from(patients)
+      .where(where);
+    const dir = query.order_direction;
+    const order = key === 'surname' ? `surname ${dir}, id ${dir}` : `pesel ${dir}`;
+    return matchesPage(db, matches, order, query.limit, query.offset);
+  }
+  const dir = query.order_direction === 'asc' ? asc : desc;
+  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[key];
+  const rows = await db
+    .select({ id: patients.id })
+    .from(patients)
+    .where(where)
+    // PESEL is unique, so it needs no tie-breaker; the others end with the id.
+    .orderBy(...(key === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)]))
+    .limit(query.limit)
+    .offset(query.offset);
+  return rows.map((row) => row.id);
+}
+
+/** The groups a page sorted by group walks, in order: only those the filter can match. */
+async function groupsInOrder(db: Database, query: PatientListQuery, ascending: boolean) {
+  const dir = ascending ? asc : desc;
+  const rows = await db
+    .select({ id: inclusionCriteriaGroups.id })
+    .from(inclusionCriteriaGroups)
+    .where(
+      or(
+        query.groups ? inArray(inclusionCriteriaGroups.id, query.groups) : undefined,
+        query.sub_groups
+          ? sql`${inclusionCriteriaGroups.id} in (select ${inclusionCriteriaSubgroups.group_id} from ${inclusionCriteriaSubgroups} where ${inArray(inclusionCriteriaSubgroups.id, query.sub_groups)})`
+          : undefined,
+      ),
+    )
+    .orderBy(dir(inclusionCriteriaGroups.nr), dir(inclusionCriteriaGroups.id));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Page ids for a sort by the group's `nr` (then id). A plain ORDER BY over the join would sort
+ * every patient; instead a LATERAL walk visits the few groups in nr order (a VALUES list, read
+ * first) and streams each group's patients from patient_inclusions_group_patient_idx in id order,
+ * so the first page reads about limit rows and offset n about n index entries. Patients without
+ * an inclusion row come last in ascending order (first in descending, as NULLs sort in
+ * PostgreSQL): step 0 of the walk, visited only when such patients match (their capped number
+ * is remembered like a total, as finding them is an anti-join over both tables). The nested loop keeps the VALUES order and each inner
+ * branch its own ORDER BY; the tests compare this with a plain ORDER BY over the join.
+ */
+async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, key: string) {
+  const ascending = query.order_direction === 'asc';
+  const dir = sql.raw(ascending ? 'asc' : 'desc');
+  const onPatient = patientConditions(actor, query);
+  const inclusion = inclusionCondition(query);
+  const ungroupedWhere = and(
+    sql`not exists (select 1 from ${patientInclusions} where ${patientInclusions.patient_id} = ${patients.id})`,
+    onPatient,
+  );
+  // With a group or subgroup filter, patients without an inclusion never match.
+  const [groups, ungrouped] = await Promise.all([
+    groupsInOrder(db, query, ascending),
+    inclusion
+      ? { total: 0 }
+      : listTotal(db, {
+          key: `${key}:ungrouped`,
+          rows: () =>
+            db.select({ id: patients.id }).from(patients).where(ungroupedWhere).$dynamic(),
+        }),
+  ]);
+  // 0 stands for the patients without a group (no group has id 0).
+  const walk = ungrouped.total > 0 ? (ascending ? [...groups, 0] : [0, ...groups]) : groups;
+  if (walk.length === 0) return [];
+  // Each step yields at most offset + limit rows: it lets the planner pick a fast-start plan.
+  const enough = query.offset + query.limit;
+  const steps = sql.join(
+    walk.map((id, i) => sql`(${id}::int, ${i}::int)`),
+    sql`, `,
+  );
+  const grouped = onPatient
+    ? sql`select ${patientInclusions.patient_id} as id from ${patientInclusions}
+        join ${patients} on ${patients.id} = ${patientInclusions.patient_id}
+        where ${patientInclusions.group_id} = g.id and ${and(inclusion, onPatient)}`
+    : sql`select ${patientInclusions.patient_id} as id from ${patientInclusions}
+        where ${patientInclusions.group_id} = g.id and ${inclusion ?? sql`true`}`;
+  const result: unknown = await db.execute(sql`
+    select s.id from (select id, step from (values ${steps}) v (id, step) order by step) g
+    cross join lateral (
+      (${grouped} and g.id <> 0 order by ${patientInclusions.patient_id} ${dir} limit ${enough})
+      union all
+      (select ${patients.id} as id from ${patients} where g.id = 0 and ${ungroupedWhere}
+        order by ${patients.id} ${dir} limit ${enough})
+    ) s
+    limit ${query.limit} offset ${query.offset}`);
+  // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
+  return (result as { rows: { id: number }[] }).rows.map((row) => Number(row.id));
+}
+
+/** The page's rows with their doctor, group, subgroup and medicines, for the given ids only. */
+async function rowsOf(db: Database, ids: number[]) {
+  if (ids.length === 0) return [];
+  const [rows, meds] = await Promise.all([
+    db
+      .select({
+        patient: patients,
+        doctor: { id: doctors.id, firstname: doctors.firstname, surname: doctors.surname },
+        group: {
+          id: inclusionCriteriaGroups.id,
+          nr: inclusionCriteriaGroups.nr,
+          name: inclusionCriteriaGroups.name,
+        },
+        subgroup: { id: inclusionCriteriaSubgroups.id, name: inclusionCriteriaSubgroups.name },
+      })
+      .from(patients)
+      .innerJoin(doctors, eq(doctors.id, patients.doctor_id))
+      .leftJoin(patientInclusions, eq(patientInclusions.patient_id, patients.id))
+      .leftJoin(inclusionCriteriaGroups, eq(inclusionCriteriaGroups.id, patientInclusions.group_id))
+      .leftJoin(
+        inclusionCriteriaSubgroups,
+        eq(inclusionCriteriaSubgroups.id, patientInclusions.subgroup_id),
+      )
+      .where(inArray(patients.id, ids)),
+    db
+      .select({
+        patientId: patientMedicines.patient_id,
+        id: medicines.id,
+        name: medicines.name,
+        dose: patientMedicines.dose,
+      })
+      .from(patientMedicines)
+      .innerJoin(medicines, eq(medicines.id, patientMedicines.medicine_id))
+      .where(inArray(patientMedicines.patient_id, ids))
+      .orderBy(asc(medicines.name), asc(medicines.id)),
+  ]);
+  return inOrderOf(ids, rows, (row) => row.patient.id).map(({ patient, doctor, group, subgroup }) =>
+    presentPatientListItem(patient, {
+      doctor,
+      group,
+      subgroup,
+      medicines: meds
+        .filter((m) => m.patientId === patient.id)
+        .map(({ id, name, dose }) => ({ id, name, dose })),
+    }),
+  );
+}
+
+/** Whether anything but the actor's scope narrows the list. */
+function isFiltered(query: PatientListQuery): boolean {
+  return Boolean(
+    query.search?.trim() ||
+    query.groups ||
+    query.sub_groups ||
+    query.medicines ||
+    query.doctors ||
+    query.is_finished !== undefined,
+  );
+}
+
+export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+  const scope = unitScope(actor);
+  const key = totalKey('patients', {
+    scope: scope ?? 'all',
+    search: query.search?.trim() || undefined,
+    groups: query.groups,
+    sub_groups: query.sub_groups,
+    medicines: query.medicines,
+    doctors: query.doctors,
+    is_finished: query.is_finished,
+  });
+  const total = listTotal(db, {
+    key,
+    rows: () =>
+      db.select({ id: patients.id }).from(patients).where(listCondition(actor, query)).$dynamic(),
+    ...(scope === null && !isFiltered(query) ? { unfilteredTable: 'patients' } : {}),
+  });
+  const ids = await (query.order_by === 'group'
+    ? idsByGroup(db, actor, query, key)
+    : idsByColumn(db, actor, query));
+  const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
+  return { data, total_count: counted.total, total_kind: counted.total_kind };
+}
