@@ -232,6 +232,7 @@ test.describe('Dostęp i sesja', () => {
     await expect(page).toHaveURL(/\/doctors$/);
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await menu.getByRole('link', { name: 'Jednostki' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Jednostki' })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
     await expect(page.getByRole('row').filter({ hasText: unit.name })).toBeVisible();
 
@@ -334,6 +335,8 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
     // Within the app (no reload): the list, then the card, each fetching its code on first use.
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await menu.getByRole('link', { name: 'Pacjenci' }).click();
+    // The doctors list (with its own search box) stays until the patients screen's code arrives.
+    await expect(page.getByRole('heading', { level: 1, name: 'Pacjenci' })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(patient.pesel);
     await page.getByRole('link', { name: `Karta pacjenta: ${patient.surname} Zofia` }).click();
     await expect(page).toHaveURL(new RegExp(`/patients/card/${patient.id}$`));

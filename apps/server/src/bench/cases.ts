@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import type { SqlExecutor } from '../db/client.js';
 import { replay } from './capture.js';
+import type { LoadOrder, LoadResult } from './load-worker.js';
 import type { BenchDatabase } from './databases.js';
 import { timeRounds } from './stats.js';
 import type { Rounds, Timing } from './stats.js';
@@ -136,22 +138,23 @@ export async function measureCase(
 
 /**
  * Requests per second of `clients` concurrent clients, each sending the next GET as soon as its
- * last answer is read, over keep-alive connections, for `ms` milliseconds.
+ * last answer is read, over keep-alive connections, for `ms` milliseconds. The clients run in a
+ * worker thread (load-worker.ts), so the server's event loop serves requests only.
  */
-export async function throughput(client: Client, url: string, clients: number, ms: number) {
-  let done = 0;
-  let failed = 0;
-  const until = Date.now() + ms;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (Date.now() < until) {
-        const { status } = await get(client, url);
-        if (status === 200) done++;
-        else failed++;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { clients, seconds, requests: done, failed, perSecond: done / seconds };
+export async function throughput(
+  client: Client,
+  url: string,
+  clients: number,
+  ms: number,
+): Promise<LoadResult> {
+  const order: LoadOrder = { baseUrl: client.baseUrl, headers: client.headers, url, clients, ms };
+  const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: order });
+  try {
+    return await new Promise<LoadResult>((resolve, reject) => {
+      worker.once('message', (result: LoadResult) => resolve(result));
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
 }

@@ -5,7 +5,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
 import { useIsDesktop } from '../components/use-is-desktop';
 import { useLogout } from '../lib/use-logout';
@@ -107,6 +107,7 @@ export function AppLayout() {
   const isDesktop = useIsDesktop();
   const session = useSession();
   const logout = useLogout();
+  const navigating = useNavigation().state === 'loading';
   if (!session) return null;
 
   const locked = mustChangePassword(session.user);
@@ -183,7 +184,10 @@ export function AppLayout() {
           </AppShell.Navbar>
         )}
 
-        <AppShell.Main>
+        <AppShell.Main aria-busy={navigating || undefined}>
+          {navigating && (
+            <div role="progressbar" aria-label={t('app.loading')} className={classes.navigating} />
+          )}
           <Outlet />
         </AppShell.Main>
 

@@ -1,0 +1,47 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+
+/** What `throughput` asks of the load generator. */
+export interface LoadOrder {
+  baseUrl: string;
+  headers: Record<string, string>;
+  url: string;
+  clients: number;
+  ms: number;
+}
+
+export interface LoadResult {
+  clients: number;
+  seconds: number;
+  requests: number;
+  failed: number;
+  perSecond: number;
+}
+
+/**
+ * The throughput clients, in their own thread: generating the load on the server's event loop
+ * would charge the clients' work to the server (as an external load generator would not).
+ */
+async function load({ baseUrl, headers, url, clients, ms }: LoadOrder): Promise<LoadResult> {
+  let done = 0;
+  let failed = 0;
+  const until = Date.now() + ms;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until) {
+        const response = await fetch(baseUrl + url, { headers });
+        await response.arrayBuffer();
+        if (response.status === 200) done++;
+        else failed++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { clients, seconds, requests: done, failed, perSecond: done / seconds };
+}
+
+if (parentPort) {
+  const port = parentPort;
+  void load(workerData as LoadOrder).then((result) => port.postMessage(result));
+}
