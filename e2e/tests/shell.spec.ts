@@ -334,7 +334,17 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
 
     // Within the app (no reload): the list, then the card, each fetching its code on first use.
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
+    // A slow network: while the patients screen's code is on its way a progress bar says so.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/patients-page-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await menu.getByRole('link', { name: 'Pacjenci' }).click();
+    await expect(page.getByRole('progressbar', { name: 'Ładowanie…' })).toBeVisible();
+    release();
+    await expect(page.getByRole('progressbar', { name: 'Ładowanie…' })).toHaveCount(0);
     // The doctors list (with its own search box) stays until the patients screen's code arrives.
     await expect(page.getByRole('heading', { level: 1, name: 'Pacjenci' })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(patient.pesel);
