@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.mjs';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, BASE_URL, PORT } from './env.js';
 
 // Every run starts the built portal on a fresh embedded database.
@@ -22,19 +23,7 @@ export default defineConfig({
     timezoneId: 'Europe/Warsaw',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      // The system Chromium from Debian; never a downloaded browser build.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     {

@@ -10,6 +10,7 @@
 //    "js_decoded_bytes":N,"requests":N,"js_files":[{"file","encoding","transferred_bytes",
 //    "decoded_bytes"}]}
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from '../chromium.mjs';
 
 const baseUrl = (process.argv[2] ?? '').replace(/\/+$/, '');
 if (!/^https?:\/\//.test(baseUrl)) {
@@ -17,19 +18,8 @@ if (!/^https?:\/\//.test(baseUrl)) {
   process.exit(2);
 }
 
-// The flags of design.md §7: the system Chromium, no background traffic to count by mistake.
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+// No background traffic to count by mistake (chromium.mjs).
+const browser = await chromium.launch(chromiumLaunchOptions);
 
 try {
   // A fresh context: an empty cache, as a first visit after a deploy.
