@@ -12,7 +12,8 @@ import { useLogout } from '../lib/use-logout';
 import { useSession } from '../lib/session';
 import { mustChangePassword } from '../lib/session-rules';
 import classes from './app-layout.module.css';
-import { menuFor } from './menu';
+import { menuFor, menuTree } from './menu';
+import type { MenuEntry } from './menu';
 
 const CHANGE_PASSWORD = '/changepassword';
 
@@ -99,6 +100,42 @@ function BarLink({
 }
 
 /**
+ * A submenu (spec: settings): opened while one of its screens is shown. Mantine renders the
+ * heading as a button with aria-expanded, so the keyboard opens and closes it.
+ */
+function SideGroup({
+  entry,
+  disabled,
+}: {
+  entry: Extract<MenuEntry, { kind: 'group' }>;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = entry.items.some((item) => isActive(pathname, item.path));
+  const GroupIcon = entry.icon;
+  return (
+    <NavLink
+      label={t(entry.label)}
+      leftSection={<GroupIcon size={20} stroke={1.6} aria-hidden />}
+      defaultOpened={active}
+      disabled={disabled}
+      childrenOffset={28}
+    >
+      {entry.items.map((item) => (
+        <SideLink
+          key={item.path}
+          to={item.path}
+          label={t(item.label)}
+          icon={item.icon}
+          disabled={disabled}
+        />
+      ))}
+    </NavLink>
+  );
+}
+
+/**
  * The signed-in shell: a sidebar from 1280 px, a top strip and a fixed bottom bar below it.
  * Only one of the two navigations is rendered, so each control exists once on the page.
  */
@@ -146,15 +183,19 @@ export function AppLayout() {
               </Text>
             </AppShell.Section>
             <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-              {items.map((item) => (
-                <SideLink
-                  key={item.path}
-                  to={item.path}
-                  label={t(item.label)}
-                  icon={item.icon}
-                  disabled={locked}
-                />
-              ))}
+              {menuTree(items).map((entry) =>
+                entry.kind === 'group' ? (
+                  <SideGroup key={entry.label} entry={entry} disabled={locked} />
+                ) : (
+                  <SideLink
+                    key={entry.item.path}
+                    to={entry.item.path}
+                    label={t(entry.item.label)}
+                    icon={entry.item.icon}
+                    disabled={locked}
+                  />
+                ),
+              )}
               {locked && (
                 <Text size="xs" c="dimmed" mt="sm">
                   {t('nav.lockedHint')}
