@@ -2,8 +2,9 @@
 import '@mantine/core/styles.layer.css';
 import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronRight, IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
@@ -100,8 +101,9 @@ function BarLink({
 }
 
 /**
- * A submenu (spec: settings): opened while one of its screens is shown. Mantine renders the
- * heading as a button with aria-expanded, so the keyboard opens and closes it.
+ * A submenu (spec: settings), opened while one of its screens is shown. A real button with
+ * aria-expanded: Mantine's NavLink with children renders a link without href, which the
+ * keyboard cannot reach.
  */
 function SideGroup({
   entry,
@@ -113,25 +115,41 @@ function SideGroup({
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const active = entry.items.some((item) => isActive(pathname, item.path));
+  const [opened, setOpened] = useState(active);
+  const listId = useId();
   const GroupIcon = entry.icon;
   return (
-    <NavLink
-      label={t(entry.label)}
-      leftSection={<GroupIcon size={20} stroke={1.6} aria-hidden />}
-      defaultOpened={active}
-      disabled={disabled}
-      childrenOffset={28}
-    >
-      {entry.items.map((item) => (
-        <SideLink
-          key={item.path}
-          to={item.path}
-          label={t(item.label)}
-          icon={item.icon}
-          disabled={disabled}
-        />
-      ))}
-    </NavLink>
+    <>
+      <NavLink
+        component="button"
+        type="button"
+        label={t(entry.label)}
+        leftSection={<GroupIcon size={20} stroke={1.6} aria-hidden />}
+        rightSection={
+          <IconChevronRight
+            size={16}
+            stroke={1.6}
+            aria-hidden
+            className={opened ? classes.chevronOpen : classes.chevron}
+          />
+        }
+        aria-expanded={opened}
+        aria-controls={listId}
+        disabled={disabled}
+        onClick={() => setOpened((open) => !open)}
+      />
+      <div id={listId} hidden={!opened} className={classes.submenu}>
+        {entry.items.map((item) => (
+          <SideLink
+            key={item.path}
+            to={item.path}
+            label={t(item.label)}
+            icon={item.icon}
+            disabled={disabled}
+          />
+        ))}
+      </div>
+    </>
   );
 }
 
