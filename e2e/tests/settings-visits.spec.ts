@@ -53,8 +53,16 @@ test.describe('Ustawienia wizyt', () => {
   }) => {
     await openSignedIn(page, request, '/doctors');
     const nav = page.getByRole('navigation', { name: 'Menu główne' });
-    await nav.getByRole('button', { name: 'Ustawienia' }).click();
-    await nav.getByRole('link', { name: 'Wizyty' }).click();
+    // The submenu opens from the keyboard.
+    const group = nav.getByRole('button', { name: 'Ustawienia' });
+    await expect(group).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Wizyty' })).toBeHidden();
+    await group.focus();
+    await page.keyboard.press('Enter');
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Tab');
+    await expect(nav.getByRole('link', { name: 'Wizyty' })).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/settings\/visits$/);
     await expect(page.getByRole('heading', { name: 'Ustawienia wizyt' })).toBeVisible();
     await expectDefaults(page);
@@ -110,6 +118,27 @@ test.describe('Ustawienia wizyt', () => {
       'Niektóre pola są nieprawidłowe',
     );
     await expectAccessible(page, 'ustawienia wizyt: błąd harmonogramu');
+  });
+
+  test('a save over someone else’s loads their version, keeps what was typed, then wins', async ({
+    page,
+    request,
+    api,
+  }) => {
+    await openSignedIn(page, request, '/settings/visits');
+    await expectDefaults(page);
+    await field(page, 'Godzina rozpoczęcia').fill('7');
+    // Another administrator saves meanwhile.
+    await api.call('POST', '/settings/visits', { value: { ...DEFAULTS, visit_end_hour: 17 } });
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(
+      page.getByText('Ktoś inny właśnie zmienił ten rekord', { exact: false }),
+    ).toBeVisible();
+    await expect(field(page, 'Godzina rozpoczęcia')).toHaveValue('7');
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(page.getByText(SAVED)).toBeVisible();
+    const stored = await api.call<{ data: { value: typeof DEFAULTS } }>('GET', '/settings/visits');
+    expect(stored.data.value).toMatchObject({ visit_start_hour: 7, visit_end_hour: 16 });
   });
 
   test('a doctor has no settings entry and is kept out of the screen', async ({
