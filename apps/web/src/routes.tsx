@@ -99,6 +99,18 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="settings.manage" />,
+                children: [
+                  {
+                    path: '/settings/visits',
+                    ...lazyPage(
+                      () => import('./features/settings/visits-page'),
+                      'VisitsSettingsPage',
+                    ),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="admins.manage" />,
                 children: [
                   {

@@ -21,6 +21,8 @@ export const validationMessages = {
     password_confirm_mismatch: 'Pole musi być takie samo jak nowe hasło.',
     wrong_password: 'Niepoprawne hasło',
     end_before_start: 'To pole musi mieć wartość po lub równą czasie rozpoczęcia',
+    length_not_dividing_day:
+      'Czas pracy w ciągu dnia musi dzielić się bez reszty na wizyty tej długości',
     invalid_pesel: 'Niepoprawny numer PESEL',
     pesel_taken: 'Pacjent o podanym numerze PESEL istnieje już w bazie.',
     acceptance_required: 'Pacjent musi wyrazić zgodę na przetwarzanie danych osobowych',
@@ -47,6 +49,7 @@ export const validationMessages = {
     password_confirm_mismatch: 'The field must match the new password.',
     wrong_password: 'Incorrect password',
     end_before_start: 'This field must be at or after the start time',
+    length_not_dividing_day: 'The working day must divide into whole visits of this length',
     invalid_pesel: 'Invalid PESEL number',
     pesel_taken: 'A patient with this PESEL number already exists.',
     acceptance_required: 'The patient must consent to the processing of personal data',

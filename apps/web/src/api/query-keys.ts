@@ -9,6 +9,7 @@ export const ENTITY = {
   patients: 'patients',
   audit: 'audit',
   lookups: 'lookups',
+  settings: 'settings',
 } as const;
 
 export const queryKeys = {
@@ -34,4 +35,6 @@ export const queryKeys = {
   patientFiles: (patientId: number) => [ENTITY.patients, patientId, 'files'] as const,
   /** Messages address the patient's user account, not the patient record. */
   patientMessages: (userId: number) => [ENTITY.patients, 'messages', userId] as const,
+  /** One settings key (`GET /api/settings/{name}`). */
+  setting: (name: string) => [ENTITY.settings, name] as const,
 };

@@ -2,8 +2,9 @@
 import '@mantine/core/styles.layer.css';
 import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronRight, IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
@@ -12,7 +13,8 @@ import { useLogout } from '../lib/use-logout';
 import { useSession } from '../lib/session';
 import { mustChangePassword } from '../lib/session-rules';
 import classes from './app-layout.module.css';
-import { menuFor } from './menu';
+import { menuFor, menuTree } from './menu';
+import type { MenuEntry } from './menu';
 
 const CHANGE_PASSWORD = '/changepassword';
 
@@ -99,6 +101,59 @@ function BarLink({
 }
 
 /**
+ * A submenu (spec: settings), opened while one of its screens is shown. A real button with
+ * aria-expanded: Mantine's NavLink with children renders a link without href, which the
+ * keyboard cannot reach.
+ */
+function SideGroup({
+  entry,
+  disabled,
+}: {
+  entry: Extract<MenuEntry, { kind: 'group' }>;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = entry.items.some((item) => isActive(pathname, item.path));
+  const [opened, setOpened] = useState(active);
+  const listId = useId();
+  const GroupIcon = entry.icon;
+  return (
+    <>
+      <NavLink
+        component="button"
+        type="button"
+        label={t(entry.label)}
+        leftSection={<GroupIcon size={20} stroke={1.6} aria-hidden />}
+        rightSection={
+          <IconChevronRight
+            size={16}
+            stroke={1.6}
+            aria-hidden
+            className={opened ? classes.chevronOpen : classes.chevron}
+          />
+        }
+        aria-expanded={opened}
+        aria-controls={listId}
+        disabled={disabled}
+        onClick={() => setOpened((open) => !open)}
+      />
+      <div id={listId} hidden={!opened} className={classes.submenu}>
+        {entry.items.map((item) => (
+          <SideLink
+            key={item.path}
+            to={item.path}
+            label={t(item.label)}
+            icon={item.icon}
+            disabled={disabled}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+/**
  * The signed-in shell: a sidebar from 1280 px, a top strip and a fixed bottom bar below it.
  * Only one of the two navigations is rendered, so each control exists once on the page.
  */
@@ -146,15 +201,19 @@ export function AppLayout() {
               </Text>
             </AppShell.Section>
             <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-              {items.map((item) => (
-                <SideLink
-                  key={item.path}
-                  to={item.path}
-                  label={t(item.label)}
-                  icon={item.icon}
-                  disabled={locked}
-                />
-              ))}
+              {menuTree(items).map((entry) =>
+                entry.kind === 'group' ? (
+                  <SideGroup key={entry.label} entry={entry} disabled={locked} />
+                ) : (
+                  <SideLink
+                    key={entry.item.path}
+                    to={entry.item.path}
+                    label={t(entry.item.label)}
+                    icon={entry.item.icon}
+                    disabled={locked}
+                  />
+                ),
+              )}
               {locked && (
                 <Text size="xs" c="dimmed" mt="sm">
                   {t('nav.lockedHint')}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission } from '@portal/shared';
-import { menuFor } from './menu';
+import { menuFor, menuTree } from './menu';
 
 // What the server's policy grants today (apps/server/src/plugins/policy.ts); the menu follows
 // whatever list the session carries.
@@ -31,7 +31,14 @@ const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item)
 
 describe('menu', () => {
   it('shows administrators every screen, in the spec order', () => {
-    expect(paths(ADMIN)).toEqual(['/doctors', '/admins', '/patients', '/units', '/audit_trial']);
+    expect(paths(ADMIN)).toEqual([
+      '/doctors',
+      '/admins',
+      '/patients',
+      '/units',
+      '/audit_trial',
+      '/settings/visits',
+    ]);
   });
 
   it('shows doctors their patients and units only', () => {
@@ -42,6 +49,25 @@ describe('menu', () => {
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
+    expect(paths(['settings.manage'])).toEqual(['/settings/visits']);
+  });
+
+  it('gathers the settings screens in one submenu', () => {
+    const tree = menuTree(menuFor({ permissions: ADMIN }));
+    expect(tree.map((entry) => (entry.kind === 'group' ? entry.label : entry.item.path))).toEqual([
+      '/doctors',
+      '/admins',
+      '/patients',
+      '/units',
+      '/audit_trial',
+      'nav.settings',
+    ]);
+    const settings = tree.at(-1);
+    expect(settings?.kind === 'group' && settings.items.map((item) => item.path)).toEqual([
+      '/settings/visits',
+    ]);
+    // No settings permission, no settings submenu.
+    expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);
   });
 
   it('shows nothing to a session without permissions', () => {

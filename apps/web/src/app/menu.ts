@@ -1,6 +1,8 @@
 import {
   IconBuildingHospital,
+  IconCalendarTime,
   IconHistory,
+  IconSettings,
   IconShieldLock,
   IconStethoscope,
   IconUsers,
@@ -11,7 +13,15 @@ import { can } from '../lib/permissions';
 
 export interface MenuItem {
   path: string;
-  label: 'nav.doctors' | 'nav.admins' | 'nav.patients' | 'nav.units' | 'audit.title';
+  label:
+    | 'nav.doctors'
+    | 'nav.admins'
+    | 'nav.patients'
+    | 'nav.units'
+    | 'audit.title'
+    | 'nav.settingsVisits';
+  /** The submenu the entry sits in (spec: settings has its own), under this heading. */
+  group?: 'nav.settings';
   icon: Icon;
   /** Shown in the phone bottom bar too (spec: doctors, patients, units). */
   mobile: boolean;
@@ -56,7 +66,46 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     mobile: false,
     permission: 'audit.read',
   },
+  {
+    path: '/settings/visits',
+    label: 'nav.settingsVisits',
+    group: 'nav.settings',
+    icon: IconCalendarTime,
+    mobile: false,
+    permission: 'settings.manage',
+  },
 ];
+
+/** A top-level entry, or a submenu holding the entries of one group (in the menu's order). */
+export type MenuEntry =
+  | { kind: 'item'; item: MenuItem }
+  | { kind: 'group'; label: NonNullable<MenuItem['group']>; icon: Icon; items: MenuItem[] };
+
+const GROUP_ICONS: Record<NonNullable<MenuItem['group']>, Icon> = { 'nav.settings': IconSettings };
+
+/** The sidebar's tree: grouped entries gathered where their group first appears. */
+export function menuTree(items: readonly MenuItem[]): MenuEntry[] {
+  const entries: MenuEntry[] = [];
+  for (const item of items) {
+    if (!item.group) {
+      entries.push({ kind: 'item', item });
+      continue;
+    }
+    const group = entries.find(
+      (entry): entry is Extract<MenuEntry, { kind: 'group' }> =>
+        entry.kind === 'group' && entry.label === item.group,
+    );
+    if (group) group.items.push(item);
+    else
+      entries.push({
+        kind: 'group',
+        label: item.group,
+        icon: GROUP_ICONS[item.group],
+        items: [item],
+      });
+  }
+  return entries;
+}
 
 export function menuFor(user: Pick<SessionUser, 'permissions'>): MenuItem[] {
   return MENU_ITEMS.filter((item) => can(user, item.permission));

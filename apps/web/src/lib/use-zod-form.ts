@@ -29,11 +29,15 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
 
   const setFieldValue = useCallback(<K extends Extract<keyof V, string>>(name: K, value: V[K]) => {
     setValues((previous) => ({ ...previous, [name]: value }));
+    // A list's messages sit under `name.index.field`: changing the list clears them too.
     setErrors((previous) => {
-      if (!(name in previous)) return previous;
-      const next = { ...previous };
-      delete next[name];
-      return next;
+      const stale = Object.keys(previous).filter(
+        (key) => key === name || key.startsWith(`${name}.`),
+      );
+      if (stale.length === 0) return previous;
+      const next: Record<string, string | undefined> = { ...previous };
+      for (const key of stale) delete next[key];
+      return next as Errors<V>;
     });
   }, []);
 

@@ -106,6 +106,17 @@ export const visitsValue = z
   .superRefine((value, ctx) => {
     if (value.visit_end_hour <= value.visit_start_hour) {
       ctx.addIssue({ code: 'custom', path: ['visit_end_hour'], message: 'end_before_start' });
+    } else if (
+      ((value.visit_end_hour - value.visit_start_hour) * 60) % value.meeting_length_minutes !==
+      0
+    ) {
+      // A remainder would leave a gap at the day's end no visit can fill: 8–16 with 45 minutes
+      // ends the last visit at 15:15 and wastes 45 minutes every day, unnoticed.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['meeting_length_minutes'],
+        message: 'length_not_dividing_day',
+      });
     }
     // Visits in order, each later than the one before: the schedule reads as a timeline.
     value.schedule.forEach((entry, i) => {

@@ -159,6 +159,59 @@ describe('saving settings', () => {
       422,
     );
   });
+
+  it('refuses a meeting length that does not divide the day, and saves nothing', async () => {
+    const before = (await get('visits')).json<Setting>();
+    // 8–16 is 480 minutes: 45-minute visits would leave 30 minutes no visit can fill.
+    const odd = await post('visits', {
+      value: { ...SETTING_DEFAULTS.visits, meeting_length_minutes: 45 },
+      version: before.data.version,
+    });
+    expect(odd.statusCode).toBe(422);
+    expect(odd.json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        'value.meeting_length_minutes': [
+          'Czas pracy w ciągu dnia musi dzielić się bez reszty na wizyty tej długości',
+        ],
+      },
+    });
+    const english = await t.request('POST', '/api/settings/visits', {
+      token: admin.session.token,
+      body: {
+        value: { ...SETTING_DEFAULTS.visits, visit_end_hour: 15, meeting_length_minutes: 40 },
+      },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(english.statusCode).toBe(422);
+    expect(english.json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        'value.meeting_length_minutes': [
+          'The working day must divide into whole visits of this length',
+        ],
+      },
+    });
+    expect((await get('visits')).json()).toEqual(before);
+    const [row] = await t.db.select().from(settings).where(eq(settings.key, 'visits'));
+    expect(row?.value ?? null).toEqual(before.data.version === 0 ? null : before.data.value);
+
+    // 7–15 with 40 minutes is 12 visits a day: accepted.
+    const even = await post('visits', {
+      value: {
+        ...SETTING_DEFAULTS.visits,
+        visit_start_hour: 7,
+        visit_end_hour: 15,
+        meeting_length_minutes: 40,
+      },
+      version: before.data.version,
+    });
+    expect(even.statusCode).toBe(200);
+    expect(even.json<Setting>().data).toMatchObject({
+      value: { visit_start_hour: 7, visit_end_hour: 15, meeting_length_minutes: 40 },
+      version: before.data.version + 1,
+    });
+  });
 });
 
 describe('the laboratory password', () => {
