@@ -14,3 +14,4 @@ export * from './schemas/patients.js';
 export * from './schemas/patient-records.js';
 export * from './time.js';
 export * from './schemas/settings.js';
+export * from './schemas/calendar.js';
