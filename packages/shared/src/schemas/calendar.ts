@@ -40,8 +40,10 @@ function endNotBeforeStart(
   rule: { started_at: string; ended_at: string },
   ctx: z.core.$RefinementCtx,
 ) {
-  // HH:MM:SS strings compare as times.
-  if (rule.ended_at < rule.started_at)
+  // Only two valid times are compared (a refused one is reported on its own field); HH:MM:SS
+  // strings compare as times.
+  const valid = (time: unknown) => typeof time === 'string' && /^\d\d:\d\d:\d\d$/.test(time);
+  if (valid(rule.started_at) && valid(rule.ended_at) && rule.ended_at < rule.started_at)
     ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'end_before_start' });
 }
 
