@@ -26,6 +26,7 @@ import { webAppPlugin } from './plugins/web-app.js';
 import { adminRoutes } from './modules/admins/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { calendarRoutes } from './modules/calendar/routes.js';
 import { credentialsRoutes } from './modules/credentials/routes.js';
 import { doctorRoutes } from './modules/doctors/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(healthRoutes, deps);
       await api.register(authRoutes, deps);
       await api.register(unitRoutes, deps);
+      await api.register(calendarRoutes, deps);
       await api.register(doctorRoutes, deps);
       await api.register(adminRoutes, deps);
       await api.register(credentialsRoutes, deps);

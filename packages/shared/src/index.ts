@@ -15,3 +15,4 @@ export * from './schemas/patient-records.js';
 export * from './time.js';
 export * from './schemas/settings.js';
 export * from './slots.js';
+export * from './schemas/calendar.js';

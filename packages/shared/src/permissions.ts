@@ -18,6 +18,8 @@ export const PERMISSIONS = [
   'patients.all_units',
   'audit.read',
   'settings.manage',
+  /** A unit's work-hour rules: every unit for administrators, the own unit for a doctor. */
+  'calendar.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

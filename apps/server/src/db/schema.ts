@@ -13,6 +13,7 @@ import {
   serial,
   smallint,
   text,
+  time,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -133,6 +134,40 @@ export const units = pgTable('units', {
   version,
   ...timestamps,
 });
+
+/**
+ * A unit's work-hour rule (migration 0011, ADR 025): opens (`enabled`) or closes (`disabled`)
+ * the hours on its date, or on every date of that ISO weekday when `is_global`.
+ */
+export const unitCalendarRules = pgTable(
+  'unit_calendar_rules',
+  {
+    id: serial('id').primaryKey(),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+    date: date('date', { mode: 'string' }).notNull(),
+    started_at: time('started_at').notNull(),
+    ended_at: time('ended_at').notNull(),
+    type: text('type', { enum: ['enabled', 'disabled'] }).notNull(),
+    is_global: boolean('is_global').notNull().default(false),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('unit_calendar_rules_unit_id_date_idx').on(t.unit_id, t.date),
+    index('unit_calendar_rules_unit_id_is_global_idx').on(t.unit_id, t.is_global),
+    uniqueIndex('unit_calendar_rules_date_key')
+      .on(t.unit_id, t.date, t.started_at, t.ended_at, t.type)
+      .where(sql`not ${t.is_global}`),
+    uniqueIndex('unit_calendar_rules_weekday_key')
+      .on(t.unit_id, sql`(extract(isodow from ${t.date}))`, t.started_at, t.ended_at, t.type)
+      .where(sql`${t.is_global}`),
+    check('unit_calendar_rules_type_check', sql`${t.type} in ('enabled', 'disabled')`),
+    check('unit_calendar_rules_ended_at_check', sql`${t.ended_at} >= ${t.started_at}`),
+  ],
+);
 
 export const admins = pgTable(
   'admins',

@@ -59,6 +59,13 @@ describe('what each role may do', () => {
     }
   });
 
+  it("lets both roles manage calendars; the doctor's reach is the own unit (policies/units.ts)", () => {
+    expect(can(admin, 'calendar.manage')).toBe(true);
+    expect(can(doctor, 'calendar.manage')).toBe(true);
+    expect(reachesUnit(doctor, 3)).toBe(true);
+    expect(reachesUnit(doctor, 4)).toBe(false);
+  });
+
   it('gives an administrator every permission there is', () => {
     expect(permissionsOf('admin')).toEqual([...PERMISSIONS].sort());
   });

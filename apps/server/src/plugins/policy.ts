@@ -20,6 +20,8 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'lookups.read',
     'patients.read',
     'patients.write',
+    // The own unit's calendar only (policies/units.ts reachesUnit).
+    'calendar.manage',
   ]),
 };
 

@@ -67,6 +67,11 @@ const rules: Record<string, Rule> = {
   'PUT /api/units/:id': { who: 'admin' },
   'PUT /api/units/restore/:id': { who: 'admin' },
   'DELETE /api/units/:id': { who: 'admin' },
+  'GET /api/units/calendar/get_by_filters': { who: 'staff', unitScoped: true },
+  'GET /api/units/calendar/get_rules_count': { who: 'staff', unitScoped: true },
+  'POST /api/units/calendar': { who: 'staff', unitScoped: true },
+  'PUT /api/units/calendar/:id': { who: 'staff', unitScoped: true },
+  'DELETE /api/units/calendar/:id': { who: 'staff', unitScoped: true },
 
   'GET /api/doctors': { who: 'admin' },
   'GET /api/doctors/all': { who: 'staff', unitScoped: true },
@@ -340,6 +345,8 @@ interface UnitData {
   noteId: number;
   fileId: number;
   messageId: number;
+  /** A rule of the unit's calendar (a whole-day block). */
+  ruleId: number;
 }
 
 interface ScopeRow {
@@ -423,6 +430,33 @@ const scopeRows: ScopeRow[] = [
     },
   },
   { route: 'GET /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },
+  {
+    route: 'GET /api/units/calendar/get_by_filters',
+    request: (u) => ({
+      url: '/api/units/calendar/get_by_filters',
+      query: { unit_id: String(u.unitId), date: CALENDAR_DAY },
+    }),
+  },
+  {
+    route: 'GET /api/units/calendar/get_rules_count',
+    request: (u) => ({
+      url: '/api/units/calendar/get_rules_count',
+      query: { unit_id: String(u.unitId), year: '2027', month: '9' },
+    }),
+  },
+  {
+    route: 'POST /api/units/calendar',
+    request: (u) => ({ url: '/api/units/calendar', body: calendarRule(u.unitId, '10:00') }),
+    own: (res) => expect(res.statusCode, res.body).toBe(201),
+  },
+  {
+    route: 'PUT /api/units/calendar/:id',
+    // The body names the doctor's own unit, as an attacker would.
+    request: (u, me) => ({
+      url: `/api/units/calendar/${u.ruleId}`,
+      body: calendarRule(me.unitId, '12:00'),
+    }),
+  },
   {
     route: 'GET /api/patients/:id/basic',
     request: (u) => ({ url: `/api/patients/${u.patient.id}/basic` }),
@@ -513,12 +547,30 @@ const scopeRows: ScopeRow[] = [
     request: (u) => ({ url: `/api/patients/notes/${u.noteId}` }),
   },
   { route: 'DELETE /api/files/:id', request: (u) => ({ url: `/api/files/${u.fileId}` }) },
+  {
+    route: 'DELETE /api/units/calendar/:id',
+    request: (u) => ({ url: `/api/units/calendar/${u.ruleId}` }),
+  },
   { route: 'DELETE /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },
   {
     route: 'PUT /api/patients/restore/:id',
     request: (u) => ({ url: `/api/patients/restore/${u.patient.id}` }),
   },
 ];
+
+/** A Monday of the month the calendar rows ask about. */
+const CALENDAR_DAY = '2027-09-06';
+
+function calendarRule(unitId: number, from: string) {
+  return {
+    unit_id: unitId,
+    date: CALENDAR_DAY,
+    started_at: from,
+    ended_at: '13:00',
+    type: 'enabled',
+    is_global: false,
+  };
+}
 
 let lookups: { groupId: number; subgroupId: number; dose: number | null };
 let peselSerial = 0;
@@ -616,6 +668,11 @@ describe('a doctor reaching into another unit', () => {
         body: { content: '<p>Dzień dobry</p>', receiver_user_id: detail.user_id },
       }),
     );
+    const rule = await t.request('POST', '/api/units/calendar', {
+      ...as,
+      body: { ...calendarRule(unit.id, '00:00'), ended_at: '23:59', type: 'disabled' },
+    });
+    if (rule.statusCode !== 201) throw new Error(`${rule.statusCode}: ${rule.body}`);
     return {
       unitId: unit.id,
       doctor,
@@ -628,6 +685,7 @@ describe('a doctor reaching into another unit', () => {
       noteId: (note.note as { id: number }).id,
       fileId: (file.file as { id: number }).id,
       messageId: (message.data as { id: number }).id,
+      ruleId: rule.json<{ data: { id: number } }>().data.id,
     };
   }
 
@@ -693,6 +751,12 @@ describe('a doctor reaching into another unit', () => {
     expect(ids(messages)).toEqual([theirs.messageId]);
     const message = messages.json<{ data: { content: string }[] }>().data[0];
     expect(message?.content).toBe('<p>Dzień dobry</p>');
+    const rules = await t.request('GET', '/api/units/calendar/get_by_filters', {
+      ...as,
+      query: { unit_id: String(theirs.unitId), date: CALENDAR_DAY },
+    });
+    expect(ids(rules)).toEqual([theirs.ruleId]);
+    expect(rules.json<{ data: { started_at: string }[] }>().data[0]?.started_at).toBe('00:00:00');
   });
 });
 

@@ -111,6 +111,8 @@ function validBodies(login: string): Record<string, unknown> {
     'POST /api/patients/notes': { content: '<p>Notatka</p>', ref_type: 'patient', ref_id: MISSING },
     'POST /api/notifications': { content: '<p>Wiadomość</p>', receiver_user_id: MISSING },
     'PUT /api/notifications/:id': { content: '<p>Zmiana</p>', version: 1 },
+    'POST /api/units/calendar': calendarBody(),
+    'PUT /api/units/calendar/:id': { ...calendarBody(), version: 1 },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
@@ -119,6 +121,17 @@ function validBodies(login: string): Record<string, unknown> {
 
 function unitBody() {
   return { name: 'Poradnia', street: 'Długa', building_nr: '1', postcode: '00-001', city: 'Łódź' };
+}
+
+function calendarBody() {
+  return {
+    unit_id: MISSING,
+    date: '2027-03-15',
+    started_at: '08:00',
+    ended_at: '12:00',
+    type: 'enabled',
+    is_global: false,
+  };
 }
 
 function doctorBody() {
@@ -139,6 +152,9 @@ const queryBase: Record<string, string> = {
   ref_id: String(MISSING),
   user_id: String(MISSING),
   pesel: PESEL,
+  date: '2027-03-15',
+  year: '2027',
+  month: '3',
 };
 
 type Leaf = { path: (string | number)[]; value: unknown };

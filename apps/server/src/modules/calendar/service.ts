@@ -1,0 +1,216 @@
+import { ISO_WEEKDAYS, WHOLE_DAY_END, WHOLE_DAY_START, calendarWeekday } from '@portal/shared';
+import type {
+  CalendarCountQuery,
+  CalendarDayCount,
+  CalendarFiltersQuery,
+  CalendarRule,
+  CalendarRuleBody,
+  CalendarRuleUpdateBody,
+  CalendarRulesCount,
+} from '@portal/shared';
+import { and, asc, eq, gte, lte, or, sql } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { unitCalendarRules, units } from '../../db/schema.js';
+import { conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { Actor } from '../../plugins/policy.js';
+import { reachesUnit } from '../../policies/units.js';
+
+type RuleRow = typeof unitCalendarRules.$inferSelect;
+
+function present(row: RuleRow): CalendarRule {
+  return {
+    id: row.id,
+    unit_id: row.unit_id,
+    date: row.date,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    type: row.type,
+    is_global: row.is_global,
+    version: row.version,
+  };
+}
+
+/** Global rules first (they apply before the date's own), then by hours. */
+const ruleOrder = [
+  sql`${unitCalendarRules.is_global} desc`,
+  asc(unitCalendarRules.started_at),
+  asc(unitCalendarRules.ended_at),
+  asc(unitCalendarRules.id),
+];
+
+/**
+ * The unit must exist and be within the actor's reach; another unit's calendar answers 404 like
+ * another unit's patient (design §4), so a doctor learns nothing about it.
+ */
+async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
+  if (!reachesUnit(actor, unitId)) throw notFound();
+  const [unit] = await db.select({ id: units.id }).from(units).where(eq(units.id, unitId));
+  if (!unit) throw notFound();
+}
+
+/** The rule, when it exists and its unit is within the actor's reach; 404 otherwise. */
+async function reachRule(db: Queryable, actor: Actor, id: number): Promise<RuleRow> {
+  const [row] = await db.select().from(unitCalendarRules).where(eq(unitCalendarRules.id, id));
+  if (!row || !reachesUnit(actor, row.unit_id)) throw notFound();
+  return row;
+}
+
+/** An exact duplicate (same hours and operation on the date or weekday) is a 409. */
+function duplicateAware<T>(work: () => Promise<T>): Promise<T> {
+  return work().catch((error: unknown) => {
+    if (
+      isUniqueViolation(error, 'unit_calendar_rules_date_key') ||
+      isUniqueViolation(error, 'unit_calendar_rules_weekday_key')
+    )
+      throw conflict('exist_rule');
+    throw error;
+  });
+}
+
+/** The rules of a date with the global rules of its weekday (design §6). */
+export async function rulesOfDay(
+  db: Database,
+  actor: Actor,
+  { unit_id, date }: CalendarFiltersQuery,
+): Promise<{ data: CalendarRule[] }> {
+  await reachUnit(db, actor, unit_id);
+  const rows = await db
+    .select()
+    .from(unitCalendarRules)
+    .where(
+      and(
+        eq(unitCalendarRules.unit_id, unit_id),
+        or(
+          eq(unitCalendarRules.date, date),
+          and(
+            eq(unitCalendarRules.is_global, true),
+            sql`extract(isodow from ${unitCalendarRules.date}) = ${calendarWeekday(date)}`,
+          ),
+        ),
+      ),
+    )
+    .orderBy(...ruleOrder);
+  return { data: rows.map(present) };
+}
+
+const isWholeDay = (rule: RuleRow) =>
+  rule.started_at <= WHOLE_DAY_START && rule.ended_at >= WHOLE_DAY_END;
+
+/**
+ * Every day of the month that a rule applies to (the date's own or its weekday's global ones),
+ * with the month's global rules by ISO weekday. A day is blocked when a whole-day block applies:
+ * the date's own, or a global one that no rule of the date unblocks (a date's rules win, design
+ * §5).
+ */
+export async function rulesCount(
+  db: Database,
+  actor: Actor,
+  { unit_id, year, month }: CalendarCountQuery,
+): Promise<CalendarRulesCount> {
+  await reachUnit(db, actor, unit_id);
+  const first = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const last = `${first.slice(0, 8)}${String(days).padStart(2, '0')}`;
+  const rows = await db
+    .select()
+    .from(unitCalendarRules)
+    .where(
+      and(
+        eq(unitCalendarRules.unit_id, unit_id),
+        or(
+          eq(unitCalendarRules.is_global, true),
+          and(gte(unitCalendarRules.date, first), lte(unitCalendarRules.date, last)),
+        ),
+      ),
+    )
+    .orderBy(...ruleOrder);
+
+  const global: Record<string, RuleRow[]> = Object.fromEntries(ISO_WEEKDAYS.map((d) => [d, []]));
+  const byDate = new Map<string, RuleRow[]>();
+  for (const row of rows) {
+    if (row.is_global) global[String(calendarWeekday(row.date))]!.push(row);
+    else byDate.set(row.date, [...(byDate.get(row.date) ?? []), row]);
+  }
+
+  const data: CalendarDayCount[] = [];
+  for (let day = 1; day <= days; day++) {
+    const date = `${first.slice(0, 8)}${String(day).padStart(2, '0')}`;
+    const own = byDate.get(date) ?? [];
+    const applying = [...global[String(calendarWeekday(date))]!, ...own];
+    if (applying.length === 0) continue;
+    const ownBlock = own.some((r) => r.type === 'disabled' && isWholeDay(r));
+    const globalBlock =
+      own.every((r) => r.type !== 'enabled') &&
+      global[String(calendarWeekday(date))]!.some((r) => r.type === 'disabled' && isWholeDay(r));
+    data.push({
+      date,
+      count: applying.length,
+      started_at: applying.reduce((m, r) => (r.started_at < m ? r.started_at : m), '99'),
+      ended_at: applying.reduce((m, r) => (r.ended_at > m ? r.ended_at : m), '00'),
+      is_blocked: ownBlock || globalBlock,
+    });
+  }
+  const global_rules = Object.fromEntries(
+    ISO_WEEKDAYS.map((d) => [d, global[d]!.map(present)]),
+  ) as CalendarRulesCount['global_rules'];
+  return { data, global_rules };
+}
+
+export async function createRule(
+  db: Database,
+  actor: Actor,
+  body: CalendarRuleBody,
+): Promise<CalendarRule> {
+  await reachUnit(db, actor, body.unit_id);
+  return duplicateAware(() =>
+    inTransaction(db, actor.userId, async (tx) => {
+      const [row] = await tx.insert(unitCalendarRules).values(body).returning();
+      return present(row!);
+    }),
+  );
+}
+
+/**
+ * Changes the hours, operation, date or reach of a rule in its own unit. With `version` it is
+ * claimed like every edit (ADR 018): a stale one answers 409 `conflict`.
+ */
+export async function updateRule(
+  db: Database,
+  actor: Actor,
+  id: number,
+  { unit_id, version, ...fields }: CalendarRuleUpdateBody,
+): Promise<CalendarRule> {
+  const existing = await reachRule(db, actor, id);
+  if (unit_id !== undefined && unit_id !== existing.unit_id)
+    throw invalid({ unit_id: ['invalid'] });
+  return duplicateAware(() =>
+    inTransaction(db, actor.userId, async (tx) => {
+      const [row] = await tx
+        .update(unitCalendarRules)
+        .set({ ...fields, version: sql`${unitCalendarRules.version} + 1`, updated_at: new Date() })
+        .where(
+          and(
+            eq(unitCalendarRules.id, id),
+            version === undefined ? undefined : eq(unitCalendarRules.version, version),
+          ),
+        )
+        .returning();
+      if (!row) {
+        const [still] = await tx
+          .select({ id: unitCalendarRules.id })
+          .from(unitCalendarRules)
+          .where(eq(unitCalendarRules.id, id));
+        throw still ? conflict('conflict') : notFound();
+      }
+      return present(row);
+    }),
+  );
+}
+
+export async function deleteRule(db: Database, actor: Actor, id: number): Promise<void> {
+  await reachRule(db, actor, id);
+  await inTransaction(db, actor.userId, (tx) =>
+    tx.delete(unitCalendarRules).where(eq(unitCalendarRules.id, id)),
+  );
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { dayField, idField, requiredId } from '../validation.js';
+import { versionField } from './common.js';
+
+/**
+ * Unit calendar rules (spec §3, design §6, ADR 025): a rule opens (`enabled`, "unblock hours")
+ * or closes (`disabled`, "block hours") the hours from `started_at` to `ended_at` on its `date`,
+ * or on every date of that weekday when `is_global`.
+ */
+export const CALENDAR_RULE_TYPES = ['enabled', 'disabled'] as const;
+export type CalendarRuleType = (typeof CALENDAR_RULE_TYPES)[number];
+
+/** The whole-day block of the spec: one disabled rule 00:00–23:59 on the date. */
+export const WHOLE_DAY_START = '00:00:00';
+export const WHOLE_DAY_END = '23:59:00';
+
+/**
+ * A time of day to the minute, `HH:MM` or `HH:MM:SS` on input (seconds only `00`: the slot grid
+ * counts minutes), always `HH:MM:SS` after parsing and in answers. `24:00` and `25:00` are no
+ * time of a day; the end of a day is 23:59.
+ */
+export const timeField = () =>
+  z
+    .string({ error: 'required' })
+    .min(1, { error: 'required', abort: true })
+    .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, { error: 'invalid_time' })
+    .transform((value) => (value.length === 5 ? `${value}:00` : value));
+
+/** The fields a rule is written with, shared by POST and PUT. */
+const ruleFields = {
+  date: dayField(),
+  started_at: timeField(),
+  ended_at: timeField(),
+  type: z.enum(CALENDAR_RULE_TYPES, { error: 'invalid' }),
+  is_global: z.boolean({ error: 'invalid' }).default(false),
+};
+
+/** End before start names `ended_at` (spec §5); equal is allowed ("po lub równą"). */
+function endNotBeforeStart(
+  rule: { started_at: string; ended_at: string },
+  ctx: z.core.$RefinementCtx,
+) {
+  // Only two valid times are compared (a refused one is reported on its own field); HH:MM:SS
+  // strings compare as times.
+  const valid = (time: unknown) => typeof time === 'string' && /^\d\d:\d\d:\d\d$/.test(time);
+  if (valid(rule.started_at) && valid(rule.ended_at) && rule.ended_at < rule.started_at)
+    ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'end_before_start' });
+}
+
+/** POST /api/units/calendar. */
+export const calendarRuleBody = z
+  .object({ unit_id: requiredId(), ...ruleFields })
+  .superRefine(endNotBeforeStart);
+export type CalendarRuleBody = z.infer<typeof calendarRuleBody>;
+
+/**
+ * PUT /api/units/calendar/{id}: the same fields. A rule stays in its unit (`unit_id`, when sent,
+ * must be the rule's own). `version`, when sent, must be the stored one (409 `conflict`);
+ * the spec's clients send the POST body, so it is optional here (ADR 025).
+ */
+export const calendarRuleUpdateBody = z
+  .object({
+    unit_id: idField().optional(),
+    version: versionField().optional(),
+    ...ruleFields,
+  })
+  .superRefine(endNotBeforeStart);
+export type CalendarRuleUpdateBody = z.infer<typeof calendarRuleUpdateBody>;
+
+export const calendarRule = z.object({
+  id: z.number().int(),
+  unit_id: z.number().int(),
+  date: z.string(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  type: z.enum(CALENDAR_RULE_TYPES),
+  is_global: z.boolean(),
+  version: z.number().int(),
+});
+export type CalendarRule = z.infer<typeof calendarRule>;
+
+export const calendarRuleSaved = z.object({ status: z.literal('success'), data: calendarRule });
+export type CalendarRuleSaved = z.infer<typeof calendarRuleSaved>;
+
+/** GET /api/units/calendar/get_by_filters?unit_id&date. */
+export const calendarFiltersQuery = z.object({
+  unit_id: requiredId(),
+  date: z.string({ error: 'required' }).pipe(dayField()),
+});
+export type CalendarFiltersQuery = z.infer<typeof calendarFiltersQuery>;
+export const calendarRuleList = z.object({ data: z.array(calendarRule) });
+export type CalendarRuleList = z.infer<typeof calendarRuleList>;
+
+/** GET /api/units/calendar/get_rules_count?unit_id&year&month. */
+export const calendarCountQuery = z.object({
+  unit_id: requiredId(),
+  year: z.coerce
+    .number({ error: 'required' })
+    .int({ error: 'invalid_number' })
+    .min(1, { error: 'invalid_number' })
+    .max(9999, { error: 'invalid_number' }),
+  month: z.coerce
+    .number({ error: 'required' })
+    .int({ error: 'invalid_number' })
+    .min(1, { error: 'invalid_number' })
+    .max(12, { error: 'invalid_number' }),
+});
+export type CalendarCountQuery = z.infer<typeof calendarCountQuery>;
+
+/**
+ * One day of the month that any rule applies to: how many (the date's own and its weekday's
+ * global ones), the earliest start and latest end among them, and whether a whole-day block
+ * closes it.
+ */
+export const calendarDayCount = z.object({
+  date: z.string(),
+  count: z.number().int(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  is_blocked: z.boolean(),
+});
+export type CalendarDayCount = z.infer<typeof calendarDayCount>;
+
+/** ISO weekdays as object keys: "1" (Monday) … "7" (Sunday). */
+export const ISO_WEEKDAYS = ['1', '2', '3', '4', '5', '6', '7'] as const;
+
+export const calendarRulesCount = z.object({
+  data: z.array(calendarDayCount),
+  global_rules: z.object({
+    '1': z.array(calendarRule),
+    '2': z.array(calendarRule),
+    '3': z.array(calendarRule),
+    '4': z.array(calendarRule),
+    '5': z.array(calendarRule),
+    '6': z.array(calendarRule),
+    '7': z.array(calendarRule),
+  }),
+});
+export type CalendarRulesCount = z.infer<typeof calendarRulesCount>;
+
+/** The ISO weekday (1 = Monday … 7 = Sunday) of a YYYY-MM-DD day, whatever the time zone. */
+export function calendarWeekday(day: string): number {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return weekday === 0 ? 7 : weekday;
+}
