@@ -38,6 +38,31 @@ describe('calendarRuleBody', () => {
   });
 });
 
+describe('times on the spring-forward night', () => {
+  const rule = {
+    unit_id: 1,
+    date: '2026-03-29',
+    started_at: '02:30',
+    ended_at: '04:00',
+    type: 'disabled',
+  };
+  const codes = (value: unknown) =>
+    calendarRuleBody.safeParse(value).error?.issues.map((i) => [i.path.join('.'), i.message]);
+
+  it('refuses a dated rule at a time the clocks skip, on the field', () => {
+    expect(codes(rule)).toEqual([['started_at', 'invalid_time']]);
+    expect(codes({ ...rule, started_at: '01:00', ended_at: '02:00' })).toEqual([
+      ['ended_at', 'invalid_time'],
+    ]);
+  });
+
+  it('accepts the same hours on another Sunday, and a global rule of that weekday', () => {
+    expect(codes({ ...rule, date: '2026-04-05' })).toBeUndefined();
+    expect(codes({ ...rule, is_global: true })).toBeUndefined();
+    expect(codes({ ...rule, started_at: '03:00' })).toBeUndefined();
+  });
+});
+
 describe('calendarWeekday', () => {
   it('counts ISO weekdays, Monday 1 to Sunday 7, across the DST changes', () => {
     expect(calendarWeekday('2027-03-15')).toBe(1);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warsawTimeExists } from '../slots.js';
 import { dayField, idField, requiredId } from '../validation.js';
 import { versionField } from './common.js';
 
@@ -47,10 +48,39 @@ function endNotBeforeStart(
     ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'end_before_start' });
 }
 
+/**
+ * A dated rule's times must exist on its date in Warsaw: 02:00–02:59 on the spring-forward
+ * night do not. A global rule is read on every date of its weekday, so it is not held to one.
+ */
+function timesExistOnDate(
+  rule: { date: string; started_at: string; ended_at: string; is_global: boolean },
+  ctx: z.core.$RefinementCtx,
+) {
+  // Noon exists on every real date: a refused date is reported on its own field only.
+  if (rule.is_global || !warsawTimeExists(String(rule.date), '12:00:00')) return;
+  for (const field of ['started_at', 'ended_at'] as const) {
+    const time = rule[field];
+    if (
+      typeof time === 'string' &&
+      /^\d\d:\d\d:\d\d$/.test(time) &&
+      !warsawTimeExists(rule.date, time)
+    )
+      ctx.addIssue({ code: 'custom', path: [field], message: 'invalid_time' });
+  }
+}
+
+function ruleChecks(
+  rule: { date: string; started_at: string; ended_at: string; is_global: boolean },
+  ctx: z.core.$RefinementCtx,
+) {
+  endNotBeforeStart(rule, ctx);
+  timesExistOnDate(rule, ctx);
+}
+
 /** POST /api/units/calendar. */
 export const calendarRuleBody = z
   .object({ unit_id: requiredId(), ...ruleFields })
-  .superRefine(endNotBeforeStart);
+  .superRefine(ruleChecks);
 export type CalendarRuleBody = z.infer<typeof calendarRuleBody>;
 
 /**
@@ -64,7 +94,7 @@ export const calendarRuleUpdateBody = z
     version: versionField().optional(),
     ...ruleFields,
   })
-  .superRefine(endNotBeforeStart);
+  .superRefine(ruleChecks);
 export type CalendarRuleUpdateBody = z.infer<typeof calendarRuleUpdateBody>;
 
 export const calendarRule = z.object({

@@ -115,6 +115,11 @@ describe('POST /api/units/calendar', () => {
     ['24:00', { ended_at: '24:00' }, { ended_at: [INVALID_TIME] }],
     ['minute 60', { started_at: '08:60' }, { started_at: [INVALID_TIME] }],
     ['seconds', { started_at: '08:00:30' }, { started_at: [INVALID_TIME] }],
+    [
+      '02:30 on the spring-forward night',
+      { date: '2026-03-29', started_at: '02:30', ended_at: '04:00' },
+      { started_at: [INVALID_TIME] },
+    ],
     ['a time word', { ended_at: 'noon' }, { ended_at: [INVALID_TIME] }],
     ['30 February', { date: '2027-02-30' }, { date: [INVALID_DATE] }],
     ['month 13', { date: '2027-13-01' }, { date: [INVALID_DATE] }],
