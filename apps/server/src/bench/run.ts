@@ -9,6 +9,7 @@ import { ensureInitialAdmin } from '../modules/admins/service.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
+import { measureMonthSlots } from './slots-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
 import type { BenchDatabase } from './databases.js';
 import { RESULTS_FILE, formatResults, writeResults } from './report.js';
@@ -137,6 +138,7 @@ async function main() {
     }
   }
 
+  log(`\n${measureMonthSlots()}`);
   log('\ncold start');
   results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {
     log(`  cold start failed: ${error instanceof Error ? error.message : String(error)}`);
