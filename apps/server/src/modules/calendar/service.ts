@@ -1,4 +1,4 @@
-import { ISO_WEEKDAYS, WHOLE_DAY_END, WHOLE_DAY_START, calendarWeekday } from '@portal/shared';
+import { ISO_WEEKDAYS, calendarWeekday, isWholeDayBlock } from '@portal/shared';
 import type {
   CalendarCountQuery,
   CalendarDayCount,
@@ -94,9 +94,6 @@ export async function rulesOfDay(
   return { data: rows.map(present) };
 }
 
-const isWholeDay = (rule: RuleRow) =>
-  rule.started_at <= WHOLE_DAY_START && rule.ended_at >= WHOLE_DAY_END;
-
 /**
  * Every day of the month that a rule applies to (the date's own or its weekday's global ones),
  * with the month's global rules by ISO weekday. A day is blocked when a whole-day block applies:
@@ -139,10 +136,10 @@ export async function rulesCount(
     const own = byDate.get(date) ?? [];
     const applying = [...global[String(calendarWeekday(date))]!, ...own];
     if (applying.length === 0) continue;
-    const ownBlock = own.some((r) => r.type === 'disabled' && isWholeDay(r));
+    const ownBlock = own.some(isWholeDayBlock);
     const globalBlock =
       own.every((r) => r.type !== 'enabled') &&
-      global[String(calendarWeekday(date))]!.some((r) => r.type === 'disabled' && isWholeDay(r));
+      global[String(calendarWeekday(date))]!.some(isWholeDayBlock);
     data.push({
       date,
       count: applying.length,
