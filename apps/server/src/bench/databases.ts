@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, runMigrations } from '../db/client.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { dropDatabase } from '../db/drop-database.js';
 import { QueryCapture } from './capture.js';
 
 export interface BenchDatabase {
@@ -38,12 +39,7 @@ export async function throwawayPostgres(serverUrl: string): Promise<BenchDatabas
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     try {
-      await client.query(`drop database if exists ${name} with (force)`).catch((error: unknown) => {
-        // FORCE refuses to end the autovacuum worker that the seed woke (it runs as no role the
-        // owner belongs to); a plain DROP DATABASE stops autovacuum itself.
-        if ((error as { code?: string }).code !== '42501') throw error;
-        return client.query(`drop database if exists ${name}`);
-      });
+      await dropDatabase(client, name);
     } finally {
       await client.end();
     }

@@ -9,6 +9,7 @@ import { registerPatient } from '../test/patients-fixture.js';
 import { openDatabase, runMigrations } from './client.js';
 import { auditTrailRisks, currentRole, migrateDatabase } from './roles.js';
 import { auditEntries } from './schema.js';
+import { dropDatabase } from './drop-database.js';
 
 function pgErrorOf(error: unknown): { code?: unknown; message?: string } {
   const { code, message } = error as { code?: unknown; message?: unknown };
@@ -148,9 +149,7 @@ describe.skipIf(!appServerUrl)(
           await after.close();
         }
       } finally {
-        await withServer(serverUrl, (client) =>
-          client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-        );
+        await withServer(serverUrl, (client) => dropDatabase(client, name));
       }
     }, 120_000);
   },

@@ -11,6 +11,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { migrateDatabase } from '../db/roles.js';
 import { appServerUrl } from '../test/harness.js';
 import { databaseUrl } from '../test/server-database.js';
+import { dropDatabase } from '../db/drop-database.js';
 
 /**
  * The queue on a database that outlives the app: a PGlite directory on disk, or with
@@ -40,9 +41,7 @@ async function durableDatabase(): Promise<() => Promise<DatabaseHandle>> {
   }
   const name = `t_${randomBytes(8).toString('hex')}`;
   await withServer((client) => client.query(`CREATE DATABASE "${name}"`));
-  cleanups.push(() =>
-    withServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
-  );
+  cleanups.push(() => withServer((client) => dropDatabase(client, name)));
   // As the restricted app role when the lane has one; the owner migrates (startPortal).
   return () =>
     openDatabase({ kind: 'postgres', url: databaseUrl(appServerUrl ?? serverUrl, name), max: 4 });

@@ -16,6 +16,7 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase, runMigrations } from '../db/client.js';
 import { migrateDatabase } from '../db/roles.js';
 import { databaseUrl, withServer } from './server-database.js';
+import { dropDatabase } from '../db/drop-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,7 +57,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresTemplate', name);
     return () =>
       withServer(serverUrl, async (client) => {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await dropDatabase(client, name);
       });
   }
 

@@ -17,6 +17,7 @@ import { REFRESH_COOKIE } from '../modules/auth/routes.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
 import { createUnit } from '../modules/units/service.js';
 import { databaseUrl, withServer } from './server-database.js';
+import { dropDatabase } from '../db/drop-database.js';
 
 /** The PostgreSQL lane: set to a server URL whose role may CREATE DATABASE. */
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -160,7 +161,7 @@ async function openUnmigrated(): Promise<{
     ownerUrl: appServerUrl ? databaseUrl(serverUrl, name) : null,
     drop: () =>
       withServer(serverUrl, async (client) => {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await dropDatabase(client, name);
       }),
   };
 }

@@ -12,6 +12,7 @@ import { createTestApp, unique, uniqueEmail } from '../../test/harness.js';
 import type { ReadyAdmin, TestApp } from '../../test/harness.js';
 import { withServer } from '../../test/server-database.js';
 import type { DatabaseHandle } from '../../db/client.js';
+import { dropDatabase } from '../../db/drop-database.js';
 
 const EXISTS = { status: 'exist_admin' };
 const INVALID_LOGIN = {
@@ -180,9 +181,7 @@ async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
     handle,
     drop: async () => {
       await handle.close();
-      await withServer(serverUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-      );
+      await withServer(serverUrl, (client) => dropDatabase(client, name));
     },
   };
 }
