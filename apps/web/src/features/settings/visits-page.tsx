@@ -114,6 +114,27 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
     ),
   );
 
+  /** A required whole number of the day's hours or the meeting length. */
+  const wholeNumberInput = (
+    field: 'visit_start_hour' | 'visit_end_hour' | 'meeting_length_minutes',
+    label: string,
+    min: number,
+    max: number,
+    step = 1,
+  ) => (
+    <NumberInput
+      label={label}
+      required
+      min={min}
+      max={max}
+      step={step}
+      allowDecimal={false}
+      allowNegative={false}
+      inputMode="numeric"
+      {...form.getInputProps(field)}
+    />
+  );
+
   const cellInput = (index: number, field: keyof WindowRow, label: string, max: number) => (
     <NumberInput
       aria-label={t('settings.visits.rowField', { field: label, row: index + 1 })}
@@ -139,37 +160,15 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
               {t('settings.visits.hoursTitle')}
             </Title>
             <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-              <NumberInput
-                label={t('settings.visits.startHour')}
-                required
-                min={0}
-                max={24}
-                allowDecimal={false}
-                allowNegative={false}
-                inputMode="numeric"
-                {...form.getInputProps('visit_start_hour')}
-              />
-              <NumberInput
-                label={t('settings.visits.endHour')}
-                required
-                min={0}
-                max={24}
-                allowDecimal={false}
-                allowNegative={false}
-                inputMode="numeric"
-                {...form.getInputProps('visit_end_hour')}
-              />
-              <NumberInput
-                label={t('settings.visits.meetingLength')}
-                required
-                min={5}
-                max={240}
-                step={5}
-                allowDecimal={false}
-                allowNegative={false}
-                inputMode="numeric"
-                {...form.getInputProps('meeting_length_minutes')}
-              />
+              {wholeNumberInput('visit_start_hour', t('settings.visits.startHour'), 0, 24)}
+              {wholeNumberInput('visit_end_hour', t('settings.visits.endHour'), 0, 24)}
+              {wholeNumberInput(
+                'meeting_length_minutes',
+                t('settings.visits.meetingLength'),
+                5,
+                240,
+                5,
+              )}
             </SimpleGrid>
             <Text size="sm" c="dimmed" aria-live="polite">
               {perDay === null ? '\u00a0' : t('settings.visits.perDay', { count: perDay })}
