@@ -38,6 +38,10 @@ import { noteRoutes } from './modules/notes/routes.js';
 import { patientRoutes } from './modules/patients/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { unitRoutes } from './modules/units/routes.js';
+import { bookingRoutes } from './modules/visits/booking-routes.js';
+import { overdueRoutes } from './modules/visits/overdue-routes.js';
+import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
+import { visitRecordRoutes } from './modules/visits/record-routes.js';
 
 /** What every feature module receives. */
 export interface AppDeps {
@@ -175,6 +179,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(messageRoutes, deps);
       await api.register(auditRoutes, deps);
       await api.register(settingRoutes, deps);
+      await api.register(bookingRoutes, deps);
+      await api.register(patientVisitRoutes, deps);
+      await api.register(visitRecordRoutes, deps);
+      await api.register(overdueRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -16,3 +16,5 @@ export * from './time.js';
 export * from './schemas/settings.js';
 export * from './slots.js';
 export * from './schemas/calendar.js';
+export * from './ecg.js';
+export * from './schemas/visits.js';

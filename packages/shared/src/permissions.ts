@@ -20,6 +20,10 @@ export const PERMISSIONS = [
   'settings.manage',
   /** A unit's work-hour rules: every unit for administrators, the own unit for a doctor. */
   'calendar.manage',
+  /** Visits of reachable patients: read, and the overdue list (own unit for a doctor). */
+  'visits.read',
+  /** Book, reschedule, cancel and record visits of reachable patients. */
+  'visits.write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

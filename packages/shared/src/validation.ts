@@ -34,6 +34,8 @@ export const validationMessages = {
     file_too_large: 'Plik jest za duży (maksymalnie 20 MB)',
     invalid_login:
       'Login może zawierać tylko widoczne znaki, bez spacji, a litery tylko z jednego alfabetu',
+    window_reason_required: 'Wizyta poza oknem wizyty wymaga podania powodu',
+    implausible_value: 'Ta wartość jest poza możliwym zakresem',
   },
   en: {
     required: 'This field is required',
@@ -61,6 +63,8 @@ export const validationMessages = {
     file_too_large: 'The file is too large (20 MB at most)',
     invalid_login:
       'The login may hold only visible characters, no spaces, and letters of one alphabet only',
+    window_reason_required: 'A visit outside its window needs a reason',
+    implausible_value: 'This value is outside the possible range',
   },
 } as const;
 

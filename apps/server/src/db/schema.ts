@@ -443,3 +443,50 @@ export const auditEntries = pgTable(
     index('audit_entries_updated_at_idx').on(t.updated_at),
   ],
 );
+
+/**
+ * A visit of a patient in the patient's unit, on one slot of the grid (migration 0012, ADR 026).
+ * Cancelled visits keep their row with `cancelled_at`; every query of live visits excludes them.
+ */
+export const visits = pgTable(
+  'visits',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+    doctor_id: integer('doctor_id').references(() => doctors.id),
+    date: date('date', { mode: 'string' }).notNull(),
+    started_at: time('started_at').notNull(),
+    ended_at: time('ended_at').notNull(),
+    is_done: boolean('is_done').notNull().default(false),
+    comment: text('comment'),
+    qt: integer('qt'),
+    rr: integer('rr'),
+    pq: integer('pq'),
+    qrs: integer('qrs'),
+    qtcb: integer('qtcb'),
+    qtcfra: integer('qtcfra'),
+    out_of_window: boolean('out_of_window').notNull().default(false),
+    window_reason: text('window_reason'),
+    cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
+    created_by: integer('created_by').references(() => users.id),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('visits_unit_slot_key')
+      .on(t.unit_id, t.date, t.started_at)
+      .where(sql`${t.cancelled_at} is null`),
+    uniqueIndex('visits_patient_slot_key')
+      .on(t.patient_id, t.date, t.started_at)
+      .where(sql`${t.cancelled_at} is null`),
+    index('visits_patient_id_date_idx').on(t.patient_id, t.date, t.started_at),
+    index('visits_doctor_id_idx').on(t.doctor_id),
+    check('visits_ended_at_check', sql`${t.ended_at} > ${t.started_at}`),
+  ],
+);

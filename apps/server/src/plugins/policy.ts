@@ -22,6 +22,9 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'patients.write',
     // The own unit's calendar only (policies/units.ts reachesUnit).
     'calendar.manage',
+    // Visits of the own unit's patients (policies/visits.ts).
+    'visits.read',
+    'visits.write',
   ]),
 };
 

@@ -1,0 +1,97 @@
+import { ecgOutOfNorm } from '@portal/shared';
+import type { Visit } from '@portal/shared';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { doctors, files, patients, visits } from '../../db/schema.js';
+
+export type VisitRow = typeof visits.$inferSelect;
+
+/** Live (not cancelled) visits only: every reader of visits starts from this. */
+export const liveVisit = isNull(visits.cancelled_at);
+
+/**
+ * The visits matching `where` (live ones only), in the shape of design §6, ordered by date and
+ * time. The ordinal is the visit's position among the patient's live visits by date and time,
+ * counted in the database so that it is the same on every screen.
+ */
+export async function loadVisits(db: Queryable, where: SQL | undefined): Promise<Visit[]> {
+  const rows = await db
+    .select({
+      visit: visits,
+      ordinal: sql<number>`(
+        select count(*)::int from ${visits} as earlier
+        where earlier.patient_id = ${visits.patient_id} and earlier.cancelled_at is null
+          and (earlier.date, earlier.started_at) <= (${visits.date}, ${visits.started_at})
+      )`,
+      patient: { firstname: patients.firstname, surname: patients.surname, sex: patients.sex },
+      doctor: { firstname: doctors.firstname, surname: doctors.surname },
+    })
+    .from(visits)
+    .innerJoin(patients, eq(patients.id, visits.patient_id))
+    .leftJoin(doctors, eq(doctors.id, visits.doctor_id))
+    .where(and(liveVisit, where))
+    .orderBy(asc(visits.date), asc(visits.started_at), asc(visits.id));
+  if (rows.length === 0) return [];
+
+  const ids = rows.map((row) => row.visit.id);
+  const fileRows = await db
+    .select({
+      id: files.id,
+      ref_id: files.ref_id,
+      original_name: files.original_name,
+      created_at: files.created_at,
+    })
+    .from(files)
+    .where(and(eq(files.ref_type, 'visit'), inArray(files.ref_id, ids)))
+    .orderBy(asc(files.id));
+  const filesOf = new Map<number, Visit['files']>();
+  for (const file of fileRows) {
+    const list = filesOf.get(file.ref_id) ?? [];
+    list.push({
+      id: file.id,
+      original_name: file.original_name,
+      created_at: file.created_at.toISOString(),
+    });
+    filesOf.set(file.ref_id, list);
+  }
+
+  return rows.map(({ visit, ordinal, patient, doctor }) => {
+    const results = {
+      qt: visit.qt,
+      rr: visit.rr,
+      pq: visit.pq,
+      qrs: visit.qrs,
+      qtcb: visit.qtcb,
+      qtcfra: visit.qtcfra,
+    };
+    return {
+      id: visit.id,
+      date: visit.date,
+      started_at: visit.started_at,
+      ended_at: visit.ended_at,
+      ordinal,
+      patient_id: visit.patient_id,
+      patient: { firstname: patient.firstname, surname: patient.surname },
+      doctor_id: visit.doctor_id,
+      doctor: doctor ? { firstname: doctor.firstname, surname: doctor.surname } : null,
+      unit_id: visit.unit_id,
+      isDone: visit.is_done,
+      comment: visit.comment,
+      out_of_window: visit.out_of_window,
+      window_reason: visit.window_reason,
+      results,
+      out_of_norm: ecgOutOfNorm(results, patient.sex),
+      files: filesOf.get(visit.id) ?? [],
+      // Samples arrive with issue 10; they will be loaded here by visit_id.
+      probes: [],
+      version: visit.version,
+    };
+  });
+}
+
+/** One live visit by id in the shape of design §6, or null. */
+export async function loadVisit(db: Queryable, id: number): Promise<Visit | null> {
+  const [found] = await loadVisits(db, eq(visits.id, id));
+  return found ?? null;
+}

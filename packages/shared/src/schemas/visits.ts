@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
+import { addDays } from '../time.js';
+import { dayField, idField, optionalText, requiredId, text } from '../validation.js';
+import { pagedListQuery, pagedResponse, versionField } from './common.js';
+import { timeField } from './calendar.js';
+import { RICH_TEXT_MAX } from './patient-records.js';
+import type { VisitWindow } from './settings.js';
+
+/**
+ * Visits (spec §3 "Visit", design §5 "Slot grid", "Recording a visit", "Visit windows", design §6
+ * "Slots", "Visit"). Times of day travel as `HH:MM:SS` in answers and `HH:MM` or `HH:MM:SS` in
+ * bodies, like the calendar rules.
+ */
+
+/** A reason for booking outside the window: a sentence or two, kept in the audit trail. */
+export const WINDOW_REASON_MAX = 1000;
+/** The doctor's comment on a recorded visit: rich text, sanitised on the server (design §5). */
+export const VISIT_COMMENT_MAX = RICH_TEXT_MAX;
+
+/** GET /api/units/{id}/slots?date=YYYY-MM-DD. */
+export const slotsQuery = z.object({ date: z.string({ error: 'required' }).pipe(dayField()) });
+export type SlotsQuery = z.infer<typeof slotsQuery>;
+
+export const slotVisit = z.object({
+  id: z.number().int(),
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string() }),
+});
+export const daySlot = z.object({
+  started_at: z.string(),
+  ended_at: z.string(),
+  visit: slotVisit.nullable(),
+});
+export type DaySlot = z.infer<typeof daySlot>;
+/** Every open slot of the day, booked or free; empty on weekends, past and blocked days. */
+export const slotsResponse = z.object({ data: z.array(daySlot) });
+export type SlotsResponse = z.infer<typeof slotsResponse>;
+
+/**
+ * POST /api/visits and PUT /api/visits/{id}. The unit is the patient's; `ended_at`, when sent,
+ * must be the slot's end; `doctor_id` defaults to the patient's doctor; `window_reason` is
+ * required when the date lies outside the window of the visit's number (422
+ * `window_reason_required` on that field). PUT may send `version` (409 `conflict` when stale).
+ */
+export const visitBody = z.object({
+  patient_id: requiredId(),
+  date: z.string({ error: 'required' }).pipe(dayField()),
+  started_at: timeField(),
+  ended_at: timeField().optional(),
+  doctor_id: idField().nullish(),
+  window_reason: optionalText(WINDOW_REASON_MAX).nullish(),
+  version: versionField().optional(),
+});
+export type VisitBody = z.infer<typeof visitBody>;
+
+/** One ECG value in ms: a whole number within `ECG_PLAUSIBLE`, or null when not measured. */
+const ecgValue = (parameter: keyof typeof ECG_PLAUSIBLE) =>
+  z
+    .number({ error: 'invalid_number' })
+    .int({ error: 'invalid_number' })
+    .min(ECG_PLAUSIBLE[parameter].min, { error: 'implausible_value' })
+    .max(ECG_PLAUSIBLE[parameter].max, { error: 'implausible_value' })
+    .nullable()
+    .default(null);
+
+/** PUT /api/visits/{id}/results: from the visit's day on (409 `too_early` before). */
+export const visitResultsBody = z.object({
+  isDone: z.boolean({ error: 'invalid' }),
+  comment: text({ max: VISIT_COMMENT_MAX, trim: false }).nullish(),
+  results: z
+    .object({
+      qt: ecgValue('qt'),
+      rr: ecgValue('rr'),
+      pq: ecgValue('pq'),
+      qrs: ecgValue('qrs'),
+    })
+    .default({ qt: null, rr: null, pq: null, qrs: null }),
+  version: versionField().optional(),
+});
+export type VisitResultsBody = z.infer<typeof visitResultsBody>;
+
+export const visitResults = z.object({
+  qt: z.number().nullable(),
+  rr: z.number().nullable(),
+  pq: z.number().nullable(),
+  qrs: z.number().nullable(),
+  qtcb: z.number().nullable(),
+  qtcfra: z.number().nullable(),
+});
+
+export const visitFile = z.object({
+  id: z.number().int(),
+  original_name: z.string(),
+  created_at: z.string(),
+});
+
+/** The samples taken at the visit (filled once samples exist, issue 10). */
+export const visitProbe = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  created_at: z.string(),
+  status: z.string(),
+});
+
+export const visit = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  /** The visit's position among the patient's visits by date and time, from 1. */
+  ordinal: z.number().int(),
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string() }),
+  doctor_id: z.number().int().nullable(),
+  doctor: z.object({ firstname: z.string(), surname: z.string() }).nullable(),
+  unit_id: z.number().int(),
+  isDone: z.boolean(),
+  comment: z.string().nullable(),
+  out_of_window: z.boolean(),
+  window_reason: z.string().nullable(),
+  results: visitResults,
+  out_of_norm: z.array(z.enum(ECG_PARAMETERS as [string, ...string[]])),
+  files: z.array(visitFile),
+  probes: z.array(visitProbe),
+  version: z.number().int(),
+});
+export type Visit = z.infer<typeof visit>;
+
+export const visitSaved = z.object({ status: z.literal('ok'), visit });
+export type VisitSaved = z.infer<typeof visitSaved>;
+export const notAvailableResponse = z.object({ status: z.literal('not_available') });
+export const visitList = z.object({ data: z.array(visit) });
+export type VisitList = z.infer<typeof visitList>;
+
+/** GET /api/visits?date&unit_id: a unit's visits on a day (every reachable unit without it). */
+export const visitsQuery = z.object({
+  date: z.string({ error: 'required' }).pipe(dayField()),
+  unit_id: idField().optional(),
+});
+/** GET /api/visits/count?year&month&unit_id → {data:[{date, count}]}. */
+export const visitsCountQuery = z.object({
+  year: z.coerce
+    .number({ error: 'required' })
+    .int({ error: 'invalid_number' })
+    .min(1, { error: 'invalid_number' })
+    .max(9999, { error: 'invalid_number' }),
+  month: z.coerce
+    .number({ error: 'required' })
+    .int({ error: 'invalid_number' })
+    .min(1, { error: 'invalid_number' })
+    .max(12, { error: 'invalid_number' }),
+  unit_id: idField().optional(),
+});
+export const visitsCount = z.object({
+  data: z.array(z.object({ date: z.string(), count: z.number().int() })),
+});
+
+/** The window of one visit number, as days (design §5 "Visit windows"). */
+export const visitWindowView = z.object({
+  visit: z.number().int(),
+  target_date: z.string(),
+  from: z.string(),
+  to: z.string(),
+});
+export type VisitWindowView = z.infer<typeof visitWindowView>;
+/**
+ * GET /api/patients/{id}/visit_window: the window of the patient's next visit number; null
+ * before the first visit (which has no window) and after the schedule's last visit.
+ */
+export const nextVisitWindow = z.object({ data: visitWindowView.nullable() });
+
+/**
+ * The window of visit number `visit`, counted from the first visit's date; null for the first
+ * visit and for numbers the schedule does not list.
+ */
+export function visitWindowOf(
+  schedule: readonly VisitWindow[],
+  firstVisitDate: string,
+  visit: number,
+): VisitWindowView | null {
+  const entry = schedule.find((item) => item.visit === visit);
+  if (!entry) return null;
+  const target = addDays(firstVisitDate, entry.day);
+  return {
+    visit,
+    target_date: target,
+    from: addDays(target, -entry.window_days),
+    to: addDays(target, entry.window_days),
+  };
+}
+
+/** GET /api/visits/overdue: patients whose next visit's window closed without a visit. */
+export const OVERDUE_ORDER_BY = ['window_to', 'surname', 'id'] as const;
+export const overdueQuery = pagedListQuery(OVERDUE_ORDER_BY).extend({
+  unit_id: idField().optional(),
+});
+export type OverdueQuery = z.infer<typeof overdueQuery>;
+export const overdueVisit = z.object({
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string(), pesel: z.string() }),
+  unit_id: z.number().int(),
+  doctor_id: z.number().int().nullable(),
+  visit: z.number().int(),
+  target_date: z.string(),
+  window_from: z.string(),
+  window_to: z.string(),
+  last_visit_date: z.string(),
+});
+export type OverdueVisit = z.infer<typeof overdueVisit>;
+export const overdueList = pagedResponse(overdueVisit);
+export type OverdueList = z.infer<typeof overdueList>;
