@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { ensureInitialAdmin } from '../modules/admins/service.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
+import { measureBooking } from './booking-bench.js';
 import { measureColdStart } from './cold-start.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
@@ -28,6 +29,8 @@ import type { Rounds } from './stats.js';
 const ROUNDS: Rounds = { max: 50, min: 5, budgetMs: 2_000 };
 const CLIENTS = 16;
 const THROUGHPUT_MS = 8_000;
+/** Bookings per client in the booking case (16 clients: 320 visits). */
+const BOOKINGS_PER_CLIENT = 20;
 const COLD_STARTS = 3;
 const ADMIN = { login: 'bench', password: 'bench-password-2026' };
 
@@ -81,12 +84,16 @@ async function benchDatabase(
     await Promise.all(Array.from({ length: CLIENTS }, () => get(client, cases[0]!.url)));
     const rate = await throughput(client, cases[0]!.url, CLIENTS, THROUGHPUT_MS);
     log(`  throughput: ${rate.perSecond.toFixed(0)} requests/s at ${CLIENTS} clients`);
+    const booking = await measureBooking(db.handle, client, CLIENTS, BOOKINGS_PER_CLIENT);
+    log(
+      `  booking: p50 ${booking.p50.toFixed(1)} ms, p95 ${booking.p95.toFixed(1)} ms at ${CLIENTS} clients (${booking.bookings} bookings, ${booking.failed} failed)`,
+    );
     if (shell) {
       Object.assign(shell, await measureShell(client.baseUrl));
       log(`  login route: ${shell.bytes ? JSON.stringify(shell.bytes).slice(0, 200) : shell.note}`);
     }
     log(`${db.label}: done in ${seconds(started)} s`);
-    return { label: db.label, seed, cases, throughput: rate };
+    return { label: db.label, seed, cases, throughput: rate, booking };
   } finally {
     await app.close();
   }
