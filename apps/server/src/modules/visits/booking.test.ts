@@ -1,4 +1,4 @@
-import { addDays, isoWeekday } from '@portal/shared';
+import { addDays, isoWeekday, warsawDayStart } from '@portal/shared';
 import type { DaySlot, Visit } from '@portal/shared';
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,9 @@ import { auditEntries, patients, visits } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
+import type { Actor } from '../../plugins/policy.js';
+import { bookVisit, cancelVisit } from './booking.js';
+import { unitDaySlots } from './slots-service.js';
 
 /*
  * The app reads the real clock, so booked days lie years ahead and "past" days years behind:
@@ -329,6 +332,43 @@ describe('rescheduling and cancelling', () => {
     });
     expect(move.statusCode).toBe(404);
     expect(await footprint()).toEqual(before);
+  });
+});
+
+describe('today, on a pinned clock (the services take "now")', () => {
+  const actorOf = (who: ReadyDoctor): Actor => ({
+    userId: who.session.user.id,
+    sessionId: 0,
+    login: who.login,
+    role: 'doctor',
+    doctorId: who.doctor.id,
+    unitId: who.doctor.unit_id,
+    changedPasswordAt: new Date(),
+  });
+
+  it("offers today's slots from the clock on and refuses to book or cancel before it", async () => {
+    const day = freshMonday();
+    const actor = actorOf(doctor);
+    // 10:10 in Warsaw: the first slot is 10:30.
+    const at1010 = new Date(warsawDayStart(day).getTime() + (10 * 60 + 10) * 60_000);
+    const today = await unitDaySlots(t.db, actor, doctor.doctor.unit_id, day, at1010);
+    expect(today.data[0]?.started_at).toBe('10:30:00');
+    expect(today.data).toHaveLength(11);
+
+    const patient = await registerPatient(t, doctor);
+    const early = { patient_id: patient.id, date: day, started_at: '10:00:00' };
+    await expect(bookVisit(t.db, actor, early, at1010)).rejects.toMatchObject({
+      statusCode: 409,
+      status: 'not_available',
+    });
+    const visit = await bookVisit(t.db, actor, { ...early, started_at: '11:00:00' }, at1010);
+    // At 11:00 the visit has begun: it stays.
+    const at1100 = new Date(at1010.getTime() + 50 * 60_000);
+    await expect(cancelVisit(t.db, actor, visit.id, at1100)).rejects.toMatchObject({
+      statusCode: 409,
+      status: 'visit_past',
+    });
+    await cancelVisit(t.db, actor, visit.id, at1010);
   });
 });
 
