@@ -10,7 +10,8 @@ import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPesel } from '@portal/shared';
 import type { CriteriaGroup, Role } from '@portal/shared';
-import { sessions } from '../db/schema.js';
+import { inTransaction } from '../db/client.js';
+import { sessions, visits } from '../db/schema.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
@@ -116,6 +117,8 @@ const rules: Record<string, Rule> = {
   'POST /api/files': { who: 'staff', unitScoped: true },
   'GET /api/files/:id': { who: 'staff', unitScoped: true },
   'DELETE /api/files/:id': { who: 'staff', unitScoped: true },
+  'GET /api/visits/:id': { who: 'staff', unitScoped: true },
+  'PUT /api/visits/:id/results': { who: 'staff', unitScoped: true },
   'GET /api/notifications': { who: 'staff', unitScoped: true },
   'POST /api/notifications': { who: 'staff', unitScoped: true },
   'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
@@ -347,6 +350,8 @@ interface UnitData {
   messageId: number;
   /** A rule of the unit's calendar (a whole-day block). */
   ruleId: number;
+  /** A past visit of the patient (written directly: booking refuses past days). */
+  pastVisitId: number;
 }
 
 interface ScopeRow {
@@ -520,6 +525,29 @@ const scopeRows: ScopeRow[] = [
       ),
     }),
   },
+  { route: 'GET /api/visits/:id', request: (u) => ({ url: `/api/visits/${u.pastVisitId}` }) },
+  {
+    route: 'PUT /api/visits/:id/results',
+    request: (u) => ({
+      url: `/api/visits/${u.pastVisitId}/results`,
+      body: { isDone: true, results: { qt: 400, rr: 800, pq: 160, qrs: 90 } },
+    }),
+  },
+  {
+    route: 'GET /api/files',
+    request: (u) => ({
+      url: '/api/files',
+      query: { ref_type: 'visit', ref_id: String(u.pastVisitId) },
+    }),
+  },
+  {
+    route: 'POST /api/files',
+    // An ECG file aimed at another unit's visit.
+    request: (u) => ({
+      url: '/api/files',
+      ...multipart({ ref_type: 'visit', ref_id: String(u.pastVisitId) }, 'ekg.xml', AECG),
+    }),
+  },
   {
     route: 'PUT /api/patients/:id',
     // The body names the doctor's own unit, as an attacker would.
@@ -612,7 +640,13 @@ function updateBody(u: UnitData, me: UnitData) {
   return { ...registrationBody(me), personal, version: 1 };
 }
 
-function multipart(fields: Record<string, string>, fileName: string) {
+const AECG = '<?xml version="1.0"?><AnnotatedECG xmlns="urn:hl7-org:v3"/>';
+
+function multipart(
+  fields: Record<string, string>,
+  fileName: string,
+  content = 'Ciśnienie 120/80, tętno 64.',
+) {
   const boundary = `----portal${randomBytes(8).toString('hex')}`;
   const parts = Object.entries(fields).map(
     ([name, value]) =>
@@ -620,7 +654,7 @@ function multipart(fields: Record<string, string>, fileName: string) {
   );
   parts.push(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-      'Content-Type: text/plain\r\n\r\nCiśnienie 120/80, tętno 64.\r\n',
+      `Content-Type: text/plain\r\n\r\n${content}\r\n`,
   );
   parts.push(`--${boundary}--\r\n`);
   return {
@@ -673,6 +707,19 @@ describe('a doctor reaching into another unit', () => {
       body: { ...calendarRule(unit.id, '00:00'), ended_at: '23:59', type: 'disabled' },
     });
     if (rule.statusCode !== 201) throw new Error(`${rule.statusCode}: ${rule.body}`);
+    const [visit] = await inTransaction(t.db, doctor.session.user.id, (tx) =>
+      tx
+        .insert(visits)
+        .values({
+          patient_id: patientId,
+          unit_id: unit.id,
+          doctor_id: doctor.doctor.id,
+          date: '2026-01-05',
+          started_at: '09:00',
+          ended_at: '09:30',
+        })
+        .returning({ id: visits.id }),
+    );
     return {
       unitId: unit.id,
       doctor,
@@ -686,6 +733,7 @@ describe('a doctor reaching into another unit', () => {
       fileId: (file.file as { id: number }).id,
       messageId: (message.data as { id: number }).id,
       ruleId: rule.json<{ data: { id: number } }>().data.id,
+      pastVisitId: visit!.id,
     };
   }
 

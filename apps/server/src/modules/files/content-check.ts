@@ -1,9 +1,9 @@
-import { ATTACHMENT_EXTENSIONS, ECG_FILE_EXTENSIONS } from '@portal/shared';
+import type { ECG_FILE_EXTENSIONS } from '@portal/shared';
+import { ATTACHMENT_EXTENSIONS } from '@portal/shared';
 import { isOfficeContainer } from './container-check.js';
 
 export type AttachmentExtension =
-  | (typeof ATTACHMENT_EXTENSIONS)[number]
-  | (typeof ECG_FILE_EXTENSIONS)[number];
+  (typeof ATTACHMENT_EXTENSIONS)[number] | (typeof ECG_FILE_EXTENSIONS)[number];
 
 /** What the bytes must look like for each allowed extension (magic numbers via file-type). */
 const expected: Record<AttachmentExtension, string | null> = {

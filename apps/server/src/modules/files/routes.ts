@@ -26,7 +26,8 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       config: { access: 'patients.read' },
       schema: {
         tags,
-        summary: "A patient's attachments (ref_type patient) or a visit's ECG files (ref_type visit)",
+        summary:
+          "A patient's attachments (ref_type patient) or a visit's ECG files (ref_type visit)",
         querystring: z.object({
           ref_type: z.enum(FILE_REF_TYPES),
           ref_id: idField(),

@@ -24,7 +24,8 @@ export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
       config: { access: 'visits.read' },
       schema: {
         tags,
-        summary: 'One visit: patient, date, ordinal, ECG with corrections and flags, files, samples',
+        summary:
+          'One visit: patient, date, ordinal, ECG with corrections and flags, files, samples',
         params: idParams,
         response: { 200: visit, ...refusals, 422: validationErrorResponse },
       },
