@@ -51,15 +51,26 @@ export function commentToHtml(text: string): string | null {
   return lines.length ? lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('') : null;
 }
 
-/** The stored rich text as the plain text the form edits: one line per block. */
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+};
+
+/**
+ * The stored rich text as the plain text the form edits: one line per block. The server has
+ * sanitised it to a small allow list, so reading tags as text is enough here (and needs no DOM).
+ */
 export function htmlToText(html: string | null): string {
   if (!html) return '';
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  const blocks = Array.from(doc.body.querySelectorAll('p, li, h1, h2, h3, blockquote'));
-  const lines = blocks.length
-    ? blocks.map((block) => block.textContent ?? '')
-    : [doc.body.textContent ?? ''];
-  return lines
+  return html
+    .replace(/<br\s*\/?>|<\/(p|li|h[1-6]|blockquote)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
+    .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
     .join('\n');
