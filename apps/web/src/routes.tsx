@@ -68,6 +68,10 @@ export const router = createBrowserRouter([
                   'PatientCardPage',
                 ),
               },
+              {
+                path: '/patients/:patientId/visits/:id',
+                ...lazyPage(() => import('./features/visits/visit-card-page'), 'VisitCardPage'),
+              },
               // Not behind RequirePermission: a doctor who opens it sees the server's refusal.
               {
                 path: '/audit_trial',

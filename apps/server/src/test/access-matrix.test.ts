@@ -10,7 +10,8 @@ import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPesel } from '@portal/shared';
 import type { CriteriaGroup, Role } from '@portal/shared';
-import { sessions } from '../db/schema.js';
+import { inTransaction } from '../db/client.js';
+import { sessions, visits } from '../db/schema.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
@@ -116,6 +117,8 @@ const rules: Record<string, Rule> = {
   'POST /api/files': { who: 'staff', unitScoped: true },
   'GET /api/files/:id': { who: 'staff', unitScoped: true },
   'DELETE /api/files/:id': { who: 'staff', unitScoped: true },
+  'GET /api/visits/:id': { who: 'staff', unitScoped: true },
+  'PUT /api/visits/:id/results': { who: 'staff', unitScoped: true },
   'GET /api/notifications': { who: 'staff', unitScoped: true },
   'POST /api/notifications': { who: 'staff', unitScoped: true },
   'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
@@ -357,6 +360,8 @@ interface UnitData {
   ruleId: number;
   /** A visit of the patient on VISIT_DAY at 10:00. */
   visitId: number;
+  /** A past visit of the patient (written directly: booking refuses past days). */
+  pastVisitId: number;
 }
 
 interface ScopeRow {
@@ -558,6 +563,29 @@ const scopeRows: ScopeRow[] = [
       ),
     }),
   },
+  { route: 'GET /api/visits/:id', request: (u) => ({ url: `/api/visits/${u.pastVisitId}` }) },
+  {
+    route: 'PUT /api/visits/:id/results',
+    request: (u) => ({
+      url: `/api/visits/${u.pastVisitId}/results`,
+      body: { isDone: true, results: { qt: 400, rr: 800, pq: 160, qrs: 90 } },
+    }),
+  },
+  {
+    route: 'GET /api/files',
+    request: (u) => ({
+      url: '/api/files',
+      query: { ref_type: 'visit', ref_id: String(u.pastVisitId) },
+    }),
+  },
+  {
+    route: 'POST /api/files',
+    // An ECG file aimed at another unit's visit.
+    request: (u) => ({
+      url: '/api/files',
+      ...multipart({ ref_type: 'visit', ref_id: String(u.pastVisitId) }, 'ekg.xml', AECG),
+    }),
+  },
   {
     route: 'PUT /api/patients/:id',
     // The body names the doctor's own unit, as an attacker would.
@@ -658,7 +686,13 @@ function updateBody(u: UnitData, me: UnitData) {
   return { ...registrationBody(me), personal, version: 1 };
 }
 
-function multipart(fields: Record<string, string>, fileName: string) {
+const AECG = '<?xml version="1.0"?><AnnotatedECG xmlns="urn:hl7-org:v3"/>';
+
+function multipart(
+  fields: Record<string, string>,
+  fileName: string,
+  content = 'Ciśnienie 120/80, tętno 64.',
+) {
   const boundary = `----portal${randomBytes(8).toString('hex')}`;
   const parts = Object.entries(fields).map(
     ([name, value]) =>
@@ -666,7 +700,7 @@ function multipart(fields: Record<string, string>, fileName: string) {
   );
   parts.push(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-      'Content-Type: text/plain\r\n\r\nCiśnienie 120/80, tętno 64.\r\n',
+      `Content-Type: text/plain\r\n\r\n${content}\r\n`,
   );
   parts.push(`--${boundary}--\r\n`);
   return {
@@ -725,6 +759,19 @@ describe('a doctor reaching into another unit', () => {
         body: { patient_id: patientId, date: VISIT_DAY, started_at: '10:00' },
       }),
     );
+    const [pastVisit] = await inTransaction(t.db, doctor.session.user.id, (tx) =>
+      tx
+        .insert(visits)
+        .values({
+          patient_id: patientId,
+          unit_id: unit.id,
+          doctor_id: doctor.doctor.id,
+          date: '2026-01-05',
+          started_at: '09:00',
+          ended_at: '09:30',
+        })
+        .returning({ id: visits.id }),
+    );
     return {
       unitId: unit.id,
       doctor,
@@ -739,6 +786,7 @@ describe('a doctor reaching into another unit', () => {
       messageId: (message.data as { id: number }).id,
       ruleId: rule.json<{ data: { id: number } }>().data.id,
       visitId: (visit.visit as { id: number }).id,
+      pastVisitId: pastVisit!.id,
     };
   }
 

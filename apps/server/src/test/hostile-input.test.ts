@@ -115,6 +115,12 @@ function validBodies(login: string): Record<string, unknown> {
     'PUT /api/units/calendar/:id': { ...calendarBody(), version: 1 },
     'POST /api/visits': visitBody(),
     'PUT /api/visits/:id': { ...visitBody(), version: 1 },
+    'PUT /api/visits/:id/results': {
+      isDone: true,
+      comment: '<p>Rytm zatokowy</p>',
+      results: { qt: 400, rr: 800, pq: 160, qrs: 90 },
+      version: 1,
+    },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
@@ -374,21 +380,25 @@ describe('hostile input on every route', () => {
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       });
     };
-    const fields = { ref_type: 'patient', ref_id: String(MISSING), comment: 'wynik' };
     const failures: string[] = [];
-    for (const c of CONTROLS) {
-      for (const field of Object.keys(fields)) {
-        const res = await send({ ...fields, [field]: `1${c}` }, 'wynik.txt');
+    // A patient's attachment and a visit's ECG file.
+    for (const ref_type of ['patient', 'visit']) {
+      const fields = { ref_type, ref_id: String(MISSING), comment: 'wynik' };
+      for (const c of CONTROLS) {
+        for (const field of Object.keys(fields)) {
+          const res = await send({ ...fields, [field]: `1${c}` }, 'wynik.txt');
+          const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
+          if (!(field in errors)) failures.push(`${field} ${JSON.stringify(c)}: ${res.statusCode}`);
+        }
+        const res = await send(fields, `wy${c}nik.txt`);
         const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
-        if (!(field in errors)) failures.push(`${field} ${JSON.stringify(c)}: ${res.statusCode}`);
+        if (!('file' in errors)) failures.push(`file name ${JSON.stringify(c)}: ${res.statusCode}`);
       }
-      const res = await send(fields, `wy${c}nik.txt`);
-      const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
-      if (!('file' in errors)) failures.push(`file name ${JSON.stringify(c)}: ${res.statusCode}`);
-    }
-    for (const id of HUGE_IDS) {
-      const res = await send({ ...fields, ref_id: id }, 'wynik.txt');
-      if (res.statusCode !== 404) failures.push(`ref_id ${id}: ${res.statusCode} ${res.body}`);
+      for (const id of HUGE_IDS) {
+        const res = await send({ ...fields, ref_id: id }, 'wynik.txt');
+        if (res.statusCode !== 404)
+          failures.push(`${ref_type} ref_id ${id}: ${res.statusCode} ${res.body}`);
+      }
     }
     expect(failures).toEqual([]);
   });

@@ -277,7 +277,7 @@ describe('attachments', () => {
     });
 
     const bad = multipart(
-      { ref_type: 'visit', ref_id: 'abc' },
+      { ref_type: 'probe', ref_id: 'abc' },
       { name: 'wynik.pdf', content: PDF },
     );
     const res = await t.request('POST', '/api/files', { token, ...bad });

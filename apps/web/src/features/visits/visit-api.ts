@@ -1,0 +1,91 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  FileSaved,
+  PatientDetail,
+  SuccessResponse,
+  Visit,
+  VisitResultsBody,
+  VisitSaved,
+} from '@portal/shared';
+import { queryKeys } from '../../api/query-keys';
+import { api } from '../../lib/api-client';
+
+/**
+ * One visit's key starts with `visits`, so that booking, rescheduling or cancelling (which
+ * invalidate every visits query) reach the card too.
+ */
+const visitKey = (id: number | null) => ['visits', 'detail', id] as const;
+
+/** GET /api/visits/{id}: the card's visit, with its ECG, flags, files and samples. */
+export function useVisit(id: number | null) {
+  return useQuery({
+    queryKey: visitKey(id),
+    queryFn: ({ signal }) => api.request<Visit>(`/visits/${id}`, { signal }),
+    enabled: id !== null,
+    staleTime: 0,
+  });
+}
+
+/** The patient, for the sex that the reference ranges depend on and a deleted patient's state. */
+export function useVisitPatient(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.patient(id),
+    queryFn: ({ signal }) => api.request<PatientDetail>(`/patients/${id}`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+/** PUT /api/visits/{id}/results: the server computes QTcB/QTcF and answers the saved visit. */
+export function useRecordVisit(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: VisitResultsBody) => api.put<VisitSaved>(`/visits/${id}/results`, body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(visitKey(id), saved.visit);
+      // The patient's visit lists show the comment and the done state too.
+      void queryClient.invalidateQueries({ queryKey: ['visits'] });
+    },
+  });
+}
+
+/** POST /api/files with ref_type visit: one ECG file, checked by content on the server. */
+export function useUploadEcgFile(visitId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      // Fields before the file: the server reads them together with the file part.
+      form.set('ref_type', 'visit');
+      form.set('ref_id', String(visitId));
+      form.set('file', file, file.name);
+      return api.postForm<FileSaved>('/files', form);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: visitKey(visitId) }),
+  });
+}
+
+export function useDeleteEcgFile(visitId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fileId: number) => api.delete<SuccessResponse>(`/files/${fileId}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: visitKey(visitId) }),
+  });
+}
+
+/**
+ * Downloads through fetch (the bearer token cannot ride on a plain link) and saves the blob
+ * under the file's original name.
+ */
+export async function downloadEcgFile(file: { id: number; original_name: string }) {
+  const blob = await api.request<Blob>(`/files/${file.id}`, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.original_name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the URL goes away.
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,0 +1,487 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Center,
+  FileButton,
+  Group,
+  Loader,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  Title,
+  Tooltip,
+  Typography,
+} from '@mantine/core';
+import { IconArrowLeft, IconTrash, IconUpload } from '@tabler/icons-react';
+import type { FormEvent, ReactNode } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { formatDateTime, formatDay, warsawToday } from '@portal/shared';
+import type { Visit } from '@portal/shared';
+import { confirmAction } from '../../components/confirm';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useCan } from '../../lib/permissions';
+import {
+  downloadEcgFile,
+  useDeleteEcgFile,
+  useRecordVisit,
+  useUploadEcgFile,
+  useVisit,
+  useVisitPatient,
+} from './visit-api';
+import {
+  ECG_ACCEPT,
+  ECG_INPUTS,
+  ECG_ROWS,
+  commentToHtml,
+  ecgFileProblem,
+  hhmm,
+  htmlToText,
+  ordinalKey,
+  referenceText,
+} from './visit-format';
+
+const visitsTabOf = (patientId: number) => `/patients/card/${patientId}?tab=visits`;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="md" component="section" aria-label={title}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+function weekdayOf(day: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
+}
+
+function Summary({ visit }: { visit: Visit }) {
+  const { t, i18n } = useTranslation();
+  const ordinal = ordinalKey(visit.ordinal);
+  const facts: [string, ReactNode][] = [
+    [t('visitCard.patient'), `${visit.patient.surname} ${visit.patient.firstname}`],
+    [t('visitCard.date'), `${weekdayOf(visit.date, i18n.language)}, ${formatDay(visit.date)}`],
+    [t('visitCard.time'), `${hhmm(visit.started_at)}–${hhmm(visit.ended_at)}`],
+    [
+      t('visitCard.doctor'),
+      visit.doctor ? `${visit.doctor.firstname} ${visit.doctor.surname}` : '–',
+    ],
+  ];
+  return (
+    <Card withBorder padding="md">
+      <Group gap="xs" mb="sm" wrap="wrap">
+        <Text fw={600}>{t(ordinal, { n: visit.ordinal })}</Text>
+        <Badge color={visit.isDone ? 'teal' : 'gray'} variant="light">
+          {visit.isDone ? t('visitCard.done') : t('visitCard.notDone')}
+        </Badge>
+        {visit.out_of_window && (
+          <Badge color="orange" variant="light">
+            {t('visitCard.outOfWindow')}
+          </Badge>
+        )}
+      </Group>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" component="dl" m={0}>
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <Text component="dt" size="xs" c="dimmed">
+              {label}
+            </Text>
+            <Text component="dd" m={0} data-testid={`visit-${label}`}>
+              {value}
+            </Text>
+          </div>
+        ))}
+      </SimpleGrid>
+      {visit.out_of_window && visit.window_reason && (
+        <Text size="sm" mt="sm">
+          {t('visitCard.windowReason')}: {visit.window_reason}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function EcgTable({ visit, sex }: { visit: Visit; sex: 'M' | 'K' }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={320}>
+      <Table verticalSpacing="xs" aria-label={t('visitCard.ecg')}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('visitCard.parameter')}</Table.Th>
+            <Table.Th>{t('visitCard.value')}</Table.Th>
+            <Table.Th>{t('visitCard.reference')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {ECG_ROWS.map((parameter) => {
+            const value = visit.results[parameter];
+            const outOfNorm = visit.out_of_norm.includes(parameter);
+            return (
+              <Table.Tr key={parameter} data-testid={`ecg-${parameter}`}>
+                <Table.Th scope="row" fw={500}>
+                  {t(`visitCard.parameters.${parameter}`)}
+                </Table.Th>
+                <Table.Td>
+                  <Group gap="xs" wrap="wrap">
+                    <Text
+                      size="sm"
+                      fw={outOfNorm ? 700 : undefined}
+                      c={outOfNorm ? 'red.9' : undefined}
+                    >
+                      {value === null ? '–' : `${value} ms`}
+                    </Text>
+                    {outOfNorm && (
+                      <Badge color="red" variant="filled" size="sm">
+                        {t('visitCard.outOfNorm')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>{referenceText(parameter, sex) ?? '–'}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+type EcgInput = (typeof ECG_INPUTS)[number];
+
+/** The record form: done, QT/RR/PQ/QRS in ms and the comment; the server computes the rest. */
+function RecordForm({ visit }: { visit: Visit }) {
+  const { t } = useTranslation();
+  const record = useRecordVisit(visit.id);
+  const [isDone, setIsDone] = useState(visit.isDone);
+  const [values, setValues] = useState<Record<EcgInput, number | string>>({
+    qt: visit.results.qt ?? '',
+    rr: visit.results.rr ?? '',
+    pq: visit.results.pq ?? '',
+    qrs: visit.results.qrs ?? '',
+  });
+  const [comment, setComment] = useState(() => htmlToText(visit.comment));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    const number = (value: number | string) => (value === '' ? null : Number(value));
+    record.mutate(
+      {
+        isDone,
+        comment: commentToHtml(comment),
+        results: {
+          qt: number(values.qt),
+          rr: number(values.rr),
+          pq: number(values.pq),
+          qrs: number(values.qrs),
+        },
+        version: visit.version,
+      },
+      {
+        onSuccess: () => notifySuccess(t('visitCard.saved')),
+        onError: (error) => {
+          const fields = serverFieldErrors(error);
+          if (Object.keys(fields).length) {
+            setErrors(fields);
+            notifyError(t('common.validationError'));
+          } else if (isApiError(error) && error.status === 'too_early') {
+            notifyError(t('visitCard.tooEarly'));
+          } else if (isApiError(error) && error.status === 'patient_deleted') {
+            notifyError(t('visitCard.patientDeleted'));
+          } else notifyError(t(commonErrorKey(error)));
+        },
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-busy={record.isPending}>
+      <Stack gap="md">
+        <Switch
+          label={t('visitCard.doneSwitch')}
+          checked={isDone}
+          onChange={(event) => setIsDone(event.currentTarget.checked)}
+          error={errors.isDone}
+        />
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+          {ECG_INPUTS.map((parameter) => (
+            <NumberInput
+              key={parameter}
+              label={t(`visitCard.inputs.${parameter}`)}
+              value={values[parameter]}
+              onChange={(value) => setValues((current) => ({ ...current, [parameter]: value }))}
+              allowDecimal={false}
+              hideControls
+              inputMode="numeric"
+              error={errors[`results.${parameter}`]}
+            />
+          ))}
+        </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          {t('visitCard.computedHint')}
+        </Text>
+        <Textarea
+          label={t('visitCard.comment')}
+          value={comment}
+          onChange={(event) => setComment(event.currentTarget.value)}
+          autosize
+          minRows={3}
+          error={errors.comment}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={record.isPending}>
+            {t('visitCard.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function EcgFiles({ visit, readOnly }: { visit: Visit; readOnly: boolean }) {
+  const { t } = useTranslation();
+  const upload = useUploadEcgFile(visit.id);
+  const remove = useDeleteEcgFile(visit.id);
+
+  function send(file: File | null) {
+    if (!file) return;
+    const problem = ecgFileProblem(file);
+    if (problem) {
+      notifyError(
+        problem === 'type' ? t('validation.invalid_file_type') : t('validation.file_too_large'),
+      );
+      return;
+    }
+    upload.mutate(file, {
+      onSuccess: () => notifySuccess(t('visitCard.files.uploaded')),
+      // The server names what is wrong with the file in the user's language, when it can.
+      onError: (error) =>
+        notifyError(serverFieldErrors(error).file ?? t('visitCard.files.uploadError')),
+    });
+  }
+
+  function askDelete(file: Visit['files'][number]) {
+    confirmAction({
+      question: t('visitCard.files.confirmDelete', { name: file.original_name }),
+      danger: true,
+      onConfirm: () =>
+        remove.mutate(file.id, {
+          onSuccess: () => notifySuccess(t('visitCard.files.removed')),
+          onError: (error) => notifyError(t(commonErrorKey(error))),
+        }),
+    });
+  }
+
+  return (
+    <Stack gap="sm">
+      {!readOnly && (
+        <Group gap="sm" wrap="wrap">
+          <FileButton onChange={send} accept={ECG_ACCEPT}>
+            {(props) => (
+              <Button
+                {...props}
+                variant="light"
+                leftSection={<IconUpload size={16} aria-hidden />}
+                loading={upload.isPending}
+              >
+                {t('visitCard.files.upload')}
+              </Button>
+            )}
+          </FileButton>
+          <Text size="xs" c="dimmed">
+            {t('visitCard.files.hint')}
+          </Text>
+        </Group>
+      )}
+      {visit.files.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('visitCard.files.empty')}
+        </Text>
+      ) : (
+        <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
+          {visit.files.map((file) => (
+            <Group component="li" key={file.id} justify="space-between" wrap="nowrap" gap="sm">
+              <div style={{ minWidth: 0 }}>
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  ta="left"
+                  style={{ overflowWrap: 'anywhere' }}
+                  aria-label={t('visitCard.files.download', { name: file.original_name })}
+                  onClick={() =>
+                    void downloadEcgFile(file).catch(() =>
+                      notifyError(t('visitCard.files.downloadError')),
+                    )
+                  }
+                >
+                  {file.original_name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {formatDateTime(file.created_at)}
+                </Text>
+              </div>
+              {!readOnly && (
+                <Tooltip label={t('visitCard.files.delete')}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`${t('visitCard.files.delete')}: ${file.original_name}`}
+                    onClick={() => askDelete(file)}
+                  >
+                    <IconTrash size={18} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; deleted: boolean }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const writer = can('visits.write') && !deleted;
+  const dayHasCome = visit.date <= warsawToday();
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={visitsTabOf(visit.patient_id)} size="sm" w="fit-content">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          {t('visitCard.back')}
+        </Group>
+      </Anchor>
+      <Title order={1} size="h2">
+        {t('visitCard.title')}
+      </Title>
+      {deleted && <Alert color="yellow">{t('visitCard.patientDeleted')}</Alert>}
+      <Summary visit={visit} />
+
+      <Section title={t('visitCard.ecg')}>
+        <EcgTable visit={visit} sex={sex} />
+      </Section>
+
+      {writer && (
+        <Section title={t('visitCard.record')}>
+          {dayHasCome ? (
+            <RecordForm key={visit.version} visit={visit} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('visitCard.notYet')}
+            </Text>
+          )}
+        </Section>
+      )}
+
+      <Section title={t('visitCard.files.title')}>
+        <EcgFiles visit={visit} readOnly={!writer} />
+      </Section>
+
+      <Section title={t('visitCard.samples')}>
+        {visit.probes.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            {t('visitCard.noSamples')}
+          </Text>
+        ) : (
+          <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
+            {visit.probes.map((probe) => (
+              <li key={probe.id}>
+                <Anchor component={Link} to={`/probes/${probe.id}`} size="sm">
+                  {t('visitCard.sample', { code: probe.code })}
+                </Anchor>{' '}
+                <Text span size="xs" c="dimmed">
+                  {formatDateTime(probe.created_at)}
+                </Text>
+              </li>
+            ))}
+          </Stack>
+        )}
+      </Section>
+
+      <Section title={t('visitCard.comment')}>
+        {visit.comment ? (
+          // Safe: the server sanitises every comment to a small allow list before storing it.
+          <Typography fz="sm" style={{ overflowWrap: 'anywhere' }}>
+            <div data-testid="visit-comment" dangerouslySetInnerHTML={{ __html: visit.comment }} />
+          </Typography>
+        ) : (
+          <Text c="dimmed" size="sm">
+            {t('visitCard.noComment')}
+          </Text>
+        )}
+      </Section>
+    </Stack>
+  );
+}
+
+/** /patients/{patientId}/visits/{id}: "Karta wizyty", the visit's record and its ECG. */
+export function VisitCardPage() {
+  const { t } = useTranslation();
+  const params = useParams();
+  const patientId = Number(params.patientId);
+  const visitId = Number(params.id);
+  const valid = [patientId, visitId].every((n) => Number.isInteger(n) && n > 0);
+  const visit = useVisit(valid ? visitId : null);
+  const patient = useVisitPatient(valid ? patientId : null);
+
+  const notFound =
+    !valid ||
+    (visit.isError && isApiError(visit.error) && visit.error.httpStatus === 404) ||
+    (visit.isSuccess && visit.data.patient_id !== patientId);
+  if (notFound) {
+    return (
+      <Alert color="yellow" role="alert" title={t('visitCard.title')}>
+        {t('visitCard.notFound')}{' '}
+        {valid && (
+          <Anchor component={Link} to={visitsTabOf(patientId)} fz="sm">
+            {t('visitCard.back')}
+          </Anchor>
+        )}
+      </Alert>
+    );
+  }
+  if (visit.isError || patient.isError) {
+    return (
+      <Alert color="red" role="alert" title={t('visitCard.title')}>
+        {t('visitCard.loadError')}
+      </Alert>
+    );
+  }
+  if (visit.isPending || patient.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  return (
+    <VisitCard
+      visit={visit.data}
+      sex={patient.data.sex}
+      deleted={Boolean(patient.data.deleted_at)}
+    />
+  );
+}
