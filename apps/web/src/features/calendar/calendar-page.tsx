@@ -210,6 +210,13 @@ function MonthCalendar({
           onDateChange={(date) => setShown(firstOfMonth(date))}
           // Picking a month or a year stays in the month view.
           maxLevel="year"
+          ariaLabels={{
+            nextMonth: t('calendar.nextMonth'),
+            previousMonth: t('calendar.previousMonth'),
+            monthLevelControl: t('calendar.chooseMonth'),
+            nextYear: t('calendar.nextYear'),
+            previousYear: t('calendar.previousYear'),
+          }}
           size="md"
           fullWidth
           classNames={{ day: classes.day }}
