@@ -93,7 +93,8 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
         </Title>
         <Switch
           label={t('calendar.blockWholeDay')}
-          checked={!!block}
+          // The switch shows the asked state while the rule is written and the day refetched.
+          checked={save.isPending ? true : remove.isPending ? false : !!block}
           disabled={rules.isPending || busy}
           onChange={(event) => toggleWholeDay(event.currentTarget.checked)}
         />
@@ -198,7 +199,6 @@ function MonthCalendar({
   const { year, month } = monthOf(shown);
   const counts = useRulesCount(unitId, year, month);
   const days = daySummaries(counts.data);
-  const inShownMonth = (date: string) => date.slice(0, 7) === shown.slice(0, 7);
 
   return (
     <Stack gap="xs">
@@ -213,12 +213,13 @@ function MonthCalendar({
           ariaLabels={{
             nextMonth: t('calendar.nextMonth'),
             previousMonth: t('calendar.previousMonth'),
-            monthLevelControl: t('calendar.chooseMonth'),
             nextYear: t('calendar.nextYear'),
             previousYear: t('calendar.previousYear'),
           }}
           size="md"
           fullWidth
+          // Days of the months around are dimmed below contrast and belong to another month's counts.
+          hideOutsideDates
           classNames={{ day: classes.day }}
           getDayAriaLabel={(date) => {
             const summary = summaryOf(days, date);
@@ -230,17 +231,16 @@ function MonthCalendar({
             return parts.join(', ');
           }}
           renderDay={(date) => {
-            const summary = inShownMonth(date) ? summaryOf(days, date) : null;
+            const summary = summaryOf(days, date);
             return (
               <Tooltip
-                label={t('calendar.rulesCount', { count: summary?.count ?? 0 })}
-                disabled={!summary}
+                label={t('calendar.rulesCount', { count: summary.count })}
                 withinPortal
                 openDelay={150}
               >
                 <Box className={classes.dayContent} data-testid={`day-${date}`}>
                   <span>{Number(date.slice(8, 10))}</span>
-                  {summary?.blocked && (
+                  {summary.blocked && (
                     <Badge
                       size="xs"
                       color="red"
@@ -251,7 +251,7 @@ function MonthCalendar({
                       {t('calendar.blockedBadge')}
                     </Badge>
                   )}
-                  {summary && summary.count > 0 && !summary.blocked && (
+                  {summary.count > 0 && !summary.blocked && (
                     <span className={classes.count} aria-hidden>
                       {summary.count}
                     </span>
