@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, openSignedIn, test, unique } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 
@@ -25,9 +25,17 @@ function plusDays(day: string, days: number): string {
 /** DD.MM.YYYY, as the day buttons' names and the panel's title start. */
 const shown = (day: string) => `${day.slice(8, 10)}.${day.slice(5, 7)}.${day.slice(0, 4)}`;
 
-/** A day of the month grid, named "DD.MM.YYYY, Liczba reguł: N[, zablokowany]". */
+/** A day of the month grid, named "D[ zablokowany] (DD.MM.YYYY, Liczba reguł: N)". */
 const dayButton = (page: Page, day: string) =>
-  page.getByRole('button', { name: new RegExp(`^${shown(day).replaceAll('.', '\\.')},`) });
+  page.getByRole('button', { name: new RegExp(`\\(${shown(day).replaceAll('.', '\\.')},`) });
+
+/** The name a day button has with `count` rules, blocked or not. */
+const dayName = (day: string, count: number, blocked = false) =>
+  `${Number(day.slice(8, 10))}${blocked ? ' zablokowany' : ''} (${shown(day)}, Liczba reguł: ${count})`;
+
+/** The time fields (their labels carry the required asterisk). */
+const from = (scope: Locator) => scope.getByLabel(/^Od( \*)?$/);
+const to = (scope: Locator) => scope.getByLabel(/^Do( \*)?$/);
 
 const panelTitle = (page: Page, weekday: string, day: string) =>
   page.getByRole('heading', { name: `${weekday}, ${shown(day)}` });
@@ -63,16 +71,14 @@ test.describe('Kalendarz jednostki', () => {
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Dodaj regułę' });
     await expect(dialog).toBeVisible();
-    await dialog.getByLabel('Od', { exact: true }).fill('16:00');
-    await dialog.getByLabel('Do', { exact: true }).fill('15:00');
+    await from(dialog).fill('16:00');
+    await to(dialog).fill('15:00');
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
-    await expect(dialog.getByLabel('Do', { exact: true })).toHaveAccessibleDescription(
-      END_BEFORE_START,
-    );
+    await expect(to(dialog)).toHaveAccessibleDescription(END_BEFORE_START);
     await expectAccessible(page, 'kalendarz: reguła z końcem przed początkiem');
 
     // Open hours after 16:00 on every Monday.
-    await dialog.getByLabel('Do', { exact: true }).fill('18:00');
+    await to(dialog).fill('18:00');
     await expect(dialog.getByRole('radio', { name: 'Odblokuj godziny' })).toBeChecked();
     await dialog
       .getByRole('switch', { name: 'Zastosuj do wszystkich takich dni tygodnia' })
@@ -87,32 +93,24 @@ test.describe('Kalendarz jednostki', () => {
     await expect(rules).toContainText('każdy dzień: poniedziałek');
 
     // Every Monday counts the rule: the next one's tooltip and name say so.
-    await expect(dayButton(page, nextMonday)).toHaveAccessibleName(
-      `${shown(nextMonday)}, Liczba reguł: 1`,
-    );
+    await expect(dayButton(page, nextMonday)).toHaveAccessibleName(dayName(nextMonday, 1));
     await page.getByTestId(`day-${nextMonday}`).hover();
     await expect(page.getByRole('tooltip', { name: 'Liczba reguł: 1' })).toBeVisible();
-    await expect(dayButton(page, tuesday)).toHaveAccessibleName(
-      `${shown(tuesday)}, Liczba reguł: 0`,
-    );
+    await expect(dayButton(page, tuesday)).toHaveAccessibleName(dayName(tuesday, 0));
     await expectAccessible(page, 'kalendarz: reguła tygodniowa');
 
     // Block the whole Tuesday: the badge shows; unblock it: the badge goes.
     await chooseDay(page, tuesday, 'wtorek');
     const wholeDay = page.getByRole('switch', { name: 'Zablokuj cały dzień' });
     await wholeDay.check();
-    await expect(dayButton(page, tuesday)).toHaveAccessibleName(
-      `${shown(tuesday)}, Liczba reguł: 1, zablokowany`,
-    );
+    await expect(dayButton(page, tuesday)).toHaveAccessibleName(dayName(tuesday, 1, true));
     await expect(page.getByTestId(`day-${tuesday}`).getByText('zablokowany')).toBeVisible();
     await expect(rules).toContainText('Zablokowane');
     await expect(rules).toContainText('00:00–23:59');
     await expect(wholeDay).toBeChecked();
     await expectAccessible(page, 'kalendarz: dzień zablokowany');
     await wholeDay.uncheck();
-    await expect(dayButton(page, tuesday)).toHaveAccessibleName(
-      `${shown(tuesday)}, Liczba reguł: 0`,
-    );
+    await expect(dayButton(page, tuesday)).toHaveAccessibleName(dayName(tuesday, 0));
     await expect(page.getByTestId(`day-${tuesday}`).getByText('zablokowany')).toHaveCount(0);
     await expect(page.getByText('Brak reguł w tym dniu')).toBeVisible();
 
@@ -120,16 +118,16 @@ test.describe('Kalendarz jednostki', () => {
     await chooseDay(page, nextMonday, 'poniedziałek');
     await page.getByRole('button', { name: 'Edytuj regułę: Odblokowane 16:00–18:00' }).click();
     const edit = page.getByRole('dialog', { name: 'Edycja reguły' });
-    await expect(edit.getByLabel('Od', { exact: true })).toHaveValue('16:00');
-    await edit.getByLabel('Do', { exact: true }).fill('17:00');
-    await edit.getByLabel('Do', { exact: true }).press('Enter');
+    await expect(from(edit)).toHaveValue('16:00');
+    await to(edit).fill('17:00');
+    await to(edit).press('Enter');
     await expect(edit).toBeHidden();
     await expect(rules).toContainText('16:00–17:00');
 
     // The same rule again is refused in words.
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
-    await dialog.getByLabel('Od', { exact: true }).fill('16:00');
-    await dialog.getByLabel('Do', { exact: true }).fill('17:00');
+    await from(dialog).fill('16:00');
+    await to(dialog).fill('17:00');
     await dialog
       .getByRole('switch', { name: 'Zastosuj do wszystkich takich dni tygodnia' })
       .check();
@@ -144,7 +142,7 @@ test.describe('Kalendarz jednostki', () => {
     await expectAccessible(page, 'kalendarz: pytanie o usunięcie');
     await question.getByRole('button', { name: 'Tak' }).click();
     await expect(page.getByText('Brak reguł w tym dniu')).toBeVisible();
-    await expect(dayButton(page, monday)).toHaveAccessibleName(`${shown(monday)}, Liczba reguł: 0`);
+    await expect(dayButton(page, monday)).toHaveAccessibleName(dayName(monday, 0));
   });
 
   test('a doctor opens the own unit’s calendar from the menu', async ({ page, request, api }) => {
@@ -158,7 +156,10 @@ test.describe('Kalendarz jednostki', () => {
     await expectAccessible(page, 'kalendarz lekarza');
 
     // The units list offers the calendar of the own unit only.
-    await nav.getByRole('link', { name: 'Jednostki' }).click();
+    await expect(nav.getByRole('link', { name: 'Jednostki', exact: true })).not.toHaveAttribute(
+      'aria-current',
+    );
+    await nav.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(other.name);
     await expect(page.getByRole('row').filter({ hasText: other.name })).toBeVisible();
     await expect(page.getByRole('link', { name: /^Kalendarz dostępności/ })).toHaveCount(0);
@@ -169,7 +170,8 @@ test.describe('Kalendarz jednostki', () => {
 
     // Another unit's calendar is not found.
     await page.goto(`/units/calendar/${other.id}`);
-    await expect(page.getByText('Nie znaleziono wskazanego elementu.')).toBeVisible();
+    // The month and the day panel both say so.
+    await expect(page.getByText('Nie znaleziono wskazanego elementu.').first()).toBeVisible();
   });
 });
 
@@ -205,12 +207,12 @@ test.describe('Kalendarz jednostki na telefonie', () => {
 
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Dodaj regułę' });
-    await dialog.getByLabel('Od', { exact: true }).fill('12:00');
-    await dialog.getByLabel('Do', { exact: true }).fill('11:00');
+    await from(dialog).fill('12:00');
+    await to(dialog).fill('11:00');
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(dialog.getByText(END_BEFORE_START)).toBeVisible();
     await expectAccessible(page, 'kalendarz na telefonie: błąd reguły');
-    await dialog.getByLabel('Do', { exact: true }).fill('13:00');
+    await to(dialog).fill('13:00');
     await dialog.getByText('Zablokuj godziny').click();
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(dialog).toBeHidden();

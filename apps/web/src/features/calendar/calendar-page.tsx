@@ -54,7 +54,12 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
   const busy = save.isPending || remove.isPending;
   const failed = (error: unknown) => notifyError(t(commonErrorKey(error)));
 
+  // The state the user asked for, shown until the rule is written and the day refetched.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const settled = { onError: failed, onSettled: () => setAsked(null) };
+
   const toggleWholeDay = (on: boolean) => {
+    setAsked(on);
     if (on) {
       save.mutate(
         {
@@ -68,10 +73,10 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
             is_global: false,
           },
         },
-        { onError: failed },
+        settled,
       );
     } else if (block) {
-      remove.mutate(block.id, { onError: failed });
+      remove.mutate(block.id, settled);
     }
   };
 
@@ -93,8 +98,7 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
         </Title>
         <Switch
           label={t('calendar.blockWholeDay')}
-          // The switch shows the asked state while the rule is written and the day refetched.
-          checked={save.isPending ? true : remove.isPending ? false : !!block}
+          checked={asked ?? !!block}
           disabled={rules.isPending || busy}
           onChange={(event) => toggleWholeDay(event.currentTarget.checked)}
         />
@@ -221,14 +225,12 @@ function MonthCalendar({
           // Days of the months around are dimmed below contrast and belong to another month's counts.
           hideOutsideDates
           classNames={{ day: classes.day }}
+          // The visible text (the day, "zablokowany") first, as WCAG 2.5.3 asks; then the rest.
           getDayAriaLabel={(date) => {
             const summary = summaryOf(days, date);
-            const parts = [
-              dayOfMonthLabel(date),
-              t('calendar.rulesCount', { count: summary.count }),
-            ];
-            if (summary.blocked) parts.push(t('calendar.blockedBadge'));
-            return parts.join(', ');
+            const visible = [String(Number(date.slice(8, 10)))];
+            if (summary.blocked) visible.push(t('calendar.blockedBadge'));
+            return `${visible.join(' ')} (${dayOfMonthLabel(date)}, ${t('calendar.rulesCount', { count: summary.count })})`;
           }}
           renderDay={(date) => {
             const summary = summaryOf(days, date);
@@ -250,11 +252,6 @@ function MonthCalendar({
                     >
                       {t('calendar.blockedBadge')}
                     </Badge>
-                  )}
-                  {summary.count > 0 && !summary.blocked && (
-                    <span className={classes.count} aria-hidden>
-                      {summary.count}
-                    </span>
                   )}
                 </Box>
               </Tooltip>
