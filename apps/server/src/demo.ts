@@ -78,7 +78,7 @@ async function main() {
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
         `${demoAdmins.length} administrators, ${patientCount} patients, ${ruleCount} calendar ` +
         `rules, ${visitCounts.done} recorded and ${visitCounts.upcoming} upcoming visits ` +
-        `(${visitCounts.overdue} patients overdue).\n` +
+        `(overdue: ${visitCounts.overdue}).\n` +
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );
