@@ -114,8 +114,10 @@ test.describe('Kalendarz jednostki', () => {
     await expect(page.getByTestId(`day-${tuesday}`).getByText('zablokowany')).toHaveCount(0);
     await expect(page.getByText('Brak reguł w tym dniu')).toBeVisible();
 
-    // Edit the Monday rule from another Monday, by keyboard.
-    await chooseDay(page, nextMonday, 'poniedziałek');
+    // Edit the Monday rule from another Monday, by keyboard: the day is chosen with Enter.
+    await dayButton(page, nextMonday).focus();
+    await page.keyboard.press('Enter');
+    await expect(panelTitle(page, 'poniedziałek', nextMonday)).toBeVisible();
     await page.getByRole('button', { name: 'Edytuj regułę: Odblokowane 16:00–18:00' }).click();
     const edit = page.getByRole('dialog', { name: 'Edycja reguły' });
     await expect(from(edit)).toHaveValue('16:00');
