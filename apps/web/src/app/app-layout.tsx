@@ -4,7 +4,7 @@ import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@
 import { ModalsProvider } from '@mantine/modals';
 import { IconChevronRight, IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
-import { createContext, useContext, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
@@ -22,12 +22,11 @@ function matches(pathname: string, path: string) {
   return pathname === path || pathname.startsWith(`${path}/`);
 }
 
-/** The menu's paths, so that a nested entry (a doctor's /units/calendar/4) outranks /units. */
-const MenuPaths = createContext<readonly string[]>([]);
-
+/** Whether a path is the current entry: a nested one (a doctor's /units/calendar/4) outranks /units. */
 function useIsActive() {
   const { pathname } = useLocation();
-  const paths = useContext(MenuPaths);
+  const session = useSession();
+  const paths = session ? menuFor(session.user).map((item) => item.path) : [];
   return (path: string) =>
     matches(pathname, path) &&
     !paths.some((other) => other.length > path.length && matches(pathname, other));
@@ -184,119 +183,109 @@ export function AppLayout() {
   return (
     // The confirm dialogs (components/confirm.ts) are asked for on signed-in screens only.
     <ModalsProvider>
-      <MenuPaths.Provider value={items.map((item) => item.path)}>
-        <AppShell
-          padding={{ base: 'sm', md: 'lg' }}
-          navbar={{
-            width: 264,
-            breakpoint: 'md',
-            collapsed: { mobile: true, desktop: !isDesktop },
-          }}
-          header={{ height: 52, collapsed: isDesktop }}
-          footer={{ height: 64, collapsed: isDesktop }}
-        >
-          {!isDesktop && (
-            <AppShell.Header px="sm">
-              <Group h="100%" justify="space-between" wrap="nowrap">
-                <Text fw={700} size="sm" truncate>
-                  {t('app.title')}
-                </Text>
-                <LanguageSwitch />
-              </Group>
-            </AppShell.Header>
-          )}
+      <AppShell
+        padding={{ base: 'sm', md: 'lg' }}
+        navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: true, desktop: !isDesktop } }}
+        header={{ height: 52, collapsed: isDesktop }}
+        footer={{ height: 64, collapsed: isDesktop }}
+      >
+        {!isDesktop && (
+          <AppShell.Header px="sm">
+            <Group h="100%" justify="space-between" wrap="nowrap">
+              <Text fw={700} size="sm" truncate>
+                {t('app.title')}
+              </Text>
+              <LanguageSwitch />
+            </Group>
+          </AppShell.Header>
+        )}
 
-          {isDesktop && (
-            <AppShell.Navbar p="md">
-              <AppShell.Section>
-                <Text fw={700}>{t('app.title')}</Text>
-                <Text size="xs" c="dimmed" mb="md">
-                  {t('auth.signedInAs', { name: who })}
-                </Text>
-              </AppShell.Section>
-              <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-                {menuTree(items).map((entry) =>
-                  entry.kind === 'group' ? (
-                    <SideGroup key={entry.label} entry={entry} disabled={locked} />
-                  ) : (
-                    <SideLink
-                      key={entry.item.path}
-                      to={entry.item.path}
-                      label={t(entry.item.label)}
-                      icon={entry.item.icon}
-                      disabled={locked}
-                    />
-                  ),
-                )}
-                {locked && (
-                  <Text size="xs" c="dimmed" mt="sm">
-                    {t('nav.lockedHint')}
-                  </Text>
-                )}
-              </AppShell.Section>
-              <AppShell.Section>
-                <Stack gap="xs">
-                  <LanguageSwitch />
+        {isDesktop && (
+          <AppShell.Navbar p="md">
+            <AppShell.Section>
+              <Text fw={700}>{t('app.title')}</Text>
+              <Text size="xs" c="dimmed" mb="md">
+                {t('auth.signedInAs', { name: who })}
+              </Text>
+            </AppShell.Section>
+            <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
+              {menuTree(items).map((entry) =>
+                entry.kind === 'group' ? (
+                  <SideGroup key={entry.label} entry={entry} disabled={locked} />
+                ) : (
                   <SideLink
-                    to={CHANGE_PASSWORD}
-                    label={t('nav.changePassword')}
-                    icon={IconKey}
-                    disabled={false}
+                    key={entry.item.path}
+                    to={entry.item.path}
+                    label={t(entry.item.label)}
+                    icon={entry.item.icon}
+                    disabled={locked}
                   />
-                  <Button
-                    variant="subtle"
-                    color="gray"
-                    justify="flex-start"
-                    leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
-                    onClick={() => void logout()}
-                  >
-                    {t('nav.logout')}
-                  </Button>
-                </Stack>
-              </AppShell.Section>
-            </AppShell.Navbar>
-          )}
-
-          <AppShell.Main aria-busy={navigating || undefined}>
-            {navigating && (
-              <div
-                role="progressbar"
-                aria-label={t('app.loading')}
-                className={classes.navigating}
-              />
-            )}
-            <Outlet />
-          </AppShell.Main>
-
-          {!isDesktop && (
-            <AppShell.Footer>
-              <nav aria-label={t('nav.label')} className={classes.bar}>
-                {items
-                  .filter((item) => item.mobile)
-                  .map((item) => (
-                    <BarLink
-                      key={item.path}
-                      to={item.path}
-                      label={t(item.label)}
-                      icon={item.icon}
-                      disabled={locked}
-                    />
-                  ))}
-                <BarLink
+                ),
+              )}
+              {locked && (
+                <Text size="xs" c="dimmed" mt="sm">
+                  {t('nav.lockedHint')}
+                </Text>
+              )}
+            </AppShell.Section>
+            <AppShell.Section>
+              <Stack gap="xs">
+                <LanguageSwitch />
+                <SideLink
                   to={CHANGE_PASSWORD}
                   label={t('nav.changePassword')}
                   icon={IconKey}
                   disabled={false}
                 />
-                <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
-                  <IconLogout size={22} stroke={1.6} aria-hidden />
-                  <span className={classes.barLabel}>{t('nav.logout')}</span>
-                </UnstyledButton>
-              </nav>
-            </AppShell.Footer>
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  justify="flex-start"
+                  leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+                  onClick={() => void logout()}
+                >
+                  {t('nav.logout')}
+                </Button>
+              </Stack>
+            </AppShell.Section>
+          </AppShell.Navbar>
+        )}
+
+        <AppShell.Main aria-busy={navigating || undefined}>
+          {navigating && (
+            <div role="progressbar" aria-label={t('app.loading')} className={classes.navigating} />
           )}
-        </AppShell>
-      </MenuPaths.Provider>
+          <Outlet />
+        </AppShell.Main>
+
+        {!isDesktop && (
+          <AppShell.Footer>
+            <nav aria-label={t('nav.label')} className={classes.bar}>
+              {items
+                .filter((item) => item.mobile)
+                .map((item) => (
+                  <BarLink
+                    key={item.path}
+                    to={item.path}
+                    label={t(item.label)}
+                    icon={item.icon}
+                    disabled={locked}
+                  />
+                ))}
+              <BarLink
+                to={CHANGE_PASSWORD}
+                label={t('nav.changePassword')}
+                icon={IconKey}
+                disabled={false}
+              />
+              <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
+                <IconLogout size={22} stroke={1.6} aria-hidden />
+                <span className={classes.barLabel}>{t('nav.logout')}</span>
+              </UnstyledButton>
+            </nav>
+          </AppShell.Footer>
+        )}
+      </AppShell>
     </ModalsProvider>
   );
 }
