@@ -13,11 +13,12 @@ import { createUnit } from './modules/units/service.js';
 import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
 import { eq, inArray } from 'drizzle-orm';
 import { addDemoPatients } from './demo-patients.js';
+import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 
 /**
- * `npm run demo`: fills an EMPTY database with a plausible study (units, doctors, administrators)
- * so that a new user sees a living portal. Run it while the portal is stopped: the embedded
- * database may be opened by one process only.
+ * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
+ * administrators, patients with visits) so that a new user sees a living portal. Run it while
+ * the portal is stopped: the embedded database may be opened by one process only.
  */
 async function main() {
   const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -65,10 +66,19 @@ async function main() {
       .where(eq(users.role, 'doctor'))
       .limit(1);
     const patientCount = await addDemoPatients(db);
+    // Work hours first: the visits are placed on the slots the calendars offer.
+    const [coordinator] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.login, demoAdmins[0]!));
+    const ruleCount = await addDemoCalendars(db, coordinator?.id ?? null);
+    const visitCounts = await addDemoVisits(db, coordinator?.id ?? null);
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
-        `${demoAdmins.length} administrators, ${patientCount} patients.\n` +
+        `${demoAdmins.length} administrators, ${patientCount} patients, ${ruleCount} calendar ` +
+        `rules, ${visitCounts.done} recorded and ${visitCounts.upcoming} upcoming visits ` +
+        `(overdue: ${visitCounts.overdue}).\n` +
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );

@@ -43,6 +43,11 @@ export const router = createBrowserRouter([
                 path: '/units',
                 ...lazyPage(() => import('./features/units/units-page'), 'UnitsPage'),
               },
+              // The server answers another unit's calendar 404; the page says so.
+              {
+                path: '/units/calendar/:unitId',
+                ...lazyPage(() => import('./features/calendar/calendar-page'), 'CalendarPage'),
+              },
               {
                 path: '/patients',
                 ...lazyPage(() => import('./features/patients/list/patients-page'), 'PatientsPage'),

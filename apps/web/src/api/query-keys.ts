@@ -10,6 +10,7 @@ export const ENTITY = {
   audit: 'audit',
   lookups: 'lookups',
   settings: 'settings',
+  calendar: 'calendar',
 } as const;
 
 export const queryKeys = {
@@ -37,4 +38,10 @@ export const queryKeys = {
   patientMessages: (userId: number) => [ENTITY.patients, 'messages', userId] as const,
   /** One settings key (`GET /api/settings/{name}`). */
   setting: (name: string) => [ENTITY.settings, name] as const,
+  unit: (id: number) => [ENTITY.units, 'detail', id] as const,
+  /** A unit's work-hour rules: every key of one unit starts alike, so a rule change reaches all. */
+  calendarUnit: (unitId: number) => [ENTITY.calendar, unitId] as const,
+  calendarMonth: (unitId: number, year: number, month: number) =>
+    [ENTITY.calendar, unitId, 'count', year, month] as const,
+  calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
 };

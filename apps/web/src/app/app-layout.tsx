@@ -18,8 +18,18 @@ import type { MenuEntry } from './menu';
 
 const CHANGE_PASSWORD = '/changepassword';
 
-function isActive(pathname: string, path: string) {
+function matches(pathname: string, path: string) {
   return pathname === path || pathname.startsWith(`${path}/`);
+}
+
+/** Whether a path is the current entry: a nested one (a doctor's /units/calendar/4) outranks /units. */
+function useIsActive() {
+  const { pathname } = useLocation();
+  const session = useSession();
+  const paths = session ? menuFor(session.user).map((item) => item.path) : [];
+  return (path: string) =>
+    matches(pathname, path) &&
+    !paths.some((other) => other.length > path.length && matches(pathname, other));
 }
 
 /** A menu entry; while the password was never changed it is shown but disabled. */
@@ -34,8 +44,7 @@ function SideLink({
   icon: Icon;
   disabled: boolean;
 }) {
-  const { pathname } = useLocation();
-  const active = isActive(pathname, to);
+  const active = useIsActive()(to);
   const icon = <ItemIcon size={20} stroke={1.6} aria-hidden />;
   if (disabled) {
     return (
@@ -72,8 +81,7 @@ function BarLink({
   icon: Icon;
   disabled: boolean;
 }) {
-  const { pathname } = useLocation();
-  const active = isActive(pathname, to);
+  const active = useIsActive()(to);
   const content = (
     <>
       <ItemIcon size={22} stroke={1.6} aria-hidden />
@@ -113,8 +121,8 @@ function SideGroup({
   disabled: boolean;
 }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const active = entry.items.some((item) => isActive(pathname, item.path));
+  const isActive = useIsActive();
+  const active = entry.items.some((item) => isActive(item.path));
   const [opened, setOpened] = useState(active);
   const listId = useId();
   const GroupIcon = entry.icon;

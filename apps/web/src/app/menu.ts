@@ -1,5 +1,6 @@
 import {
   IconBuildingHospital,
+  IconCalendarEvent,
   IconCalendarTime,
   IconHistory,
   IconSettings,
@@ -19,7 +20,8 @@ export interface MenuItem {
     | 'nav.patients'
     | 'nav.units'
     | 'audit.title'
-    | 'nav.settingsVisits';
+    | 'nav.settingsVisits'
+    | 'nav.unitCalendar';
   /** The submenu the entry sits in (spec: settings has its own), under this heading. */
   group?: 'nav.settings';
   icon: Icon;
@@ -107,6 +109,27 @@ export function menuTree(items: readonly MenuItem[]): MenuEntry[] {
   return entries;
 }
 
-export function menuFor(user: Pick<SessionUser, 'permissions'>): MenuItem[] {
-  return MENU_ITEMS.filter((item) => can(user, item.permission));
+/**
+ * A doctor's own unit's calendar (design §4): administrators reach every unit's calendar from
+ * the units list and have no own unit. On phones too: it is a doctor's daily screen.
+ */
+function ownCalendarItem(unitId: number): MenuItem {
+  return {
+    path: `/units/calendar/${unitId}`,
+    label: 'nav.unitCalendar',
+    icon: IconCalendarEvent,
+    mobile: true,
+    permission: 'calendar.manage',
+  };
+}
+
+export function menuFor(
+  user: Pick<SessionUser, 'permissions'> & Partial<Pick<SessionUser, 'unit_id'>>,
+): MenuItem[] {
+  const items = MENU_ITEMS.filter((item) => can(user, item.permission));
+  if (user.unit_id && can(user, 'calendar.manage') && !can(user, 'patients.all_units')) {
+    const units = items.findIndex((item) => item.path === '/units');
+    items.splice(units + 1, 0, ownCalendarItem(user.unit_id));
+  }
+  return items;
 }

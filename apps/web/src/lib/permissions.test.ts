@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '@portal/shared';
-import { can } from './permissions';
+import { can, reachesUnitCalendar } from './permissions';
 
 describe('can', () => {
   it('answers from the permissions the server sent', () => {
@@ -20,5 +20,20 @@ describe('can', () => {
     // An older localStorage 'portal.user' has a role but no list; it must not crash.
     const legacy = { role: 'admin' } as unknown as SessionUser;
     expect(can(legacy, 'doctors.manage')).toBe(false);
+  });
+});
+
+describe('reachesUnitCalendar', () => {
+  it('opens every unit to administrators and the own unit to a doctor', () => {
+    const admin = {
+      permissions: ['calendar.manage', 'patients.all_units'] as const,
+      unit_id: null,
+    };
+    const doctor = { permissions: ['calendar.manage'] as const, unit_id: 3 };
+    expect(reachesUnitCalendar({ ...admin, permissions: [...admin.permissions] }, 7)).toBe(true);
+    expect(reachesUnitCalendar({ ...doctor, permissions: [...doctor.permissions] }, 3)).toBe(true);
+    expect(reachesUnitCalendar({ ...doctor, permissions: [...doctor.permissions] }, 7)).toBe(false);
+    expect(reachesUnitCalendar({ permissions: [], unit_id: 3 }, 3)).toBe(false);
+    expect(reachesUnitCalendar(null, 3)).toBe(false);
   });
 });

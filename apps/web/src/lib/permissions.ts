@@ -19,3 +19,15 @@ export function useCan(): (permission: Permission) => boolean {
   const user = session?.user;
   return (permission) => can(user, permission);
 }
+
+/**
+ * Whether the user may open a unit's calendar: `calendar.manage`, and every unit for whoever
+ * reaches all units (administrators), the own unit for a doctor (the server's reachesUnit).
+ */
+export function reachesUnitCalendar(
+  user: Pick<SessionUser, 'permissions' | 'unit_id'> | null | undefined,
+  unitId: number,
+): boolean {
+  if (!can(user, 'calendar.manage')) return false;
+  return can(user, 'patients.all_units') || user?.unit_id === unitId;
+}

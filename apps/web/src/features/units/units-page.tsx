@@ -1,7 +1,8 @@
-import { Button, Stack, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { ActionIcon, Button, Stack, Text, Tooltip } from '@mantine/core';
+import { IconCalendarEvent, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Unit } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
@@ -11,7 +12,8 @@ import { RowActions } from '../../components/row-actions';
 import { useListQuery } from '../../components/use-list-query';
 import { useSoftDelete } from '../../components/use-soft-delete';
 import { formatAddress } from '../../lib/format';
-import { useCan } from '../../lib/permissions';
+import { reachesUnitCalendar, useCan } from '../../lib/permissions';
+import { useSession } from '../../lib/session';
 import { UnitFormModal } from './unit-form-modal';
 
 type Editing = { unit: Unit | null } | null;
@@ -21,6 +23,22 @@ export function UnitsPage() {
   const can = useCan();
   // Doctors may read units; only administrators manage them (design §4).
   const canManage = can('units.manage');
+  const user = useSession()?.user;
+  // The calendar button: every unit for administrators, the own unit for a doctor (design §4).
+  const canCalendar = can('calendar.manage');
+  const calendarButton = (unit: Unit) =>
+    reachesUnitCalendar(user, unit.id) && (
+      <Tooltip label={t('calendar.open')} withinPortal>
+        <ActionIcon
+          component={Link}
+          to={`/units/calendar/${unit.id}`}
+          variant="subtle"
+          aria-label={t('calendar.openNamed', { name: unit.name })}
+        >
+          <IconCalendarEvent size={18} aria-hidden />
+        </ActionIcon>
+      </Tooltip>
+    );
   const list = useListQuery<Unit>({ entity: ENTITY.units, path: '/units' });
   const softDelete = useSoftDelete({ entity: ENTITY.units, path: '/units' });
   const [editing, setEditing] = useState<Editing>(null);
@@ -42,8 +60,18 @@ export function UnitsPage() {
           onEdit={() => setEditing({ unit })}
           onDelete={() => softDelete.askDelete(unit.id)}
           onRestore={() => softDelete.askRestore(unit.id)}
-        />
+        >
+          {calendarButton(unit)}
+        </RowActions>
       ),
+    });
+  } else if (canCalendar) {
+    columns.push({
+      key: 'operations',
+      header: t('common.operations'),
+      width: 120,
+      actions: true,
+      cell: (unit) => (unit.deleted_at ? null : calendarButton(unit)),
     });
   }
 

@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CalendarRuleBody,
+  CalendarRuleList,
+  CalendarRuleSaved,
+  CalendarRulesCount,
+  Unit,
+} from '@portal/shared';
+import { queryKeys } from '../../api/query-keys';
+import { api } from '../../lib/api-client';
+
+/** GET /api/units/{id}: the unit's name for the title. */
+export function useUnit(unitId: number) {
+  return useQuery({
+    queryKey: queryKeys.unit(unitId),
+    queryFn: ({ signal }) => api.request<Unit>(`/units/${unitId}`, { signal }),
+  });
+}
+
+/** GET /api/units/calendar/get_rules_count: the month's rule counts and whole-day blocks. */
+export function useRulesCount(unitId: number, year: number, month: number) {
+  return useQuery({
+    queryKey: queryKeys.calendarMonth(unitId, year, month),
+    queryFn: ({ signal }) =>
+      api.request<CalendarRulesCount>('/units/calendar/get_rules_count', {
+        query: { unit_id: unitId, year, month },
+        signal,
+      }),
+    // Paging months keeps the previous month's days on screen until the next one arrives.
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** GET /api/units/calendar/get_by_filters: the date's rules and its weekday's global ones. */
+export function useDayRules(unitId: number, date: string) {
+  return useQuery({
+    queryKey: queryKeys.calendarDay(unitId, date),
+    queryFn: ({ signal }) =>
+      api.request<CalendarRuleList>('/units/calendar/get_by_filters', {
+        query: { unit_id: unitId, date },
+        signal,
+      }),
+    select: (answer) => answer.data,
+  });
+}
+
+/** Every change refetches the unit's months and days, so counts and badges follow. */
+function useInvalidateUnit(unitId: number) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.calendarUnit(unitId) });
+}
+
+/** POST /api/units/calendar, or PUT /api/units/calendar/{id} with the version the form read. */
+export function useSaveRule(unitId: number) {
+  const invalidate = useInvalidateUnit(unitId);
+  return useMutation({
+    mutationFn: ({
+      id,
+      body,
+      version,
+    }: {
+      id: number | null;
+      body: CalendarRuleBody;
+      version?: number;
+    }) =>
+      id === null
+        ? api.post<CalendarRuleSaved>('/units/calendar', body)
+        : api.put<CalendarRuleSaved>(`/units/calendar/${id}`, { ...body, version }),
+    onSettled: invalidate,
+  });
+}
+
+/** DELETE /api/units/calendar/{id}. */
+export function useDeleteRule(unitId: number) {
+  const invalidate = useInvalidateUnit(unitId);
+  return useMutation({
+    mutationFn: (id: number) => api.delete<unknown>(`/units/calendar/${id}`),
+    onSettled: invalidate,
+  });
+}
