@@ -171,6 +171,15 @@ function BookingForm({
                 return inWindow(day, window) ? `${label}, ${t('card.booking.inWindow')}` : label;
               }}
               size="sm"
+              maxLevel="year"
+              ariaLabels={{
+                nextMonth: t('card.booking.nextMonth'),
+                previousMonth: t('card.booking.previousMonth'),
+                nextYear: t('card.booking.nextYear'),
+                previousYear: t('card.booking.previousYear'),
+                monthLevelControl: t('card.booking.monthLevel'),
+                yearLevelControl: t('card.booking.yearLevel'),
+              }}
             />
           </LocalizedDates>
         </Stack>
@@ -301,7 +310,7 @@ function SlotList({
                 aria-label={t('card.booking.taken', { time, name: who })}
                 styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
               >
-                {time} · {who}
+                {time} – {who}
               </Button>
             );
           }
