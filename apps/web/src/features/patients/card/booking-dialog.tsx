@@ -177,8 +177,6 @@ function BookingForm({
                 previousMonth: t('card.booking.previousMonth'),
                 nextYear: t('card.booking.nextYear'),
                 previousYear: t('card.booking.previousYear'),
-                monthLevelControl: t('card.booking.monthLevel'),
-                yearLevelControl: t('card.booking.yearLevel'),
               }}
             />
           </LocalizedDates>
