@@ -169,6 +169,8 @@ test.describe('Wizyty pacjenta', () => {
     await expect(dialog).toContainText(
       `Druga wizyta: termin docelowy ${ddmmyyyy(addDays(day, 28))}, okno od ${windowFrom}`,
     );
+    // The calendar opens on the window's month, its days marked (and named so).
+    await expect(dialog.getByRole('button', { name: /, w oknie wizyty$/ }).first()).toBeVisible();
     await chooseDay(dialog, early);
     await chooseSlot(dialog, '11:00');
     const reason = dialog.getByRole('textbox', { name: 'Powód umówienia poza oknem' });
