@@ -82,6 +82,7 @@ test.describe('Karta pacjenta', () => {
     for (const name of [
       'Dane osobowe i medyczne',
       'Przyjmowane leki',
+      'Wizyty',
       'Komentarze lekarza',
       'Załączniki',
       'Komunikaty',
@@ -437,6 +438,7 @@ test.describe('Karta pacjenta na telefonie', () => {
     for (const name of [
       'Dane osobowe i medyczne',
       'Przyjmowane leki',
+      'Wizyty',
       'Komentarze lekarza',
       'Załączniki',
       'Komunikaty',

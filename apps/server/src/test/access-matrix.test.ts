@@ -106,6 +106,7 @@ const rules: Record<string, Rule> = {
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id/basic': { who: 'staff', unitScoped: true },
+  'GET /api/patients/:id/visits': { who: 'staff', unitScoped: true },
   'POST /api/patients': { who: 'staff', unitScoped: true },
   'PUT /api/patients/:id': { who: 'staff', unitScoped: true },
   'PUT /api/patients/restore/:id': { who: 'staff', unitScoped: true },
@@ -445,6 +446,10 @@ const scopeRows: ScopeRow[] = [
     },
   },
   { route: 'GET /api/patients/:id', request: (u) => ({ url: `/api/patients/${u.patient.id}` }) },
+  {
+    route: 'GET /api/patients/:id/visits',
+    request: (u) => ({ url: `/api/patients/${u.patient.id}/visits` }),
+  },
   {
     route: 'GET /api/units/calendar/get_by_filters',
     request: (u) => ({

@@ -38,6 +38,8 @@ describe('query keys', () => {
       queryKeys.patientNotes(5),
       queryKeys.patientFiles(5),
       queryKeys.patientMessages(9),
+      queryKeys.patientVisits(5),
+      queryKeys.patientVisitWindow(5),
     ];
     expect(await invalidatedBy(ENTITY.patients, keys)).toEqual(keys);
   });
@@ -50,5 +52,12 @@ describe('query keys', () => {
     ];
     expect(await invalidatedBy(ENTITY.patients, lookups)).toEqual([]);
     expect(await invalidatedBy(ENTITY.lookups, lookups)).toEqual(lookups);
+  });
+
+  it('let a booking, which invalidates patients and visits, reach the visits tab and the slots', async () => {
+    const slots = queryKeys.unitSlots(2, '2026-12-01');
+    const visits = queryKeys.patientVisits(5);
+    expect(await invalidatedBy(ENTITY.visits, [slots, visits])).toEqual([slots]);
+    expect(await invalidatedBy(ENTITY.patients, [slots, visits])).toEqual([visits]);
   });
 });

@@ -11,6 +11,7 @@ export const ENTITY = {
   lookups: 'lookups',
   settings: 'settings',
   calendar: 'calendar',
+  visits: 'visits',
 } as const;
 
 export const queryKeys = {
@@ -36,6 +37,12 @@ export const queryKeys = {
   patientFiles: (patientId: number) => [ENTITY.patients, patientId, 'files'] as const,
   /** Messages address the patient's user account, not the patient record. */
   patientMessages: (userId: number) => [ENTITY.patients, 'messages', userId] as const,
+  /** A patient's visits and its next visit's window: a booking invalidates `[patients]`. */
+  patientVisits: (patientId: number) => [ENTITY.patients, patientId, 'visits'] as const,
+  patientVisitWindow: (patientId: number) => [ENTITY.patients, patientId, 'visit_window'] as const,
+  /** A unit's slots on a day, booked or free. */
+  unitSlots: (unitId: number, date: string | null) =>
+    [ENTITY.visits, 'slots', unitId, date] as const,
   /** One settings key (`GET /api/settings/{name}`). */
   setting: (name: string) => [ENTITY.settings, name] as const,
   unit: (id: number) => [ENTITY.units, 'detail', id] as const,

@@ -15,6 +15,7 @@ export function FormModal({
   saving,
   loading = false,
   extraActions,
+  submitLabel,
   children,
 }: {
   opened: boolean;
@@ -25,6 +26,8 @@ export function FormModal({
   /** The edited record is still loading. */
   loading?: boolean;
   extraActions?: ReactNode;
+  /** The submit button's words where "Zapisz" does not fit (the booking dialog's "Umów"). */
+  submitLabel?: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -62,7 +65,7 @@ export function FormModal({
                 {t('common.cancel')}
               </Button>
               <Button type="submit" loading={saving}>
-                {t('common.save')}
+                {submitLabel ?? t('common.save')}
               </Button>
             </Group>
           </Group>

@@ -1,5 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse, idParams, visitList } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
+import { patientVisits } from './patient-visits.js';
 
-/** Visits: a patient's visits and the window of the next one. */
-export const patientVisitRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+const tags = ['visits'];
+
+/** Visits: a patient's visits (the next visit's window is in booking-routes.ts). */
+// eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async by contract
+export const patientVisitRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/patients/:id/visits',
+    {
+      config: { access: 'visits.read' },
+      schema: {
+        tags,
+        summary:
+          "A patient's live visits, oldest first, each with its ordinal; another unit's patient answers 404",
+        params: idParams,
+        response: { 200: visitList, 401: errorResponse, 403: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => ({
+      data: await patientVisits(db, actorOf(request), request.params.id),
+    }),
+  );
+};

@@ -12,6 +12,7 @@ describe('the patient card in Polish', () => {
     expect(CARD_TABS.map((tab) => pl(`card.tabs.${tab}`))).toEqual([
       'Dane osobowe i medyczne',
       'Przyjmowane leki',
+      'Wizyty',
       'Komentarze lekarza',
       'Załączniki',
       'Komunikaty',

@@ -1,5 +1,12 @@
-/** The card's tabs complete so far, in the spec's order (visits and samples come later). */
-export const CARD_TABS = ['personal', 'medicines', 'notes', 'attachments', 'messages'] as const;
+/** The card's tabs complete so far, in the spec's order (samples come later). */
+export const CARD_TABS = [
+  'personal',
+  'medicines',
+  'visits',
+  'notes',
+  'attachments',
+  'messages',
+] as const;
 export type CardTab = (typeof CARD_TABS)[number];
 
 /** The tab named in the address (?tab=notes), or the first one. */

@@ -44,6 +44,7 @@ import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
 import { useDeletePatient, useResetPatientPassword } from './patient-api';
 import { PersonalTab } from './personal-tab';
+import { VisitsTab } from './visits-tab';
 
 const PATIENTS_PATH = '/patients';
 
@@ -226,6 +227,8 @@ function CardBody({ patient }: { patient: PatientDetail }) {
         return <PersonalTab patient={patient} />;
       case 'medicines':
         return <MedicinesTab patient={patient} />;
+      case 'visits':
+        return <VisitsTab patient={patient} readOnly={readOnly} />;
       case 'notes':
         return <NotesTab patientId={patient.id} readOnly={readOnly} />;
       case 'attachments':

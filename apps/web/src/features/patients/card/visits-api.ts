@@ -1,0 +1,79 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  DaySlot,
+  SuccessResponse,
+  Visit,
+  VisitBody,
+  VisitSaved,
+  VisitWindowView,
+} from '@portal/shared';
+import { ENTITY, queryKeys } from '../../../api/query-keys';
+import { api } from '../../../lib/api-client';
+
+/** The patient's live visits, oldest first (`GET /api/patients/{id}/visits`). */
+export function usePatientVisits(patientId: number) {
+  return useQuery({
+    queryKey: queryKeys.patientVisits(patientId),
+    queryFn: ({ signal }) =>
+      api.request<{ data: Visit[] }>(`/patients/${patientId}/visits`, { signal }),
+    select: (answer) => answer.data,
+  });
+}
+
+/** The window of the patient's next visit number; null for the first visit or past the schedule. */
+export function useVisitWindow(patientId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.patientVisitWindow(patientId),
+    queryFn: ({ signal }) =>
+      api.request<{ data: VisitWindowView | null }>(`/patients/${patientId}/visit_window`, {
+        signal,
+      }),
+    select: (answer) => answer.data,
+    enabled,
+  });
+}
+
+/** Every open slot of a unit's day, booked or free; waits for a day to be chosen. */
+export function useSlots(unitId: number, date: string | null) {
+  return useQuery({
+    queryKey: queryKeys.unitSlots(unitId, date),
+    queryFn: ({ signal }) =>
+      api.request<{ data: DaySlot[] }>(`/units/${unitId}/slots`, { query: { date }, signal }),
+    select: (answer) => answer.data,
+    enabled: date !== null,
+  });
+}
+
+/**
+ * A booking changes the patient's visits and window, the patients list's last and next visit
+ * columns (all under `patients`) and the unit's slots (under `visits`).
+ */
+function useInvalidateVisits() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
+      queryClient.invalidateQueries({ queryKey: [ENTITY.visits] }),
+    ]);
+}
+
+/** Books a new visit (POST) or, with `visitId`, moves that visit to another slot (PUT). */
+export function useSaveVisit() {
+  const invalidate = useInvalidateVisits();
+  return useMutation({
+    mutationFn: ({ visitId, body }: { visitId: number | null; body: VisitBody }) =>
+      visitId === null
+        ? api.post<VisitSaved>('/visits', body)
+        : api.put<VisitSaved>(`/visits/${visitId}`, body),
+    onSettled: invalidate,
+  });
+}
+
+/** Cancels an upcoming visit; the row stays on the server with its cancellation time. */
+export function useCancelVisit() {
+  const invalidate = useInvalidateVisits();
+  return useMutation({
+    mutationFn: (visitId: number) => api.delete<SuccessResponse>(`/visits/${visitId}`),
+    onSettled: invalidate,
+  });
+}
