@@ -10,6 +10,7 @@ export const ENTITY = {
   audit: 'audit',
   lookups: 'lookups',
   settings: 'settings',
+  visits: 'visits',
 } as const;
 
 export const queryKeys = {

@@ -1,5 +1,6 @@
 import {
   IconBuildingHospital,
+  IconCalendarExclamation,
   IconCalendarTime,
   IconHistory,
   IconSettings,
@@ -18,6 +19,7 @@ export interface MenuItem {
     | 'nav.admins'
     | 'nav.patients'
     | 'nav.units'
+    | 'nav.overdueVisits'
     | 'audit.title'
     | 'nav.settingsVisits';
   /** The submenu the entry sits in (spec: settings has its own), under this heading. */
@@ -58,6 +60,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconBuildingHospital,
     mobile: true,
     permission: 'units.read',
+  },
+  {
+    path: '/visits/overdue',
+    label: 'nav.overdueVisits',
+    icon: IconCalendarExclamation,
+    mobile: false,
+    permission: 'visits.read',
   },
   {
     path: '/audit_trial',

@@ -89,6 +89,7 @@ describe('GET /api/visits/overdue', () => {
     expect(list.total).toBe(4);
     expect(list.total_kind).toBe('exact');
     expect(list.data[1]).toEqual({
+      id: p.overdue,
       patient_id: p.overdue,
       patient: { firstname: 'Tadeusz', surname: 'Kowalska', pesel: list.data[1]?.patient.pesel },
       unit_id: doctorA.doctor.unit_id,

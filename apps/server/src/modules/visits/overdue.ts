@@ -126,6 +126,7 @@ export async function listOverdue(
 
 function present(row: OverdueRow): OverdueVisit {
   return {
+    id: Number(row.patient_id),
     patient_id: Number(row.patient_id),
     patient: { firstname: row.firstname, surname: row.surname, pesel: row.pesel },
     unit_id: Number(row.unit_id),
