@@ -1,0 +1,114 @@
+import { SETTING_DEFAULTS, calendarWeekday, daySlots } from '@portal/shared';
+import type { DaySlot, SlotRule, SlotsResponse, VisitsValue } from '@portal/shared';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { patients, settings, unitCalendarRules, units, visits } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
+import type { Actor } from '../../plugins/policy.js';
+import { reachesUnit } from '../../policies/units.js';
+import { liveVisit } from './queries.js';
+
+/**
+ * The `visits` setting over its defaults (as GET /api/settings/visits shows it), read on any
+ * connection or transaction: booking reads it inside its own transaction.
+ */
+export async function visitSettings(db: Queryable): Promise<VisitsValue> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, 'visits'));
+  const stored: unknown = row?.value;
+  return stored && typeof stored === 'object' && !Array.isArray(stored)
+    ? { ...SETTING_DEFAULTS.visits, ...(stored as Partial<VisitsValue>) }
+    : SETTING_DEFAULTS.visits;
+}
+
+/** The rules that shape a unit's day: the date's own and the global rules of its weekday. */
+export async function rulesForDay(
+  db: Queryable,
+  unitId: number,
+  date: string,
+): Promise<SlotRule[]> {
+  return db
+    .select({
+      date: unitCalendarRules.date,
+      started_at: unitCalendarRules.started_at,
+      ended_at: unitCalendarRules.ended_at,
+      type: unitCalendarRules.type,
+      is_global: unitCalendarRules.is_global,
+    })
+    .from(unitCalendarRules)
+    .where(
+      and(
+        eq(unitCalendarRules.unit_id, unitId),
+        or(
+          eq(unitCalendarRules.date, date),
+          and(
+            eq(unitCalendarRules.is_global, true),
+            sql`extract(isodow from ${unitCalendarRules.date}) = ${calendarWeekday(date)}`,
+          ),
+        ),
+      ),
+    );
+}
+
+/**
+ * A unit named by the caller must exist and be within reach; another unit's (for a doctor) and
+ * a missing one both answer 404, like another unit's patient (design §4).
+ */
+export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
+  if (!reachesUnit(actor, unitId)) throw notFound();
+  const [unit] = await db.select({ id: units.id }).from(units).where(eq(units.id, unitId));
+  if (!unit) throw notFound();
+}
+
+/** `HH:MM` from the slot function as the `HH:MM:SS` every answer carries. */
+const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
+
+/**
+ * Every open slot of a unit's day with the live visit in it (design §6 "Slots"). Four short
+ * queries, sent together: the unit, the setting, the day's rules and the day's visits.
+ */
+export async function unitDaySlots(
+  db: Queryable,
+  actor: Actor,
+  unitId: number,
+  date: string,
+  now: Date = new Date(),
+): Promise<SlotsResponse> {
+  if (!reachesUnit(actor, unitId)) throw notFound();
+  const [unit, setting, rules, booked] = await Promise.all([
+    db.select({ id: units.id }).from(units).where(eq(units.id, unitId)),
+    visitSettings(db),
+    rulesForDay(db, unitId, date),
+    db
+      .select({
+        id: visits.id,
+        patient_id: visits.patient_id,
+        started_at: visits.started_at,
+        firstname: patients.firstname,
+        surname: patients.surname,
+      })
+      .from(visits)
+      .innerJoin(patients, eq(patients.id, visits.patient_id))
+      .where(and(eq(visits.unit_id, unitId), eq(visits.date, date), liveVisit)),
+  ]);
+  if (unit.length === 0) throw notFound();
+  const byStart = new Map(booked.map((v) => [v.started_at, v]));
+  const data: DaySlot[] = daySlots(date, setting, rules, now).slots.map((slot) => {
+    const started_at = withSeconds(slot.started_at);
+    const found = byStart.get(started_at);
+    return {
+      started_at,
+      ended_at: withSeconds(slot.ended_at),
+      visit: found
+        ? {
+            id: found.id,
+            patient_id: found.patient_id,
+            patient: { firstname: found.firstname, surname: found.surname },
+          }
+        : null,
+    };
+  });
+  return { data };
+}
