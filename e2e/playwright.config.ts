@@ -32,7 +32,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node ../apps/server/dist/main.js',
+    // The seed adds the past visits the UI cannot book (scripts/seed-e2e.mjs), then the portal starts.
+    command: 'node scripts/seed-e2e.mjs && node ../apps/server/dist/main.js',
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -31,10 +31,18 @@ export type NoteSaved = z.infer<typeof noteSaved>;
 /** Attachments: extensions the spec allows; the content is checked too, not only the name. */
 export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/**
+ * ECG files of a visit (design §5 "Recording a visit"): the printed or scanned tracing (PDF, PNG,
+ * JPEG) and the electrocardiograph's own export (HL7 aECG or vendor XML), checked by content too.
+ */
+export const ECG_FILE_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'xml'] as const;
+/** What a file hangs on: a patient (attachments) or a visit (ECG files). */
+export const FILE_REF_TYPES = ['patient', 'visit'] as const;
+export type FileRefType = (typeof FILE_REF_TYPES)[number];
 
 /** The text fields of `POST /api/files` (multipart, beside the `file` part). */
 export const fileUploadFields = z.object({
-  ref_type: z.literal('patient', { error: 'invalid' }).default('patient'),
+  ref_type: z.enum(FILE_REF_TYPES, { error: 'invalid' }).default('patient'),
   ref_id: requiredId(),
   comment: text({ max: RICH_TEXT_MAX, trim: false }).optional(),
 });

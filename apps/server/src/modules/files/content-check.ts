@@ -1,7 +1,9 @@
-import { ATTACHMENT_EXTENSIONS } from '@portal/shared';
+import { ATTACHMENT_EXTENSIONS, ECG_FILE_EXTENSIONS } from '@portal/shared';
 import { isOfficeContainer } from './container-check.js';
 
-export type AttachmentExtension = (typeof ATTACHMENT_EXTENSIONS)[number];
+export type AttachmentExtension =
+  | (typeof ATTACHMENT_EXTENSIONS)[number]
+  | (typeof ECG_FILE_EXTENSIONS)[number];
 
 /** What the bytes must look like for each allowed extension (magic numbers via file-type). */
 const expected: Record<AttachmentExtension, string | null> = {
@@ -12,8 +14,12 @@ const expected: Record<AttachmentExtension, string | null> = {
   doc: 'cfb',
   xls: 'cfb',
   rtf: 'rtf',
-  // Plain text has no magic number: checked separately.
+  png: 'png',
+  jpg: 'jpg',
+  jpeg: 'jpg',
+  // Plain text and XML have no reliable magic number: checked separately.
   txt: null,
+  xml: null,
 };
 
 const mimeTypes: Record<AttachmentExtension, string> = {
@@ -24,6 +30,10 @@ const mimeTypes: Record<AttachmentExtension, string> = {
   xls: 'application/vnd.ms-excel',
   rtf: 'application/rtf',
   txt: 'text/plain; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  xml: 'application/xml',
 };
 
 function looksLikeText(content: Buffer): boolean {
@@ -35,6 +45,22 @@ function looksLikeText(content: Buffer): boolean {
     // Older Polish text files are often Windows-1250: accept text without control bytes.
     return !content.some((b) => b < 0x09 || (b > 0x0d && b < 0x20));
   }
+}
+
+/**
+ * An electrocardiograph's XML export (HL7 aECG or a vendor's): text whose first markup is an XML
+ * declaration or an element. A DOCTYPE (entity tricks) and markup a browser would run (HTML,
+ * SVG) are refused, although the file is only ever downloaded as an attachment.
+ */
+function looksLikeXml(content: Buffer): boolean {
+  if (!looksLikeText(content)) return false;
+  const text = content.toString('utf8').replace(/^\uFEFF/, '');
+  if (/<!DOCTYPE/i.test(text)) return false;
+  const body = text.trimStart().replace(/^<\?xml[^>]*\?>\s*/, '');
+  const root = /^(?:<!--[\s\S]*?-->\s*|<\?[\s\S]*?\?>\s*)*<([A-Za-z_][\w.:-]*)/.exec(body);
+  if (!root) return false;
+  const local = root[1]!.split(':').pop()!.toLowerCase();
+  return local !== 'html' && local !== 'svg';
 }
 
 /**
@@ -52,6 +78,7 @@ export async function checkAttachment(
   const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(content);
   const want = expected[extension];
+  if (extension === 'xml') return looksLikeXml(content) ? mimeTypes.xml : null;
   if (want === null) return detected === undefined && looksLikeText(content) ? mimeTypes.txt : null;
   if (detected?.ext !== want) return null;
   // Any OLE2 container has the same magic bytes: its streams tell a document from an installer.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  FILE_REF_TYPES,
   MAX_FILE_BYTES,
   errorResponse,
   fileList,
@@ -25,15 +26,16 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       config: { access: 'patients.read' },
       schema: {
         tags,
-        summary: "A patient's attachments (ref_type patient)",
+        summary: "A patient's attachments (ref_type patient) or a visit's ECG files (ref_type visit)",
         querystring: z.object({
-          ref_type: z.literal('patient'),
+          ref_type: z.enum(FILE_REF_TYPES),
           ref_id: idField(),
         }),
-        response: { 200: fileList, 404: errorResponse },
+        response: { 200: fileList, 403: errorResponse, 404: errorResponse },
       },
     },
-    (request) => service.listPatientFiles(db, actorOf(request), request.query.ref_id),
+    (request) =>
+      service.listFiles(db, actorOf(request), request.query.ref_type, request.query.ref_id),
   );
 
   app.post(
@@ -42,11 +44,14 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       config: { access: 'patients.write' },
       schema: {
         tags,
-        summary: 'Uploads one file (multipart: file, comment, ref_type, ref_id); 20 MB at most',
+        summary:
+          'Uploads one file (multipart: file, comment, ref_type, ref_id); 20 MB at most. ref_type visit: an ECG file (pdf, png, jpg, xml) of a reachable visit',
         consumes: ['multipart/form-data'],
         response: {
           200: fileSaved,
+          403: errorResponse,
           404: errorResponse,
+          409: errorResponse,
           413: errorResponse,
           422: validationErrorResponse,
         },
@@ -66,6 +71,7 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         content: upload.content,
         comment: fields.comment ?? null,
         refId: fields.ref_id,
+        refType: fields.ref_type,
       });
       return { status: 'success' as const, file };
     },

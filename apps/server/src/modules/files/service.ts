@@ -1,12 +1,15 @@
-import type { FileView } from '@portal/shared';
+import { ECG_FILE_EXTENSIONS } from '@portal/shared';
+import type { FileRefType, FileView } from '@portal/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { files } from '../../db/schema.js';
-import { invalid, notFound } from '../../lib/errors.js';
+import { forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { can } from '../../plugins/policy.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
+import { findReachableVisit } from '../../policies/visits.js';
 import { checkAttachment } from './content-check.js';
 import { cleanFileName } from './file-name.js';
 
@@ -38,41 +41,77 @@ function present({ patient_id: _p, ...row }: ListedRow): FileView {
   };
 }
 
-export async function listPatientFiles(db: Database, actor: Actor, patientId: number) {
-  await findReachablePatient(db, actor, patientId);
+/**
+ * What a file hangs on, reached by the actor (404 otherwise), with the patient it belongs to:
+ * the file's `patient_id`, so that the audit trail records it under that patient. A visit's
+ * files need the visits permission besides the route's patients one.
+ */
+async function reachRef(
+  db: Database,
+  actor: Actor,
+  refType: FileRefType,
+  refId: number,
+  change: boolean,
+): Promise<number> {
+  if (refType === 'patient') {
+    await (change ? findChangeablePatient : findReachablePatient)(db, actor, refId);
+    return refId;
+  }
+  if (!can(actor, change ? 'visits.write' : 'visits.read')) throw forbidden();
+  const visit = await findReachableVisit(db, actor, refId);
+  await (change ? findChangeablePatient : findReachablePatient)(db, actor, visit.patient_id);
+  return visit.patient_id;
+}
+
+/** A patient's attachments or a visit's ECG files, newest first. */
+export async function listFiles(db: Database, actor: Actor, refType: FileRefType, refId: number) {
+  await reachRef(db, actor, refType, refId, false);
   const rows = await db
     .select(listed)
     .from(files)
-    .where(and(eq(files.ref_type, 'patient'), eq(files.ref_id, patientId)))
+    .where(and(eq(files.ref_type, refType), eq(files.ref_id, refId)))
     .orderBy(desc(files.created_at), desc(files.id));
   return { data: rows.map(present) };
 }
+
+export const listPatientFiles = (db: Database, actor: Actor, patientId: number) =>
+  listFiles(db, actor, 'patient', patientId);
 
 export interface Upload {
   fileName: string;
   content: Buffer;
   comment: string | null;
   refId: number;
+  /** A patient's attachment (the default) or a visit's ECG file. */
+  refType?: FileRefType;
 }
 
-/** Stores a patient attachment whose content matches its extension (checked by magic bytes). */
+/**
+ * Stores a patient attachment or a visit's ECG file whose content matches its extension
+ * (checked by magic bytes; each kind has its own list of extensions).
+ */
 export async function uploadPatientFile(
   db: Database,
   actor: Actor,
   upload: Upload,
 ): Promise<FileView> {
-  await findChangeablePatient(db, actor, upload.refId);
+  const refType = upload.refType ?? 'patient';
+  const patientId = await reachRef(db, actor, refType, upload.refId, true);
   const fileName = cleanFileName(upload.fileName);
-  const mimeType = await checkAttachment(fileName, upload.content);
+  const mimeType = await checkAttachment(
+    fileName,
+    upload.content,
+    refType === 'visit' ? ECG_FILE_EXTENSIONS : undefined,
+  );
   if (!mimeType) throw invalid({ file: ['invalid_file_type'] });
   const comment = upload.comment ? sanitizeRichText(upload.comment) : '';
   const row = await inTransaction(db, actor.userId, async (tx) => {
     const [inserted] = await tx
       .insert(files)
       .values({
-        ref_type: 'patient',
+        ref_type: refType,
         ref_id: upload.refId,
-        patient_id: upload.refId,
+        patient_id: patientId,
         original_name: fileName,
         mime_type: mimeType,
         size_bytes: upload.content.length,
@@ -88,12 +127,14 @@ export async function uploadPatientFile(
 
 async function findReachableFile(db: Database, actor: Actor, id: number, change = false) {
   const [row] = await db
-    .select({ patientId: files.patient_id })
+    .select({ patientId: files.patient_id, refType: files.ref_type, refId: files.ref_id })
     .from(files)
     .where(eq(files.id, id));
   // Files not tied to a patient (panel documents) come with the settings feature.
   if (!row?.patientId) throw notFound();
-  await (change ? findChangeablePatient : findReachablePatient)(db, actor, row.patientId);
+  // A visit's file is reached through its visit (the visit's unit, not cancelled).
+  if (row.refType === 'visit') await reachRef(db, actor, 'visit', row.refId, change);
+  else await (change ? findChangeablePatient : findReachablePatient)(db, actor, row.patientId);
 }
 
 export async function downloadFile(db: Database, actor: Actor, id: number) {

@@ -1,5 +1,63 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorResponse,
+  idParams,
+  validationErrorResponse,
+  visit,
+  visitResultsBody,
+  visitSaved,
+} from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
+import * as service from './record-service.js';
 
-/** Visits: one visit's card and its recorded ECG. */
-export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+const tags = ['visits'];
+/** Another unit's visit, a cancelled or a missing one: 404 (design §4). */
+const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/** Visits: one visit's card and its recorded ECG (ADR 028). */
+// eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async by contract
+export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/visits/:id',
+    {
+      config: { access: 'visits.read' },
+      schema: {
+        tags,
+        summary: 'One visit: patient, date, ordinal, ECG with corrections and flags, files, samples',
+        params: idParams,
+        response: { 200: visit, ...refusals, 422: validationErrorResponse },
+      },
+    },
+    (request) => service.getVisit(db, actorOf(request), request.params.id),
+  );
+
+  app.put(
+    '/visits/:id/results',
+    {
+      config: { access: 'visits.write' },
+      schema: {
+        tags,
+        summary:
+          'Records the visit (done, comment, QT/RR/PQ/QRS in ms; QTcB and QTcF computed) from its day on: 409 too_early before, patient_deleted, conflict',
+        params: idParams,
+        body: visitResultsBody,
+        response: {
+          200: visitSaved,
+          ...refusals,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const saved = await service.recordVisit(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
+      return { status: 'ok' as const, visit: saved };
+    },
+  );
+};

@@ -1,0 +1,72 @@
+import { withCorrections, warsawToday } from '@portal/shared';
+import type { Visit, VisitResultsBody } from '@portal/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { visits } from '../../db/schema.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import type { Actor } from '../../plugins/policy.js';
+import { findChangeablePatient } from '../../policies/patients.js';
+import { findReachableVisit } from '../../policies/visits.js';
+import { liveVisit, loadVisit } from './queries.js';
+
+/** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
+export async function getVisit(db: Database, actor: Actor, id: number): Promise<Visit> {
+  await findReachableVisit(db, actor, id);
+  const found = await loadVisit(db, id);
+  if (!found) throw notFound();
+  return found;
+}
+
+/**
+ * Records a visit (design §5 "Recording a visit"): done or not, the comment (sanitised rich
+ * text) and the measured ECG, with QTcB and QTcF computed here, never taken from the client.
+ * The body replaces what was recorded (a value left out is cleared). Allowed from the visit's
+ * day on in Europe/Warsaw (409 `too_early` before: a visit that has not happened cannot be
+ * done); a deleted patient's visit is read-only (409 `patient_deleted`); a stale `version`
+ * answers 409 `conflict`. The audit trigger on visits records every changed column.
+ */
+export async function recordVisit(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: VisitResultsBody,
+  today: string = warsawToday(),
+): Promise<Visit> {
+  const visit = await findReachableVisit(db, actor, id);
+  await findChangeablePatient(db, actor, visit.patient_id);
+  if (visit.date > today) throw conflict('too_early');
+
+  const results = withCorrections(body.results);
+  const comment = body.comment ? sanitizeRichText(body.comment) : '';
+  const updated = await inTransaction(db, actor.userId, async (tx) => {
+    const [row] = await tx
+      .update(visits)
+      .set({
+        is_done: body.isDone,
+        comment: comment && !isBlankRichText(comment) ? comment : null,
+        ...results,
+        version: sql`${visits.version} + 1`,
+        updated_at: new Date(),
+      })
+      .where(
+        and(
+          eq(visits.id, id),
+          liveVisit,
+          body.version === undefined ? undefined : eq(visits.version, body.version),
+        ),
+      )
+      .returning({ id: visits.id });
+    return row;
+  });
+  if (!updated) {
+    // Cancelled meanwhile (404) or saved by someone else since it was read (409).
+    const [still] = await db
+      .select({ id: visits.id })
+      .from(visits)
+      .where(and(eq(visits.id, id), liveVisit));
+    throw still ? conflict('conflict') : notFound();
+  }
+  return getVisit(db, actor, id);
+}

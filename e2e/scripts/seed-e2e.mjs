@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// Seeds the browser tests' fresh embedded database with what the UI cannot make: visits in the
+// past (booking refuses past slots). Run by playwright.config's webServer before the portal
+// starts, on the same DATA_DIR: it unpacks the build's migrated image into the empty directory
+// (as main.js would), adds ONLY a dedicated unit, its doctor, two patients and their visits,
+// and closes the database (CHECKPOINT) so that main.js opens an ordinary data directory. The
+// first administrator is still created by main.js from PORTAL_ADMIN_*, so nothing else changes
+// for the other specs. The ids and the doctor's credentials are written to seedFile(PORT) for
+// the specs (e2e/seed.ts reads it).
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { addDays, buildPesel, warsawToday } from '@portal/shared';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../../apps/server/dist/db/client.js';
+import { builtImage } from '../../apps/server/dist/db/pglite-image.js';
+import { migrateDatabase } from '../../apps/server/dist/db/roles.js';
+import { users, visits } from '../../apps/server/dist/db/schema.js';
+import { hashPassword } from '../../apps/server/dist/lib/passwords.js';
+import { createDoctor } from '../../apps/server/dist/modules/doctors/service.js';
+import { createPatient } from '../../apps/server/dist/modules/patients/commands.js';
+import { createUnit } from '../../apps/server/dist/modules/units/service.js';
+
+const dataDir = process.env.DATA_DIR;
+if (!dataDir) {
+  console.error('seed-e2e: DATA_DIR is required');
+  process.exit(2);
+}
+const port = process.env.PORT ?? '3199';
+const DOCTOR = { login: 'lekarz.wizyty@e2e.example.pl', password: 'Lekarz-Wizyty-2026' };
+
+/** The nearest weekday on or before `day` (visits are booked on weekdays only). */
+function weekdayOnOrBefore(day) {
+  let current = day;
+  for (;;) {
+    const weekday = new Date(`${current}T12:00:00Z`).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) return current;
+    current = addDays(current, -1);
+  }
+}
+
+const database = await openDatabase({ kind: 'pglite', dataDir, image: builtImage });
+try {
+  await migrateDatabase(database, null);
+  const { db } = database;
+  const unit = await createUnit(db, {
+    name: 'Poradnia E2E wizyt',
+    street: 'ul. Kardiologów',
+    building_nr: '12',
+    postcode: '90-001',
+    city: 'Łódź',
+  });
+  const doctor = await createDoctor(db, null, {
+    firstname: 'Wiktor',
+    surname: 'Wizytowy',
+    email: DOCTOR.login,
+    phone_number: '501234567',
+    unit_id: unit.id,
+  });
+  const [account] = await db
+    .update(users)
+    .set({ password_hash: await hashPassword(DOCTOR.password), changed_password_at: new Date() })
+    .where(eq(users.login, DOCTOR.login))
+    .returning({ id: users.id });
+  const actor = {
+    userId: account.id,
+    sessionId: 0,
+    login: DOCTOR.login,
+    role: 'doctor',
+    doctorId: doctor.id,
+    unitId: unit.id,
+    changedPasswordAt: new Date(),
+  };
+
+  const patient = (firstname, surname, born, serial) =>
+    createPatient(db, actor, {
+      personal: {
+        firstname,
+        surname,
+        pesel: buildPesel(born, serial, 'M'),
+        address_street: 'ul. Piotrkowska',
+        address_building: '100',
+        address_apartment: null,
+        address_postcode: '90-001',
+        address_city: 'Łódź',
+        phone_number: '501000999',
+        email: null,
+        weight: 80,
+        height: 178,
+        project_number: 'FDC-KARDIO-2026',
+        doctor_id: doctor.id,
+        unit_id: unit.id,
+        acceptance: true,
+      },
+      exclusion: { is_above_18: true, exclusion_criteria_id: null, is_classified: true },
+      inclusion: { group_id: 1, subgroup_id: 1, dose: 5, interval: null },
+      medicines: [{ medicine_id: 5, dose: 5 }],
+      additional_medicines: [],
+    });
+  const recorded = await patient(
+    'Edward',
+    'Elektrokardiogramowski',
+    { year: 1958, month: 3, day: 14 },
+    711,
+  );
+  const overdue = await patient('Zenon', 'Zaległy', { year: 1962, month: 7, day: 21 }, 712);
+
+  const today = warsawToday();
+  const visit = (patientId, date) => ({
+    patient_id: patientId,
+    unit_id: unit.id,
+    doctor_id: doctor.id,
+    date,
+    started_at: '09:00:00',
+    ended_at: '09:30:00',
+    created_by: account.id,
+  });
+  const [pastVisit] = await db
+    .insert(visits)
+    .values(visit(recorded.id, weekdayOnOrBefore(addDays(today, -2))))
+    .returning({ id: visits.id, date: visits.date });
+  // The first visit 60 days ago and no other: visit 2's window (day 28 ± 3) has closed.
+  const [overdueVisit] = await db
+    .insert(visits)
+    .values(visit(overdue.id, weekdayOnOrBefore(addDays(today, -60))))
+    .returning({ id: visits.id, date: visits.date });
+
+  const seed = {
+    unit: { id: unit.id, name: unit.name },
+    doctor: { id: doctor.id, ...DOCTOR },
+    recorded: { patient_id: recorded.id, visit_id: pastVisit.id, date: pastVisit.date },
+    overdue: { patient_id: overdue.id, visit_id: overdueVisit.id, date: overdueVisit.date },
+  };
+  writeFileSync(seedFile(port), JSON.stringify(seed, null, 2));
+} finally {
+  await database.close();
+}
+
+function seedFile(forPort) {
+  return path.join(tmpdir(), `portal-e2e-seed-${forPort}.json`);
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PORT } from './env.js';
+
+/** What scripts/seed-e2e.mjs added before the portal started (past visits the UI cannot book). */
+export interface E2eSeed {
+  unit: { id: number; name: string };
+  doctor: { id: number; login: string; password: string };
+  /** A patient with one past, unrecorded visit (the visit card spec records it). */
+  recorded: { patient_id: number; visit_id: number; date: string };
+  /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
+  overdue: { patient_id: number; visit_id: number; date: string };
+}
+
+/** The seed of this run's portal (the file is keyed by port, like the portal itself). */
+export function e2eSeed(): E2eSeed {
+  return JSON.parse(
+    readFileSync(path.join(tmpdir(), `portal-e2e-seed-${PORT}.json`), 'utf8'),
+  ) as E2eSeed;
+}
