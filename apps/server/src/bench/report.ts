@@ -4,6 +4,8 @@ import type { CaseResult } from './cases.js';
 import type { SeedResult } from './seed.js';
 import type { ShellBytes } from './shell.js';
 import type { Timing } from './stats.js';
+import { formatVisits } from './visits-bench.js';
+import type { VisitsBenchResult } from './visits-bench.js';
 
 export const RESULTS_FILE = fileURLToPath(
   new URL('../../../../bench-results.json', import.meta.url),
@@ -20,6 +22,8 @@ export interface DatabaseRun {
     failed: number;
     perSecond: number;
   };
+  /** Issue 9: the slots endpoint against its statements, and booking under 16 clients. */
+  visits?: VisitsBenchResult;
 }
 
 export interface BenchResults {
@@ -72,6 +76,7 @@ export function formatResults(results: BenchResults): string {
         `(${t.requests} in ${t.seconds.toFixed(1)} s, ${t.failed} failed); seeded ${run.seed.patients} patients, ` +
         `${run.seed.patientMedicines} medicines, ${run.seed.auditEntries} audit entries in ${run.seed.seconds.toFixed(0)} s`,
     );
+    if (run.visits) lines.push(...formatVisits(run.label, run.visits));
   }
   if (pg && lite) {
     lines.push(

@@ -15,6 +15,7 @@ import type { BenchDatabase } from './databases.js';
 import { RESULTS_FILE, formatResults, writeResults } from './report.js';
 import type { BenchResults, DatabaseRun } from './report.js';
 import { seedStudy } from './seed.js';
+import { formatVisits, measureVisits, seedVisitsBench } from './visits-bench.js';
 import { WEB_ROOT, measureShell } from './shell.js';
 import type { Rounds } from './stats.js';
 
@@ -81,12 +82,41 @@ async function benchDatabase(
     await Promise.all(Array.from({ length: CLIENTS }, () => get(client, cases[0]!.url)));
     const rate = await throughput(client, cases[0]!.url, CLIENTS, THROUGHPUT_MS);
     log(`  throughput: ${rate.perSecond.toFixed(0)} requests/s at ${CLIENTS} clients`);
+    const visits = await benchVisits(db, client);
     if (shell) {
       Object.assign(shell, await measureShell(client.baseUrl));
       log(`  login route: ${shell.bytes ? JSON.stringify(shell.bytes).slice(0, 200) : shell.note}`);
     }
     log(`${db.label}: done in ${seconds(started)} s`);
-    return { label: db.label, seed, cases, throughput: rate };
+    return { label: db.label, seed, cases, throughput: rate, visits };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Issue 9's cases on their own fixture (visits-bench.ts), beside whatever the database holds. */
+async function benchVisits(db: BenchDatabase, client: Client) {
+  const fixture = await seedVisitsBench(db.handle);
+  const result = await measureVisits(db, client, fixture, ROUNDS);
+  for (const line of formatVisits(db.label, result)) log(`  ${line}`);
+  return result;
+}
+
+/**
+ * `BENCH_ONLY=visits`: issue 9's cases alone, without the 100,000-patient seed (minutes) or the
+ * other measurements; prints its lines and writes no results file.
+ */
+async function visitsOnly(db: BenchDatabase) {
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  const app = await buildApp({
+    db: db.handle.db,
+    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+    logger: false,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    await benchVisits(db, await signIn(`http://127.0.0.1:${port}`));
   } finally {
     await app.close();
   }
@@ -127,10 +157,16 @@ async function main() {
     });
   }
 
+  const only = process.env.BENCH_ONLY;
   for (const [index, open] of openers.entries()) {
     const db = await open();
     current = db;
     try {
+      if (only === 'visits') {
+        log(`\n${db.label}: issue 9 cases only`);
+        await visitsOnly(db);
+        continue;
+      }
       results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
     } finally {
       current = null;
@@ -138,6 +174,10 @@ async function main() {
     }
   }
 
+  if (only === 'visits') {
+    log(`\n${measureMonthSlots()}`);
+    return;
+  }
   log(`\n${measureMonthSlots()}`);
   log('\ncold start');
   results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {
