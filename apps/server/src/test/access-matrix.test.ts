@@ -121,6 +121,14 @@ const rules: Record<string, Rule> = {
   'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
   'DELETE /api/notifications/:id': { who: 'staff', unitScoped: true },
 
+  'GET /api/units/:id/slots': { who: 'staff', unitScoped: true },
+  'POST /api/visits': { who: 'staff', unitScoped: true },
+  'PUT /api/visits/:id': { who: 'staff', unitScoped: true },
+  'DELETE /api/visits/:id': { who: 'staff', unitScoped: true },
+  'GET /api/visits': { who: 'staff', unitScoped: true },
+  'GET /api/visits/count': { who: 'staff', unitScoped: true },
+  'GET /api/patients/:id/visit_window': { who: 'staff', unitScoped: true },
+
   'GET /api/audit_trial': { who: 'admin' },
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
@@ -349,6 +357,8 @@ interface UnitData {
   messageId: number;
   /** A rule of the unit's calendar (a whole-day block). */
   ruleId: number;
+  /** A visit of the patient on VISIT_DAY at 10:00. */
+  visitId: number;
 }
 
 interface ScopeRow {
@@ -465,6 +475,34 @@ const scopeRows: ScopeRow[] = [
     }),
   },
   {
+    route: 'GET /api/units/:id/slots',
+    request: (u) => ({ url: `/api/units/${u.unitId}/slots`, query: { date: VISIT_DAY } }),
+  },
+  {
+    route: 'GET /api/visits',
+    request: (u) => ({ url: '/api/visits', query: { date: VISIT_DAY, unit_id: String(u.unitId) } }),
+  },
+  {
+    route: 'GET /api/visits/count',
+    request: (u) => ({
+      url: '/api/visits/count',
+      query: { year: '2027', month: '9', unit_id: String(u.unitId) },
+    }),
+  },
+  {
+    route: 'GET /api/patients/:id/visit_window',
+    request: (u) => ({ url: `/api/patients/${u.patient.id}/visit_window` }),
+  },
+  {
+    route: 'POST /api/visits',
+    // A second visit on the first one's day lies outside its window: the reason comes along.
+    request: (u) => ({ url: '/api/visits', body: visitBody(u, '11:00') }),
+  },
+  {
+    route: 'PUT /api/visits/:id',
+    request: (u) => ({ url: `/api/visits/${u.visitId}`, body: visitBody(u, '12:00') }),
+  },
+  {
     route: 'GET /api/patients/:id/basic',
     request: (u) => ({ url: `/api/patients/${u.patient.id}/basic` }),
   },
@@ -554,6 +592,7 @@ const scopeRows: ScopeRow[] = [
     request: (u) => ({ url: `/api/patients/notes/${u.noteId}` }),
   },
   { route: 'DELETE /api/files/:id', request: (u) => ({ url: `/api/files/${u.fileId}` }) },
+  { route: 'DELETE /api/visits/:id', request: (u) => ({ url: `/api/visits/${u.visitId}` }) },
   {
     route: 'DELETE /api/units/calendar/:id',
     request: (u) => ({ url: `/api/units/calendar/${u.ruleId}` }),
@@ -567,6 +606,13 @@ const scopeRows: ScopeRow[] = [
 
 /** A Monday of the month the calendar rows ask about. */
 const CALENDAR_DAY = '2027-09-06';
+
+/** The Tuesday after it, open all day: the visit rows book here. */
+const VISIT_DAY = '2027-09-07';
+
+function visitBody(u: UnitData, from: string) {
+  return { patient_id: u.patient.id, date: VISIT_DAY, started_at: from, window_reason: 'Kontrola' };
+}
 
 function calendarRule(unitId: number, from: string) {
   return {
@@ -680,6 +726,12 @@ describe('a doctor reaching into another unit', () => {
       body: { ...calendarRule(unit.id, '00:00'), ended_at: '23:59', type: 'disabled' },
     });
     if (rule.statusCode !== 201) throw new Error(`${rule.statusCode}: ${rule.body}`);
+    const visit = ok(
+      await t.request('POST', '/api/visits', {
+        ...as,
+        body: { patient_id: patientId, date: VISIT_DAY, started_at: '10:00' },
+      }),
+    );
     return {
       unitId: unit.id,
       doctor,
@@ -693,6 +745,7 @@ describe('a doctor reaching into another unit', () => {
       fileId: (file.file as { id: number }).id,
       messageId: (message.data as { id: number }).id,
       ruleId: rule.json<{ data: { id: number } }>().data.id,
+      visitId: (visit.visit as { id: number }).id,
     };
   }
 
@@ -764,6 +817,13 @@ describe('a doctor reaching into another unit', () => {
     });
     expect(ids(rules)).toEqual([theirs.ruleId]);
     expect(rules.json<{ data: { started_at: string }[] }>().data[0]?.started_at).toBe('00:00:00');
+    const visits = await t.request('GET', '/api/visits', {
+      ...as,
+      query: { date: VISIT_DAY, unit_id: String(theirs.unitId) },
+    });
+    expect(visits.json<{ data: { id: number; started_at: string }[] }>().data).toMatchObject([
+      { id: theirs.visitId, started_at: '10:00:00' },
+    ]);
   });
 });
 

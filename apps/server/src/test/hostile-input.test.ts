@@ -113,6 +113,8 @@ function validBodies(login: string): Record<string, unknown> {
     'PUT /api/notifications/:id': { content: '<p>Zmiana</p>', version: 1 },
     'POST /api/units/calendar': calendarBody(),
     'PUT /api/units/calendar/:id': { ...calendarBody(), version: 1 },
+    'POST /api/visits': visitBody(),
+    'PUT /api/visits/:id': { ...visitBody(), version: 1 },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
@@ -121,6 +123,17 @@ function validBodies(login: string): Record<string, unknown> {
 
 function unitBody() {
   return { name: 'Poradnia', street: 'Długa', building_nr: '1', postcode: '00-001', city: 'Łódź' };
+}
+
+function visitBody() {
+  return {
+    patient_id: MISSING,
+    date: '2027-03-15',
+    started_at: '09:00',
+    ended_at: '09:30',
+    doctor_id: MISSING,
+    window_reason: 'Pacjent na urlopie',
+  };
 }
 
 function calendarBody() {

@@ -123,6 +123,17 @@ describe('GET /api/units/:id/slots', () => {
     }
   });
 
+  it("follows the unit's rules: a blocked break and extra evening hours", async () => {
+    const unitId = doctor.doctor.unit_id;
+    const day = addDays(freshMonday(), 1);
+    await rule(unitId, day, '12:00', '14:00', 'disabled');
+    await rule(unitId, day, '16:00', '17:00', 'enabled');
+    const data = (await slots(unitId, day)).json<{ data: DaySlot[] }>().data;
+    expect(data.map((s) => s.started_at)).not.toContain('12:30:00');
+    expect(data.map((s) => s.started_at)).toContain('16:30:00');
+    expect(data).toHaveLength(16 - 4 + 2);
+  });
+
   it("answers 404 for another unit's or a missing unit's slots", async () => {
     const day = freshMonday();
     expect((await slots(other.doctor.unit_id, day)).statusCode).toBe(404);

@@ -23,6 +23,24 @@ export async function visitSettings(db: Queryable): Promise<VisitsValue> {
     : SETTING_DEFAULTS.visits;
 }
 
+/** Of a unit's rules, those that shape a day: the date's own and its weekday's global ones. */
+const ofDay = (date: string) =>
+  or(
+    eq(unitCalendarRules.date, date),
+    and(
+      eq(unitCalendarRules.is_global, true),
+      sql`extract(isodow from ${unitCalendarRules.date}) = ${calendarWeekday(date)}`,
+    ),
+  );
+
+const ruleColumns = {
+  date: unitCalendarRules.date,
+  started_at: unitCalendarRules.started_at,
+  ended_at: unitCalendarRules.ended_at,
+  type: unitCalendarRules.type,
+  is_global: unitCalendarRules.is_global,
+};
+
 /** The rules that shape a unit's day: the date's own and the global rules of its weekday. */
 export async function rulesForDay(
   db: Queryable,
@@ -30,26 +48,27 @@ export async function rulesForDay(
   date: string,
 ): Promise<SlotRule[]> {
   return db
-    .select({
-      date: unitCalendarRules.date,
-      started_at: unitCalendarRules.started_at,
-      ended_at: unitCalendarRules.ended_at,
-      type: unitCalendarRules.type,
-      is_global: unitCalendarRules.is_global,
-    })
+    .select(ruleColumns)
     .from(unitCalendarRules)
-    .where(
-      and(
-        eq(unitCalendarRules.unit_id, unitId),
-        or(
-          eq(unitCalendarRules.date, date),
-          and(
-            eq(unitCalendarRules.is_global, true),
-            sql`extract(isodow from ${unitCalendarRules.date}) = ${calendarWeekday(date)}`,
-          ),
-        ),
-      ),
-    );
+    .where(and(eq(unitCalendarRules.unit_id, unitId), ofDay(date)));
+}
+
+/**
+ * The unit's day rules in the same round trip that proves the unit exists: null for a missing
+ * unit (one row with no rule for a unit without rules).
+ */
+async function unitWithRules(
+  db: Queryable,
+  unitId: number,
+  date: string,
+): Promise<SlotRule[] | null> {
+  const rows = await db
+    .select({ unit: units.id, rule: ruleColumns })
+    .from(units)
+    .leftJoin(unitCalendarRules, and(eq(unitCalendarRules.unit_id, units.id), ofDay(date)))
+    .where(eq(units.id, unitId));
+  if (rows.length === 0) return null;
+  return rows.flatMap(({ rule }) => (rule ? [rule] : []));
 }
 
 /**
@@ -66,8 +85,8 @@ export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Pr
 const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 
 /**
- * Every open slot of a unit's day with the live visit in it (design §6 "Slots"). Four short
- * queries, sent together: the unit, the setting, the day's rules and the day's visits.
+ * Every open slot of a unit's day with the live visit in it (design §6 "Slots"). Three short
+ * queries, sent together: the setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
   db: Queryable,
@@ -77,10 +96,9 @@ export async function unitDaySlots(
   now: Date = new Date(),
 ): Promise<SlotsResponse> {
   if (!reachesUnit(actor, unitId)) throw notFound();
-  const [unit, setting, rules, booked] = await Promise.all([
-    db.select({ id: units.id }).from(units).where(eq(units.id, unitId)),
+  const [setting, rules, booked] = await Promise.all([
     visitSettings(db),
-    rulesForDay(db, unitId, date),
+    unitWithRules(db, unitId, date),
     db
       .select({
         id: visits.id,
@@ -93,7 +111,7 @@ export async function unitDaySlots(
       .innerJoin(patients, eq(patients.id, visits.patient_id))
       .where(and(eq(visits.unit_id, unitId), eq(visits.date, date), liveVisit)),
   ]);
-  if (unit.length === 0) throw notFound();
+  if (rules === null) throw notFound();
   const byStart = new Map(booked.map((v) => [v.started_at, v]));
   const data: DaySlot[] = daySlots(date, setting, rules, now).slots.map((slot) => {
     const started_at = withSeconds(slot.started_at);
