@@ -134,7 +134,7 @@ export default tseslint.config(
   },
   {
     // Fastify plugins are async by contract even when they only declare routes.
-    files: ['apps/server/src/modules/*/routes.ts'],
+    files: ['apps/server/src/modules/*/routes.ts', 'apps/server/src/modules/*/*-routes.ts'],
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {

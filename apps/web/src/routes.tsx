@@ -108,6 +108,15 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="visits.read" />,
+                children: [
+                  {
+                    path: '/visits/overdue',
+                    ...lazyPage(() => import('./features/visits/overdue-page'), 'OverduePage'),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="settings.manage" />,
                 children: [
                   {

@@ -59,8 +59,7 @@ export function benchCases(ids: { group: number; medicine: number; doctors: stri
     },
     { name: 'audit list, page 1', url: '/api/audit_trial?page=1&limit=20' },
     { name: 'picker "kowal"', url: '/api/patients/options?search=kowal', optional: true },
-    // Issue 9: within 2× of its four queries (unit, setting, the day's rules, the day's visits).
-    { name: 'slots of a day', url: '/api/units/1/slots?date=2027-03-15', optional: true },
+    { name: 'overdue visits, page 1', url: '/api/visits/overdue?limit=20&page=1', optional: true },
     { name: 'bad: search "%"', url: search('%') },
     { name: 'bad: search "_"', url: search('_') },
     { name: 'bad: search "\\"', url: search('\\') },

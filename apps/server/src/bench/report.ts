@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BookingResult } from './booking-bench.js';
 import type { CaseResult } from './cases.js';
 import type { SeedResult } from './seed.js';
 import type { ShellBytes } from './shell.js';
 import type { Timing } from './stats.js';
+import { formatVisits } from './visits-bench.js';
+import type { VisitsBenchResult } from './visits-bench.js';
 
 export const RESULTS_FILE = fileURLToPath(
   new URL('../../../../bench-results.json', import.meta.url),
@@ -21,8 +22,8 @@ export interface DatabaseRun {
     failed: number;
     perSecond: number;
   };
-  /** POST /api/visits at concurrent clients (issue 9: p95 under 50 ms on PostgreSQL). */
-  booking?: BookingResult;
+  /** Issue 9: the slots endpoint against its statements, and booking under 16 clients. */
+  visits?: VisitsBenchResult;
 }
 
 export interface BenchResults {
@@ -75,13 +76,7 @@ export function formatResults(results: BenchResults): string {
         `(${t.requests} in ${t.seconds.toFixed(1)} s, ${t.failed} failed); seeded ${run.seed.patients} patients, ` +
         `${run.seed.patientMedicines} medicines, ${run.seed.auditEntries} audit entries in ${run.seed.seconds.toFixed(0)} s`,
     );
-  }
-  for (const run of results.runs) {
-    const b = run.booking;
-    if (b)
-      lines.push(
-        `${run.label}: booking p50 ${b.p50.toFixed(1)} ms, p95 ${b.p95.toFixed(1)} ms at ${b.clients} concurrent clients (${b.bookings} bookings, ${b.failed} failed)`,
-      );
+    if (run.visits) lines.push(...formatVisits(run.label, run.visits));
   }
   if (pg && lite) {
     lines.push(

@@ -8,7 +8,6 @@ import { loadConfig } from '../config.js';
 import { ensureInitialAdmin } from '../modules/admins/service.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
-import { measureBooking } from './booking-bench.js';
 import { measureColdStart } from './cold-start.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
@@ -16,6 +15,7 @@ import type { BenchDatabase } from './databases.js';
 import { RESULTS_FILE, formatResults, writeResults } from './report.js';
 import type { BenchResults, DatabaseRun } from './report.js';
 import { seedStudy } from './seed.js';
+import { formatVisits, measureVisits, seedVisitsBench } from './visits-bench.js';
 import { WEB_ROOT, measureShell } from './shell.js';
 import type { Rounds } from './stats.js';
 
@@ -29,8 +29,6 @@ import type { Rounds } from './stats.js';
 const ROUNDS: Rounds = { max: 50, min: 5, budgetMs: 2_000 };
 const CLIENTS = 16;
 const THROUGHPUT_MS = 8_000;
-/** Bookings per client in the booking case (16 clients: 320 visits). */
-const BOOKINGS_PER_CLIENT = 20;
 const COLD_STARTS = 3;
 const ADMIN = { login: 'bench', password: 'bench-password-2026' };
 
@@ -84,16 +82,41 @@ async function benchDatabase(
     await Promise.all(Array.from({ length: CLIENTS }, () => get(client, cases[0]!.url)));
     const rate = await throughput(client, cases[0]!.url, CLIENTS, THROUGHPUT_MS);
     log(`  throughput: ${rate.perSecond.toFixed(0)} requests/s at ${CLIENTS} clients`);
-    const booking = await measureBooking(db.handle, client, CLIENTS, BOOKINGS_PER_CLIENT);
-    log(
-      `  booking: p50 ${booking.p50.toFixed(1)} ms, p95 ${booking.p95.toFixed(1)} ms at ${CLIENTS} clients (${booking.bookings} bookings, ${booking.failed} failed)`,
-    );
+    const visits = await benchVisits(db, client);
     if (shell) {
       Object.assign(shell, await measureShell(client.baseUrl));
       log(`  login route: ${shell.bytes ? JSON.stringify(shell.bytes).slice(0, 200) : shell.note}`);
     }
     log(`${db.label}: done in ${seconds(started)} s`);
-    return { label: db.label, seed, cases, throughput: rate, booking };
+    return { label: db.label, seed, cases, throughput: rate, visits };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Issue 9's cases on their own fixture (visits-bench.ts), beside whatever the database holds. */
+async function benchVisits(db: BenchDatabase, client: Client) {
+  const fixture = await seedVisitsBench(db.handle);
+  const result = await measureVisits(db, client, fixture, ROUNDS);
+  for (const line of formatVisits(db.label, result)) log(`  ${line}`);
+  return result;
+}
+
+/**
+ * `BENCH_ONLY=visits`: issue 9's cases alone, without the 100,000-patient seed (minutes) or the
+ * other measurements; prints its lines and writes no results file.
+ */
+async function visitsOnly(db: BenchDatabase) {
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  const app = await buildApp({
+    db: db.handle.db,
+    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+    logger: false,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    await benchVisits(db, await signIn(`http://127.0.0.1:${port}`));
   } finally {
     await app.close();
   }
@@ -134,10 +157,16 @@ async function main() {
     });
   }
 
+  const only = process.env.BENCH_ONLY;
   for (const [index, open] of openers.entries()) {
     const db = await open();
     current = db;
     try {
+      if (only === 'visits') {
+        log(`\n${db.label}: issue 9 cases only`);
+        await visitsOnly(db);
+        continue;
+      }
       results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
     } finally {
       current = null;
@@ -145,6 +174,10 @@ async function main() {
     }
   }
 
+  if (only === 'visits') {
+    log(`\n${measureMonthSlots()}`);
+    return;
+  }
   log(`\n${measureMonthSlots()}`);
   log('\ncold start');
   results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {

@@ -135,6 +135,8 @@ const rules: Record<string, Rule> = {
 
   'GET /api/audit_trial': { who: 'admin' },
 
+  'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
+
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
 };
@@ -463,6 +465,11 @@ const scopeRows: ScopeRow[] = [
       url: '/api/units/calendar/get_rules_count',
       query: { unit_id: String(u.unitId), year: '2027', month: '9' },
     }),
+  },
+  {
+    route: 'GET /api/visits/overdue',
+    // A doctor naming another unit's filter learns nothing about it.
+    request: (u) => ({ url: '/api/visits/overdue', query: { unit_id: String(u.unitId) } }),
   },
   {
     route: 'POST /api/units/calendar',

@@ -17,6 +17,8 @@ const ADMIN: Permission[] = [
   'settings.manage',
   'units.manage',
   'units.read',
+  'visits.read',
+  'visits.write',
 ];
 const DOCTOR: Permission[] = [
   'credentials.print',
@@ -25,6 +27,8 @@ const DOCTOR: Permission[] = [
   'patients.read',
   'patients.write',
   'units.read',
+  'visits.read',
+  'visits.write',
 ];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
@@ -36,13 +40,14 @@ describe('menu', () => {
       '/admins',
       '/patients',
       '/units',
+      '/visits/overdue',
       '/audit_trial',
       '/settings/visits',
     ]);
   });
 
-  it('shows doctors their patients and units only', () => {
-    expect(paths(DOCTOR)).toEqual(['/patients', '/units']);
+  it('shows doctors their patients, units and overdue visits only', () => {
+    expect(paths(DOCTOR)).toEqual(['/patients', '/units', '/visits/overdue']);
   });
 
   it('follows single permissions, not roles', () => {
@@ -59,6 +64,7 @@ describe('menu', () => {
       '/admins',
       '/patients',
       '/units',
+      '/visits/overdue',
       '/audit_trial',
       'nav.settings',
     ]);

@@ -1,6 +1,7 @@
 import {
   IconBuildingHospital,
   IconCalendarEvent,
+  IconCalendarExclamation,
   IconCalendarTime,
   IconHistory,
   IconSettings,
@@ -19,6 +20,7 @@ export interface MenuItem {
     | 'nav.admins'
     | 'nav.patients'
     | 'nav.units'
+    | 'nav.overdueVisits'
     | 'audit.title'
     | 'nav.settingsVisits'
     | 'nav.unitCalendar';
@@ -60,6 +62,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconBuildingHospital,
     mobile: true,
     permission: 'units.read',
+  },
+  {
+    path: '/visits/overdue',
+    label: 'nav.overdueVisits',
+    icon: IconCalendarExclamation,
+    mobile: false,
+    permission: 'visits.read',
   },
   {
     path: '/audit_trial',

@@ -197,6 +197,8 @@ export const overdueQuery = pagedListQuery(OVERDUE_ORDER_BY).extend({
 });
 export type OverdueQuery = z.infer<typeof overdueQuery>;
 export const overdueVisit = z.object({
+  /** The patient's id again: one row per patient, and every list row has an `id`. */
+  id: z.number().int(),
   patient_id: z.number().int(),
   patient: z.object({ firstname: z.string(), surname: z.string(), pesel: z.string() }),
   unit_id: z.number().int(),

@@ -18,6 +18,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
 import { matchesPage } from '../../lib/search-terms.js';
 import { patientSearch } from './search.js';
+import { visitDatesOf } from './visit-dates.js';
 
 /**
  * The patients list (ADR 021), a deferred join: the page's ids first, from indexes alone
@@ -164,10 +165,13 @@ async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, k
   return (result as { rows: { id: number }[] }).rows.map((row) => Number(row.id));
 }
 
-/** The page's rows with their doctor, group, subgroup and medicines, for the given ids only. */
+/**
+ * The page's rows with their doctor, group, subgroup, medicines and last and next visit, for the
+ * given ids only.
+ */
 async function rowsOf(db: Database, ids: number[]) {
   if (ids.length === 0) return [];
-  const [rows, meds] = await Promise.all([
+  const [rows, meds, visitDates] = await Promise.all([
     db
       .select({
         patient: patients,
@@ -199,6 +203,7 @@ async function rowsOf(db: Database, ids: number[]) {
       .innerJoin(medicines, eq(medicines.id, patientMedicines.medicine_id))
       .where(inArray(patientMedicines.patient_id, ids))
       .orderBy(asc(medicines.name), asc(medicines.id)),
+    visitDatesOf(db, ids),
   ]);
   return inOrderOf(ids, rows, (row) => row.patient.id).map(({ patient, doctor, group, subgroup }) =>
     presentPatientListItem(patient, {
@@ -208,6 +213,7 @@ async function rowsOf(db: Database, ids: number[]) {
       medicines: meds
         .filter((m) => m.patientId === patient.id)
         .map(({ id, name, dose }) => ({ id, name, dose })),
+      ...visitDates(patient.id),
     }),
   );
 }

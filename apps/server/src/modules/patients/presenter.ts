@@ -1,8 +1,9 @@
 import type { PatientDetail, PatientListItem } from '@portal/shared';
 import type { PatientRow } from '../../policies/patients.js';
+import type { VisitDates } from './visit-dates.js';
 
 /** What the card needs beside the patients row, loaded by queries.ts. */
-export interface PatientRelations {
+export interface PatientRelations extends VisitDates {
   login: string;
   doctor: PatientDetail['doctor'];
   unit: PatientDetail['unit'];
@@ -44,10 +45,10 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     inclusion: related.inclusion,
     medicines: related.medicines,
     additional_medicines: related.additional_medicines,
-    // Visits and samples arrive with issues 7 and 8.
+    // Samples arrive with issue 10.
     probes_count: 0,
-    past_visit_date: null,
-    next_visit_date: null,
+    past_visit_date: related.past_visit_date,
+    next_visit_date: related.next_visit_date,
     created_at: row.created_at.toISOString(),
     deleted_at: row.deleted_at?.toISOString() ?? null,
     version: row.version,
@@ -74,7 +75,7 @@ export function presentPatientBasic(
   };
 }
 
-export interface PatientListRelations {
+export interface PatientListRelations extends VisitDates {
   doctor: PatientListItem['doctor'];
   group: { id: number | null; nr: number | null; name: string | null } | null;
   subgroup: { id: number | null; name: string | null } | null;
@@ -84,7 +85,7 @@ export interface PatientListRelations {
 /** One row of the patients list. */
 export function presentPatientListItem(
   p: PatientRow,
-  { doctor, group, subgroup, medicines }: PatientListRelations,
+  { doctor, group, subgroup, medicines, past_visit_date, next_visit_date }: PatientListRelations,
 ): PatientListItem {
   return {
     id: p.id,
@@ -109,8 +110,8 @@ export function presentPatientListItem(
     doctor,
     unit_id: p.unit_id,
     is_finished: p.is_finished ? 1 : 0,
-    past_visit_date: null,
-    next_visit_date: null,
+    past_visit_date,
+    next_visit_date,
     deleted_at: p.deleted_at?.toISOString() ?? null,
   };
 }

@@ -15,6 +15,7 @@ import {
 import { findReachablePatient } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientBasic, presentPatientDetail } from './presenter.js';
+import { visitDatesOf } from './visit-dates.js';
 
 async function loginOf(db: Queryable, userId: number): Promise<string> {
   const [account] = await db.select({ login: users.login }).from(users).where(eq(users.id, userId));
@@ -23,7 +24,7 @@ async function loginOf(db: Queryable, userId: number): Promise<string> {
 
 export async function getPatient(db: Queryable, actor: Actor, id: number): Promise<PatientDetail> {
   const row = await findReachablePatient(db, actor, id);
-  const [login, [doctor], [unit], [inclusion], meds, others] = await Promise.all([
+  const [login, [doctor], [unit], [inclusion], meds, others, visitDates] = await Promise.all([
     loginOf(db, row.user_id),
     db
       .select({ id: doctors.id, firstname: doctors.firstname, surname: doctors.surname })
@@ -58,8 +59,10 @@ export async function getPatient(db: Queryable, actor: Actor, id: number): Promi
       .from(patientAdditionalMedicines)
       .where(eq(patientAdditionalMedicines.patient_id, id))
       .orderBy(asc(patientAdditionalMedicines.id)),
+    visitDatesOf(db, [id]),
   ]);
   return presentPatientDetail(row, {
+    ...visitDates(id),
     login,
     doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },
     unit: unit ?? { id: row.unit_id, name: '' },

@@ -29,7 +29,6 @@ const refused409 = notAvailableResponse.or(errorResponse);
 
 /** Visits: slots, booking, rescheduling, cancelling, day lists and month counts (ADR 027). */
 // Fastify plugins are async by contract even when they only declare routes (as routes.ts files).
-// eslint-disable-next-line @typescript-eslint/require-await
 export const bookingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '/units/:id/slots',

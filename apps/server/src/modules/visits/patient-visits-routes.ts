@@ -7,7 +7,6 @@ import { patientVisits } from './patient-visits.js';
 const tags = ['visits'];
 
 /** Visits: a patient's visits (the next visit's window is in booking-routes.ts). */
-// eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async by contract
 export const patientVisitRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '/patients/:id/visits',

@@ -16,7 +16,6 @@ const tags = ['visits'];
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** Visits: one visit's card and its recorded ECG (ADR 028). */
-// eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async by contract
 export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '/visits/:id',
