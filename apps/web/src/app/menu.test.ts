@@ -79,14 +79,23 @@ describe('menu', () => {
   it('gives a doctor the own unit’s calendar after the units, on phones too', () => {
     const doctor = { permissions: [...DOCTOR, 'calendar.manage' as const], unit_id: 4 };
     const items = menuFor(doctor);
-    expect(items.map((item) => item.path)).toEqual(['/patients', '/units', '/units/calendar/4']);
+    expect(items.map((item) => item.path)).toEqual([
+      '/patients',
+      '/units',
+      '/units/calendar/4',
+      '/visits/overdue',
+    ]);
     expect(items.filter((item) => item.mobile).map((item) => item.path)).toEqual([
       '/patients',
       '/units',
       '/units/calendar/4',
     ]);
     // No unit, or every unit (administrators use the units list): no such entry.
-    expect(paths([...DOCTOR, 'calendar.manage'])).toEqual(['/patients', '/units']);
+    expect(paths([...DOCTOR, 'calendar.manage'])).toEqual([
+      '/patients',
+      '/units',
+      '/visits/overdue',
+    ]);
     expect(
       menuFor({ permissions: [...ADMIN, 'calendar.manage'], unit_id: 4 }).map((i) => i.path),
     ).not.toContain('/units/calendar/4');
