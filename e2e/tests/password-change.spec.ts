@@ -22,7 +22,7 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
 
     // The menu is there but disabled until the password is changed.
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
-    await expect(menu.getByRole('link', { name: 'Jednostki' })).toHaveAttribute(
+    await expect(menu.getByRole('link', { name: 'Jednostki', exact: true })).toHaveAttribute(
       'aria-disabled',
       'true',
     );
@@ -78,7 +78,7 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await expect(page).toHaveURL(/\/units$/);
     expect(Date.now() - savedAt).toBeGreaterThanOrEqual(1000);
     await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
-    await expect(menu.getByRole('link', { name: 'Jednostki' })).not.toHaveAttribute(
+    await expect(menu.getByRole('link', { name: 'Jednostki', exact: true })).not.toHaveAttribute(
       'aria-disabled',
     );
     await expect(page.getByText('Menu będzie dostępne po zmianie hasła.')).toHaveCount(0);
@@ -140,7 +140,7 @@ test.describe('Zmiana hasła z menu', () => {
       await expect(
         page
           .getByRole('navigation', { name: 'Menu główne' })
-          .getByRole('link', { name: 'Jednostki' }),
+          .getByRole('link', { name: 'Jednostki', exact: true }),
       ).not.toHaveAttribute('aria-disabled');
       await expectAccessible(page, 'zmiana hasła');
 

@@ -56,12 +56,12 @@ test.describe('Ustawienia wizyt', () => {
     // The submenu opens from the keyboard.
     const group = nav.getByRole('button', { name: 'Ustawienia' });
     await expect(group).toHaveAttribute('aria-expanded', 'false');
-    await expect(nav.getByRole('link', { name: 'Wizyty' })).toBeHidden();
+    await expect(nav.getByRole('link', { name: 'Wizyty', exact: true })).toBeHidden();
     await group.focus();
     await page.keyboard.press('Enter');
     await expect(group).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('Tab');
-    await expect(nav.getByRole('link', { name: 'Wizyty' })).toBeFocused();
+    await expect(nav.getByRole('link', { name: 'Wizyty', exact: true })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/settings\/visits$/);
     await expect(page.getByRole('heading', { name: 'Ustawienia wizyt' })).toBeVisible();
@@ -105,7 +105,9 @@ test.describe('Ustawienia wizyt', () => {
     await expect(cell(page, 'Okno ± dni', 10)).toHaveValue('10');
     // The submenu is open on its own screen.
     await expect(
-      page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Wizyty' }),
+      page
+        .getByRole('navigation', { name: 'Menu główne' })
+        .getByRole('link', { name: 'Wizyty', exact: true }),
     ).toHaveAttribute('aria-current', 'page');
   });
 
@@ -150,9 +152,9 @@ test.describe('Ustawienia wizyt', () => {
     const { credentials } = await api.readyDoctor(unit.id);
     await openSignedIn(page, request, '/units', 'doctor', credentials);
     const nav = page.getByRole('navigation', { name: 'Menu główne' });
-    await expect(nav.getByRole('link', { name: 'Jednostki' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Jednostki', exact: true })).toBeVisible();
     await expect(nav.getByRole('button', { name: 'Ustawienia' })).toHaveCount(0);
-    await expect(nav.getByRole('link', { name: 'Wizyty' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Wizyty', exact: true })).toHaveCount(0);
 
     await page.goto('/settings/visits');
     await expect(page).toHaveURL(/\/units$/);

@@ -55,7 +55,7 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
       'page',
     );
     await expectAccessible(page, 'lekarze (telefon)');
-    await expect(bar.getByRole('link', { name: 'Jednostki' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Jednostki', exact: true })).toBeVisible();
     await expect(bar.getByRole('link', { name: 'Zmień hasło' })).toBeVisible();
     await expect(bar.getByRole('button', { name: 'Wyloguj się' })).toBeVisible();
     // The spec's bar: doctors, patients, units; administrators only in the desktop menu.
@@ -66,10 +66,10 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     expect(box!.y).toBeGreaterThan(844 / 2);
 
     // Units: cards instead of a table, with the order chosen in a select.
-    await bar.getByRole('link', { name: 'Jednostki' }).click();
+    await bar.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page).toHaveURL(/\/units$/);
     await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
-    await expect(bar.getByRole('link', { name: 'Jednostki' })).toHaveAttribute(
+    await expect(bar.getByRole('link', { name: 'Jednostki', exact: true })).toHaveAttribute(
       'aria-current',
       'page',
     );
@@ -130,7 +130,7 @@ test.describe('Układ na komputerze', () => {
     await expect(page.getByRole('heading', { name: 'Administratorzy' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Administratorzy' })).toBeVisible();
 
-    await menu.getByRole('link', { name: 'Jednostki' }).click();
+    await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page).toHaveURL(/\/units$/);
     await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
 
@@ -231,7 +231,7 @@ test.describe('Dostęp i sesja', () => {
     await signInThroughUi(page, 'admin', credentials);
     await expect(page).toHaveURL(/\/doctors$/);
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
-    await menu.getByRole('link', { name: 'Jednostki' }).click();
+    await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Jednostki' })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(unit.name);
     await expect(page.getByRole('row').filter({ hasText: unit.name })).toBeVisible();
@@ -266,7 +266,7 @@ test.describe('Dostęp i sesja', () => {
 
     await page
       .getByRole('navigation', { name: 'Menu główne' })
-      .getByRole('link', { name: 'Jednostki' })
+      .getByRole('link', { name: 'Jednostki', exact: true })
       .click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
