@@ -28,7 +28,7 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     );
     await expect(page.getByText('Menu będzie dostępne po zmianie hasła.')).toBeVisible();
     await expectAccessible(page, 'zmiana hasła wymuszona');
-    await menu.getByText('Jednostki').click({ force: true });
+    await menu.getByText('Jednostki', { exact: true }).click({ force: true });
     await expect(page).toHaveURL(/\/changepassword$/);
 
     // Typing another address leads back too.
