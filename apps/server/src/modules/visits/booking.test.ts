@@ -228,6 +228,8 @@ describe('booking', () => {
     expect(wrongDoctor.json<{ errors: Record<string, string[]> }>().errors).toHaveProperty(
       'doctor_id',
     );
+    const missingDoctor = await book({ ...base, doctor_id: 999999 });
+    expect(missingDoctor.statusCode, missingDoctor.body).toBe(422);
     expect(await footprint()).toEqual(before);
     // The same body in a free slot books.
     await booked(base);

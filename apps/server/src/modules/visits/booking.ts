@@ -1,6 +1,6 @@
 import { formatWarsawTime, slotRefusal, visitWindowOf, warsawDay } from '@portal/shared';
-import type { Visit, VisitBody, VisitWindowView } from '@portal/shared';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { SlotRule, Visit, VisitBody, VisitWindowView, VisitsValue } from '@portal/shared';
+import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, visits } from '../../db/schema.js';
@@ -10,8 +10,13 @@ import { findChangeablePatient, findReachablePatient } from '../../policies/pati
 import type { PatientRow } from '../../policies/patients.js';
 import { findReachableVisit } from '../../policies/visits.js';
 import type { VisitRow } from '../../policies/visits.js';
-import { liveVisit, loadVisit } from './queries.js';
-import { rulesForDay, visitSettings } from './slots-service.js';
+import { liveVisit, loadVisit, presentVisit } from './queries.js';
+import {
+  rulesForDay,
+  visitSettingQuery,
+  visitSettings,
+  visitSettingsFrom,
+} from './slots-service.js';
 
 /** A closed, taken, weekend, past or off-grid slot (design §3): one word for every reason. */
 export const notAvailable = () => conflict('not_available');
@@ -49,43 +54,56 @@ function assertVisitMovable(visit: VisitRow, now: Date): void {
   if (visitHasBegun(visit, now)) throw new AppError(409, 'visit_past');
 }
 
-/** The doctor must be a current doctor of the patient's unit (422 on `doctor_id`). */
-async function assertDoctorOfUnit(db: Queryable, doctorId: number, unitId: number): Promise<void> {
-  const [doctor] = await db
-    .select({ unit_id: doctors.unit_id })
-    .from(doctors)
-    .where(and(eq(doctors.id, doctorId), isNull(doctors.deleted_at)));
-  if (!doctor || doctor.unit_id !== unitId) throw invalid({ doctor_id: ['doctor_not_in_unit'] });
+/** Everything a booking decides on, read in one statement inside its transaction. */
+interface BookingContext {
+  setting: VisitsValue;
+  rules: SlotRule[];
+  /** The patient's live visits before the slot (the visit being moved left out). */
+  before: number;
+  /** The date of the patient's first live visit (the visit being moved left out). */
+  first: string | null;
+  /** The visit's doctor and the unit the doctor works in; null when there is no such doctor. */
+  doctor: { firstname: string; surname: string; unit_id: number; deleted: boolean } | null;
 }
 
 /**
- * The window of the visit a booking on `date`/`started_at` would be (design §5 "Visit windows"):
- * its number is 1 + the patient's live visits before it (`except` leaves out the visit being
- * moved); number 1 and numbers the schedule does not list have none.
+ * One round trip instead of five (ADR 027, measured by `npm run bench`): the `visits` setting,
+ * the unit's rules of the day, the patient's visits before the slot and the doctor. Booking is
+ * what sixteen coordinators do at once, and every round trip inside the transaction holds its
+ * connection longer.
  */
-async function windowOfBooking(
-  db: Queryable,
-  patientId: number,
+async function bookingContext(
+  tx: Queryable,
+  patient: PatientRow,
   slot: { date: string; started_at: string },
-  schedule: Parameters<typeof visitWindowOf>[0],
+  doctorId: number,
   except: number | null,
-): Promise<VisitWindowView | null> {
-  const [row] = await db
-    .select({
-      before: sql<number>`count(*) filter (where (${visits.date}, ${visits.started_at}) < (${slot.date}::date, ${slot.started_at}::time))::int`,
-      first: sql<string | null>`min(${visits.date})::text`,
-    })
-    .from(visits)
-    .where(
-      and(
-        eq(visits.patient_id, patientId),
-        liveVisit,
-        except === null ? undefined : ne(visits.id, except),
-      ),
-    );
-  const number = 1 + (row?.before ?? 0);
-  if (number === 1 || !row?.first) return null;
-  return visitWindowOf(schedule, row.first, number);
+): Promise<BookingContext> {
+  const result: unknown = await tx.execute(sql`
+    select
+      (${visitSettingQuery(tx)}) as setting,
+      (select coalesce(json_agg(r), '[]'::json)
+        from (${rulesForDay(tx, patient.unit_id, slot.date)}) r) as rules,
+      (select json_build_object(
+          'before', count(*) filter (
+            where (v.date, v.started_at) < (${slot.date}::date, ${slot.started_at}::time)),
+          'first', min(v.date))
+        from ${visits} v
+        where v.patient_id = ${patient.id} and v.cancelled_at is null
+          and v.id <> ${except ?? 0}) as history,
+      (select json_build_object('firstname', d.firstname, 'surname', d.surname,
+          'unit_id', d.unit_id, 'deleted', d.deleted_at is not null)
+        from ${doctors} d where d.id = ${doctorId}) as doctor`);
+  // Both drivers answer { rows } and parse json columns; execute() leaves the result unknown.
+  const [row] = (result as { rows: Record<string, unknown>[] }).rows;
+  const history = row?.history as { before: number; first: string | null };
+  return {
+    setting: visitSettingsFrom(row?.setting),
+    rules: row?.rules as SlotRule[],
+    before: Number(history.before),
+    first: history.first,
+    doctor: (row?.doctor ?? null) as BookingContext['doctor'],
+  };
 }
 
 /** What booking and rescheduling share: the slot check, the doctor, the window. */
@@ -97,21 +115,28 @@ async function checkedBooking(
   except: number | null,
   now: Date,
 ) {
-  const [setting, rules] = await Promise.all([
-    visitSettings(tx),
-    rulesForDay(tx, patient.unit_id, body.date),
-  ]);
-  const refusal = slotRefusal(body, setting, rules, now);
+  const context = await bookingContext(tx, patient, body, doctorId, except);
+  const { setting, doctor } = context;
+  // A doctor the body names must be a current doctor of the patient's unit (422 on
+  // `doctor_id`); the patient's own doctor stays the default even after leaving the unit.
+  const named = body.doctor_id != null;
+  if (named && (!doctor || doctor.deleted || doctor.unit_id !== patient.unit_id))
+    throw invalid({ doctor_id: ['doctor_not_in_unit'] });
+  const refusal = slotRefusal(body, setting, context.rules, now);
   if (refusal === 'invalid') throw invalid({ started_at: ['invalid_time'] });
   if (refusal) throw notAvailable();
-  const window = await windowOfBooking(tx, patient.id, body, setting.schedule, except);
+  // Visit windows (design §5): the visit's number is 1 + the live visits before it; number 1
+  // and numbers the schedule does not list have no window.
+  const number = context.before + 1;
+  const window =
+    number === 1 || !context.first ? null : visitWindowOf(setting.schedule, context.first, number);
   const outside = window !== null && (body.date < window.from || body.date > window.to);
   const reason = body.window_reason?.trim() ? body.window_reason : null;
   if (outside && !reason) throw invalid({ window_reason: ['window_reason_required'] });
   const length = setting.meeting_length_minutes;
   const [hours, minutes] = body.started_at.split(':').map(Number);
   const end = (hours ?? 0) * 60 + (minutes ?? 0) + length;
-  return {
+  const values = {
     patient_id: patient.id,
     unit_id: patient.unit_id,
     doctor_id: doctorId,
@@ -121,6 +146,7 @@ async function checkedBooking(
     out_of_window: outside,
     window_reason: outside ? reason : null,
   };
+  return { values, ordinal: number, doctor };
 }
 
 async function answer(db: Database, id: number): Promise<Visit> {
@@ -142,18 +168,24 @@ export async function bookVisit(
 ): Promise<Visit> {
   const patient = await findChangeablePatient(db, actor, body.patient_id);
   const doctorId = body.doctor_id ?? patient.doctor_id;
-  if (body.doctor_id != null) await assertDoctorOfUnit(db, body.doctor_id, patient.unit_id);
-  const id = await slotGuarded(() =>
+  return slotGuarded(() =>
     inTransaction(db, actor.userId, async (tx) => {
-      const values = await checkedBooking(tx, patient, body, doctorId, null, now);
+      const { values, ordinal, doctor } = await checkedBooking(
+        tx,
+        patient,
+        body,
+        doctorId,
+        null,
+        now,
+      );
       const [row] = await tx
         .insert(visits)
         .values({ ...values, created_by: actor.userId })
-        .returning({ id: visits.id });
-      return row!.id;
+        .returning();
+      // Everything the answer shows is at hand: a new visit has no files yet.
+      return presentVisit(row!, { ordinal, patient, doctor, files: [] });
     }),
   );
-  return answer(db, id);
 }
 
 /**
@@ -173,10 +205,9 @@ export async function rescheduleVisit(
   const patient = await findChangeablePatient(db, actor, existing.patient_id);
   assertVisitMovable(existing, now);
   const doctorId = body.doctor_id ?? existing.doctor_id ?? patient.doctor_id;
-  if (body.doctor_id != null) await assertDoctorOfUnit(db, body.doctor_id, patient.unit_id);
   await slotGuarded(() =>
     inTransaction(db, actor.userId, async (tx) => {
-      const values = await checkedBooking(tx, patient, body, doctorId, id, now);
+      const { values } = await checkedBooking(tx, patient, body, doctorId, id, now);
       const [row] = await tx
         .update(visits)
         .set({

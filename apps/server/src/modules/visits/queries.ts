@@ -56,38 +56,52 @@ export async function loadVisits(db: Queryable, where: SQL | undefined): Promise
     filesOf.set(file.ref_id, list);
   }
 
-  return rows.map(({ visit, ordinal, patient, doctor }) => {
-    const results = {
-      qt: visit.qt,
-      rr: visit.rr,
-      pq: visit.pq,
-      qrs: visit.qrs,
-      qtcb: visit.qtcb,
-      qtcfra: visit.qtcfra,
-    };
-    return {
-      id: visit.id,
-      date: visit.date,
-      started_at: visit.started_at,
-      ended_at: visit.ended_at,
-      ordinal,
-      patient_id: visit.patient_id,
-      patient: { firstname: patient.firstname, surname: patient.surname },
-      doctor_id: visit.doctor_id,
-      doctor: doctor ? { firstname: doctor.firstname, surname: doctor.surname } : null,
-      unit_id: visit.unit_id,
-      isDone: visit.is_done,
-      comment: visit.comment,
-      out_of_window: visit.out_of_window,
-      window_reason: visit.window_reason,
-      results,
-      out_of_norm: ecgOutOfNorm(results, patient.sex),
-      files: filesOf.get(visit.id) ?? [],
-      // Samples arrive with issue 10; they will be loaded here by visit_id.
-      probes: [],
-      version: visit.version,
-    };
-  });
+  return rows.map(({ visit, ordinal, patient, doctor }) =>
+    presentVisit(visit, { ordinal, patient, doctor, files: filesOf.get(visit.id) ?? [] }),
+  );
+}
+
+/** What the answer of a visit needs beside its row. */
+export interface VisitRelations {
+  ordinal: number;
+  patient: { firstname: string; surname: string; sex: 'M' | 'K' };
+  doctor: { firstname: string; surname: string } | null;
+  files: Visit['files'];
+}
+
+/** A visit row in the shape of design §6: every field named, so no new column leaks out. */
+export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
+  const results = {
+    qt: visit.qt,
+    rr: visit.rr,
+    pq: visit.pq,
+    qrs: visit.qrs,
+    qtcb: visit.qtcb,
+    qtcfra: visit.qtcfra,
+  };
+  const { patient, doctor } = related;
+  return {
+    id: visit.id,
+    date: visit.date,
+    started_at: visit.started_at,
+    ended_at: visit.ended_at,
+    ordinal: related.ordinal,
+    patient_id: visit.patient_id,
+    patient: { firstname: patient.firstname, surname: patient.surname },
+    doctor_id: visit.doctor_id,
+    doctor: doctor ? { firstname: doctor.firstname, surname: doctor.surname } : null,
+    unit_id: visit.unit_id,
+    isDone: visit.is_done,
+    comment: visit.comment,
+    out_of_window: visit.out_of_window,
+    window_reason: visit.window_reason,
+    results,
+    out_of_norm: ecgOutOfNorm(results, patient.sex),
+    files: related.files,
+    // Samples arrive with issue 10; they will be loaded here by visit_id.
+    probes: [],
+    version: visit.version,
+  };
 }
 
 /** One live visit by id in the shape of design §6, or null. */

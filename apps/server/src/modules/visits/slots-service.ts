@@ -13,11 +13,16 @@ import { liveVisit } from './queries.js';
  * connection or transaction: booking reads it inside its own transaction.
  */
 export async function visitSettings(db: Queryable): Promise<VisitsValue> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, 'visits'));
-  const stored: unknown = row?.value;
+  const [row] = await visitSettingQuery(db);
+  return visitSettingsFrom(row?.value);
+}
+
+/** The stored `visits` value, as a query that can also sit inside a larger statement. */
+export const visitSettingQuery = (db: Queryable) =>
+  db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'visits'));
+
+/** A stored `visits` value (or nothing) over the defaults. */
+export function visitSettingsFrom(stored: unknown): VisitsValue {
   return stored && typeof stored === 'object' && !Array.isArray(stored)
     ? { ...SETTING_DEFAULTS.visits, ...(stored as Partial<VisitsValue>) }
     : SETTING_DEFAULTS.visits;
@@ -41,17 +46,15 @@ const ruleColumns = {
   is_global: unitCalendarRules.is_global,
 };
 
-/** The rules that shape a unit's day: the date's own and the global rules of its weekday. */
-export async function rulesForDay(
-  db: Queryable,
-  unitId: number,
-  date: string,
-): Promise<SlotRule[]> {
-  return db
+/**
+ * The rules that shape a unit's day: the date's own and the global rules of its weekday. A query
+ * (awaited, it gives the rules) so that booking can read it inside its one statement.
+ */
+export const rulesForDay = (db: Queryable, unitId: number, date: string) =>
+  db
     .select(ruleColumns)
     .from(unitCalendarRules)
     .where(and(eq(unitCalendarRules.unit_id, unitId), ofDay(date)));
-}
 
 /**
  * The unit's day rules in the same round trip that proves the unit exists: null for a missing
