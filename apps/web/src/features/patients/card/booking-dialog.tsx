@@ -157,6 +157,9 @@ function BookingForm({
           </Text>
           <LocalizedDates>
             <DatePicker
+              // The window arrives after the dialog opens; a new key opens the calendar on the
+              // window's month instead of leaving the coordinator on today's.
+              key={date === null && window ? window.from : 'calendar'}
               aria-labelledby="booking-calendar-label"
               value={date}
               onChange={chooseDay}
