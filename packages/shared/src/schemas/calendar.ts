@@ -121,9 +121,8 @@ export type CalendarFiltersQuery = z.infer<typeof calendarFiltersQuery>;
 export const calendarRuleList = z.object({ data: z.array(calendarRule) });
 export type CalendarRuleList = z.infer<typeof calendarRuleList>;
 
-/** GET /api/units/calendar/get_rules_count?unit_id&year&month. */
-export const calendarCountQuery = z.object({
-  unit_id: requiredId(),
+/** A month named in a query string (`year`, `month` 1–12): the month views of rules and visits. */
+export const monthQueryFields = {
   year: z.coerce
     .number({ error: 'required' })
     .int({ error: 'invalid_number' })
@@ -134,7 +133,10 @@ export const calendarCountQuery = z.object({
     .int({ error: 'invalid_number' })
     .min(1, { error: 'invalid_number' })
     .max(12, { error: 'invalid_number' }),
-});
+};
+
+/** GET /api/units/calendar/get_rules_count?unit_id&year&month. */
+export const calendarCountQuery = z.object({ unit_id: requiredId(), ...monthQueryFields });
 export type CalendarCountQuery = z.infer<typeof calendarCountQuery>;
 
 /**

@@ -3,7 +3,7 @@ import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
 import { dayField, idField, optionalText, requiredId, text } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
-import { timeField } from './calendar.js';
+import { monthQueryFields, timeField } from './calendar.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
 import type { VisitWindow } from './settings.js';
 
@@ -140,16 +140,7 @@ export const visitsQuery = z.object({
 });
 /** GET /api/visits/count?year&month&unit_id → {data:[{date, count}]}. */
 export const visitsCountQuery = z.object({
-  year: z.coerce
-    .number({ error: 'required' })
-    .int({ error: 'invalid_number' })
-    .min(1, { error: 'invalid_number' })
-    .max(9999, { error: 'invalid_number' }),
-  month: z.coerce
-    .number({ error: 'required' })
-    .int({ error: 'invalid_number' })
-    .min(1, { error: 'invalid_number' })
-    .max(12, { error: 'invalid_number' }),
+  ...monthQueryFields,
   unit_id: idField().optional(),
 });
 export const visitsCount = z.object({

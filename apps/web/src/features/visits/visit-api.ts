@@ -1,12 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  FileSaved,
-  PatientDetail,
-  SuccessResponse,
-  Visit,
-  VisitResultsBody,
-  VisitSaved,
-} from '@portal/shared';
+import type { PatientDetail, Visit, VisitResultsBody, VisitSaved } from '@portal/shared';
+import { deleteFile, uploadFile } from '../../api/files';
 import { queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
@@ -52,14 +46,7 @@ export function useRecordVisit(id: number) {
 export function useUploadEcgFile(visitId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      // Fields before the file: the server reads them together with the file part.
-      form.set('ref_type', 'visit');
-      form.set('ref_id', String(visitId));
-      form.set('file', file, file.name);
-      return api.postForm<FileSaved>('/files', form);
-    },
+    mutationFn: (file: File) => uploadFile({ refType: 'visit', refId: visitId }, file),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: visitKey(visitId) }),
   });
 }
@@ -67,7 +54,7 @@ export function useUploadEcgFile(visitId: number) {
 export function useDeleteEcgFile(visitId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (fileId: number) => api.delete<SuccessResponse>(`/files/${fileId}`),
+    mutationFn: deleteFile,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: visitKey(visitId) }),
   });
 }

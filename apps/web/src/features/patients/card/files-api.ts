@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FileSaved, FileView, SuccessResponse } from '@portal/shared';
+import type { FileView } from '@portal/shared';
+import { deleteFile, uploadFile } from '../../../api/files';
 import { queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
 
@@ -20,15 +21,8 @@ export function useFiles(patientId: number) {
 export function useUploadFile(patientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, comment }: { file: File; comment: string | null }) => {
-      const form = new FormData();
-      // Fields before the file: the server reads them together with the file part.
-      form.set('ref_type', 'patient');
-      form.set('ref_id', String(patientId));
-      if (comment) form.set('comment', comment);
-      form.set('file', file, file.name);
-      return api.postForm<FileSaved>('/files', form);
-    },
+    mutationFn: ({ file, comment }: { file: File; comment: string | null }) =>
+      uploadFile({ refType: 'patient', refId: patientId }, file, comment),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
   });
 }
@@ -36,7 +30,7 @@ export function useUploadFile(patientId: number) {
 export function useDeleteFile(patientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete<SuccessResponse>(`/files/${id}`),
+    mutationFn: deleteFile,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
   });
 }
