@@ -5,6 +5,8 @@ import type { LoadOrder, LoadResult } from './load-worker.js';
 import type { BenchDatabase } from './databases.js';
 import { timeRounds } from './stats.js';
 import type { Rounds, Timing } from './stats.js';
+import { httpRequest, keepAlive } from './http-client.js';
+import type { HttpAnswer } from './http-client.js';
 
 export interface BenchCase {
   name: string;
@@ -74,10 +76,11 @@ export interface Client {
   headers: Record<string, string>;
 }
 
+const agent = keepAlive();
+
 /** One GET through real HTTP (keep-alive); the body is read whole, as a browser would. */
-export async function get(client: Client, url: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(client.baseUrl + url, { headers: client.headers });
-  return { status: response.status, body: await response.text() };
+export function get(client: Client, url: string): Promise<HttpAnswer> {
+  return httpRequest(agent, new URL(client.baseUrl + url), { headers: client.headers });
 }
 
 function describe(body: string): { rows: number | null; total: string | null } {

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { httpRequest, keepAlive } from './http-client.js';
 
 /** What `throughput` asks of the load generator. */
 export interface LoadOrder {
@@ -26,17 +27,19 @@ async function load({ baseUrl, headers, url, clients, ms }: LoadOrder): Promise<
   let done = 0;
   let failed = 0;
   const until = Date.now() + ms;
+  const agent = keepAlive(clients);
+  const target = new URL(baseUrl + url);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (Date.now() < until) {
-        const response = await fetch(baseUrl + url, { headers });
-        await response.arrayBuffer();
-        if (response.status === 200) done++;
+        const { status } = await httpRequest(agent, target, { headers });
+        if (status === 200) done++;
         else failed++;
       }
     }),
   );
+  agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   return { clients, seconds, requests: done, failed, perSecond: done / seconds };
 }

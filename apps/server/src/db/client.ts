@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { sql } from 'drizzle-orm';
-import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
+import { fillPlaceholders, sql } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, Logger, SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -151,4 +152,60 @@ export async function inTransaction<T>(
     }
     return work(tx);
   });
+}
+
+/**
+ * One writing statement that is its own transaction and names the acting user itself: a CTE
+ * `audit_actor` sets app.user_id (transaction-local, so it ends with the statement) and the
+ * statement MUST read from `audit_actor` (an unread CTE is never run). The audit triggers fire
+ * at the end of the statement and see the actor exactly as under inTransaction. For hot writes
+ * of one statement (booking, ADR 027): it saves the BEGIN, set_config and COMMIT round trips.
+ * `actorUserId` may be a `sql.placeholder` for a preparedStatement.
+ */
+export function asActor(actorUserId: unknown, statement: SQL): SQL {
+  return sql`with audit_actor as (select set_config('app.user_id', ${actorUserId}::text, true)) ${statement}`;
+}
+
+/**
+ * A statement compiled once from drizzle's `sql` with `sql.placeholder`s and run by name: on
+ * PostgreSQL node-postgres prepares it once per connection, so neither drizzle's build nor
+ * PostgreSQL's planning is paid again; PGlite runs the same text and values. For the hottest
+ * statements only (booking, ADR 027); runs on the database, never inside a transaction.
+ */
+export function preparedStatement(name: string, build: (db: Database) => SQL) {
+  // Compiled on first use: building needs a database's query builder, not its connection.
+  let query: { sql: string; params: unknown[] } | null = null;
+  return async (db: Database, values: Record<string, unknown>) => {
+    query ??= new PgDialect().sqlToQuery(build(db));
+    const params = fillPlaceholders(query.params, values);
+    // drizzle keeps the driver's client on $client; the Database type does not name it.
+    const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+    const result =
+      client instanceof PGlite
+        ? await client.query<Record<string, unknown>>(query.sql, params)
+        : await client.query<Record<string, unknown>>({ name, text: query.sql, values: params });
+    return result.rows;
+  };
+}
+
+const preparedQueries = new WeakMap<Database, Map<string, unknown>>();
+
+/**
+ * A drizzle prepared query (`.prepare(name)` with `sql.placeholder`s), built once per database
+ * and reused: the query is not rebuilt on every request and PostgreSQL plans it once per
+ * connection. For the statements every request or every screen runs (the session check, the
+ * slots of a day).
+ */
+export function preparedOnce<T>(db: Database, name: string, build: () => T): T {
+  let queries = preparedQueries.get(db);
+  if (!queries) {
+    queries = new Map();
+    preparedQueries.set(db, queries);
+  }
+  let query = queries.get(name) as T | undefined;
+  if (query === undefined) {
+    query = build();
+    queries.set(name, query);
+  }
+  return query;
 }

@@ -1,7 +1,7 @@
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@portal/shared';
 import type { ChangePasswordBody, Role, SessionUser } from '@portal/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, preparedOnce } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { revokeAllSessions } from '../../lib/accounts.js';
 import { admins, doctors, sessions, usedRefreshTokens, users } from '../../db/schema.js';
@@ -106,8 +106,12 @@ export async function login(
  * Resolves a bearer token to its actor. An expired access token is told apart from an unknown
  * one, so that the web app refreshes only when refreshing can help.
  */
-export async function authenticate(db: Database, accessToken: string): Promise<Actor> {
-  const [row] = await db
+/**
+ * The session check every request runs, prepared once per database: the statement is planned
+ * once per connection instead of on every request, and the query is not rebuilt each time.
+ */
+function sessionQuery(db: Database) {
+  return db
     .select({
       sessionId: sessions.id,
       accessExpiresAt: sessions.access_expires_at,
@@ -123,8 +127,13 @@ export async function authenticate(db: Database, accessToken: string): Promise<A
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(doctors, eq(doctors.user_id, users.id))
     .where(
-      and(eq(sessions.access_token_hash, tokenDigest(accessToken)), isNull(sessions.revoked_at)),
-    );
+      and(eq(sessions.access_token_hash, sql.placeholder('digest')), isNull(sessions.revoked_at)),
+    )
+    .prepare('authenticate_session');
+}
+export async function authenticate(db: Database, accessToken: string): Promise<Actor> {
+  const query = preparedOnce(db, 'authenticate_session', () => sessionQuery(db));
+  const [row] = await query.execute({ digest: tokenDigest(accessToken) });
   if (!row || row.userDeletedAt || row.role === 'patient') throw unauthorized();
   if (row.accessExpiresAt.getTime() <= Date.now()) throw unauthorized(EXPIRED_TOKEN_ERROR);
   return {

@@ -1,13 +1,14 @@
 import { formatWarsawTime, slotRefusal, visitWindowOf, warsawDay } from '@portal/shared';
 import type { SlotRule, Visit, VisitBody, VisitWindowView, VisitsValue } from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
+import type { SQL } from 'drizzle-orm';
+import { asActor, inTransaction, preparedStatement } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { doctors, visits } from '../../db/schema.js';
-import { AppError, conflict, invalid, isUniqueViolation } from '../../lib/errors.js';
+import { doctors, patients, visits } from '../../db/schema.js';
+import { AppError, conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
-import type { PatientRow } from '../../policies/patients.js';
+import { unitScope } from '../../policies/units.js';
 import { findReachableVisit } from '../../policies/visits.js';
 import type { VisitRow } from '../../policies/visits.js';
 import { liveVisit, loadVisit, presentVisit } from './queries.js';
@@ -54,8 +55,20 @@ function assertVisitMovable(visit: VisitRow, now: Date): void {
   if (visitHasBegun(visit, now)) throw new AppError(409, 'visit_past');
 }
 
-/** Everything a booking decides on, read in one statement inside its transaction. */
+/** The patient as booking needs it; null when missing or out of the actor's reach. */
+interface BookingPatient {
+  id: number;
+  unit_id: number;
+  doctor_id: number;
+  firstname: string;
+  surname: string;
+  sex: 'M' | 'K';
+  deleted: boolean;
+}
+
+/** Everything a booking decides on, read in one statement. */
 interface BookingContext {
+  patient: BookingPatient | null;
   setting: VisitsValue;
   rules: SlotRule[];
   /** The patient's live visits before the slot (the visit being moved left out). */
@@ -66,38 +79,85 @@ interface BookingContext {
   doctor: { firstname: string; surname: string; unit_id: number; deleted: boolean } | null;
 }
 
+/** What the deciding statement is asked: values, or placeholders for the prepared form. */
+interface ContextParams {
+  patientId: unknown;
+  /** The actor's unit, or null when the actor reaches every unit (patientScope). */
+  scopeUnit: unknown;
+  date: unknown;
+  startedAt: unknown;
+  /** The visit being moved (left out of the patient's visits), or 0. */
+  except: unknown;
+  /** The doctor the body names, or null for the patient's own. */
+  doctorId: unknown;
+}
+
 /**
- * One round trip instead of five (ADR 027, measured by `npm run bench`): the `visits` setting,
- * the unit's rules of the day, the patient's visits before the slot and the doctor. Booking is
- * what sixteen coordinators do at once, and every round trip inside the transaction holds its
- * connection longer.
+ * One round trip instead of six (ADR 027, measured by `npm run bench`): the patient within the
+ * actor's reach, the `visits` setting, the patient's unit's rules of the day, the patient's
+ * visits before the slot and the doctor (the named one, else the patient's). Booking is what
+ * sixteen coordinators do at once; every round trip costs the server a socket write and a read.
  */
-async function bookingContext(
-  tx: Queryable,
-  patient: PatientRow,
-  slot: { date: string; started_at: string },
-  doctorId: number,
-  except: number | null,
-): Promise<BookingContext> {
-  const result: unknown = await tx.execute(sql`
+function contextStatement(q: Queryable, p: ContextParams): SQL {
+  return sql`
+    with booking_patient as (
+      select id, unit_id, doctor_id, firstname, surname, sex, deleted_at is not null as deleted
+      from ${patients}
+      where id = ${p.patientId}::integer
+        and (${p.scopeUnit}::integer is null or unit_id = ${p.scopeUnit}::integer)
+    )
     select
-      (${visitSettingQuery(tx)}) as setting,
+      (select row_to_json(booking_patient) from booking_patient) as patient,
+      (${visitSettingQuery(q)}) as setting,
       (select coalesce(json_agg(r), '[]'::json)
-        from (${rulesForDay(tx, patient.unit_id, slot.date)}) r) as rules,
+        from (${rulesForDay(q, sql`(select unit_id from booking_patient)`, p.date as string)}) r
+      ) as rules,
       (select json_build_object(
           'before', count(*) filter (
-            where (v.date, v.started_at) < (${slot.date}::date, ${slot.started_at}::time)),
+            where (v.date, v.started_at) < (${p.date}::date, ${p.startedAt}::time)),
           'first', min(v.date))
         from ${visits} v
-        where v.patient_id = ${patient.id} and v.cancelled_at is null
-          and v.id <> ${except ?? 0}) as history,
+        where v.patient_id = ${p.patientId}::integer and v.cancelled_at is null
+          and v.id <> ${p.except}::integer) as history,
       (select json_build_object('firstname', d.firstname, 'surname', d.surname,
           'unit_id', d.unit_id, 'deleted', d.deleted_at is not null)
-        from ${doctors} d where d.id = ${doctorId}) as doctor`);
-  // Both drivers answer { rows } and parse json columns; execute() leaves the result unknown.
-  const [row] = (result as { rows: Record<string, unknown>[] }).rows;
+        from ${doctors} d
+        where d.id = coalesce(${p.doctorId}::integer,
+          (select doctor_id from booking_patient))) as doctor`;
+}
+
+/** The deciding statement of a new booking, compiled once and prepared per connection. */
+const bookingContextPrepared = preparedStatement('booking_context', (db) =>
+  contextStatement(db, {
+    patientId: sql.placeholder('patientId'),
+    scopeUnit: sql.placeholder('scopeUnit'),
+    date: sql.placeholder('date'),
+    startedAt: sql.placeholder('startedAt'),
+    except: sql.placeholder('except'),
+    doctorId: sql.placeholder('doctorId'),
+  }),
+);
+
+/** A new visit, written as its booking's actor in one prepared statement (no BEGIN/COMMIT). */
+const insertVisitPrepared = preparedStatement('booking_insert', () => {
+  const p = (name: string) => sql.placeholder(name);
+  return asActor(
+    p('actor'),
+    sql`insert into ${visits} (patient_id, unit_id, doctor_id, date, started_at, ended_at,
+        out_of_window, window_reason, created_by)
+      select ${p('patient_id')}::integer, ${p('unit_id')}::integer, ${p('doctor_id')}::integer,
+        ${p('date')}::date, ${p('started_at')}::time, ${p('ended_at')}::time,
+        ${p('out_of_window')}::boolean, ${p('window_reason')}::text, ${p('actor')}::integer
+      from audit_actor
+      returning id, version`,
+  );
+});
+
+/** The one row of the deciding statement, typed. */
+function contextOf(row: Record<string, unknown> | undefined): BookingContext {
   const history = row?.history as { before: number; first: string | null };
   return {
+    patient: (row?.patient ?? null) as BookingPatient | null,
     setting: visitSettingsFrom(row?.setting),
     rules: row?.rules as SlotRule[],
     before: Number(history.before),
@@ -106,16 +166,53 @@ async function bookingContext(
   };
 }
 
-/** What booking and rescheduling share: the slot check, the doctor, the window. */
-async function checkedBooking(
-  tx: Queryable,
-  patient: PatientRow,
+/**
+ * The context of a booking: prepared on the database for a new booking, built for a move, which
+ * reads it inside its transaction.
+ */
+async function bookingContext(
+  db: Database | { tx: Queryable },
+  actor: Actor,
+  patientId: number,
+  slot: { date: string; started_at: string },
+  doctorId: number | null,
+  except: number | null,
+): Promise<BookingContext> {
+  const params: ContextParams = {
+    patientId,
+    scopeUnit: unitScope(actor),
+    date: slot.date,
+    startedAt: slot.started_at,
+    except: except ?? 0,
+    doctorId,
+  };
+  if (!('tx' in db)) {
+    const [row] = await bookingContextPrepared(db, params as unknown as Record<string, unknown>);
+    return contextOf(row);
+  }
+  const result: unknown = await db.tx.execute(contextStatement(db.tx, params));
+  // Both drivers answer { rows } and parse json columns; execute() leaves the result unknown.
+  return contextOf((result as { rows: Record<string, unknown>[] }).rows[0]);
+}
+
+/**
+ * The reachable (404), not deleted (409 `patient_deleted`) patient of a booking's context, as
+ * findChangeablePatient decides it for every other write.
+ */
+function changeablePatient(context: BookingContext): BookingPatient {
+  if (!context.patient) throw notFound();
+  if (context.patient.deleted) throw new AppError(409, 'patient_deleted');
+  return context.patient;
+}
+
+/** What booking and rescheduling share: the doctor, the slot, the window; nothing is written. */
+function decideBooking(
+  context: BookingContext,
+  patient: BookingPatient,
   body: VisitBody,
   doctorId: number,
-  except: number | null,
   now: Date,
 ) {
-  const context = await bookingContext(tx, patient, body, doctorId, except);
   const { setting, doctor } = context;
   // A doctor the body names must be a current doctor of the patient's unit (422 on
   // `doctor_id`); the patient's own doctor stays the default even after leaving the unit.
@@ -166,26 +263,41 @@ export async function bookVisit(
   body: VisitBody,
   now: Date = new Date(),
 ): Promise<Visit> {
-  const patient = await findChangeablePatient(db, actor, body.patient_id);
-  const doctorId = body.doctor_id ?? patient.doctor_id;
-  return slotGuarded(() =>
-    inTransaction(db, actor.userId, async (tx) => {
-      const { values, ordinal, doctor } = await checkedBooking(
-        tx,
-        patient,
-        body,
-        doctorId,
-        null,
-        now,
-      );
-      const [row] = await tx
-        .insert(visits)
-        .values({ ...values, created_by: actor.userId })
-        .returning();
-      // Everything the answer shows is at hand: a new visit has no files yet.
-      return presentVisit(row!, { ordinal, patient, doctor, files: [] });
-    }),
+  const context = await bookingContext(
+    db,
+    actor,
+    body.patient_id,
+    body,
+    body.doctor_id ?? null,
+    null,
   );
+  const patient = changeablePatient(context);
+  const doctorId = body.doctor_id ?? patient.doctor_id;
+  const { values, ordinal, doctor } = decideBooking(context, patient, body, doctorId, now);
+  // One statement, its own transaction, the actor named inside it (asActor): the slot indexes
+  // decide between simultaneous bookings, whatever was read a moment before.
+  const [row] = await slotGuarded(() =>
+    insertVisitPrepared(db, { ...values, actor: actor.userId }),
+  );
+  const inserted: VisitRow = {
+    ...values,
+    id: Number(row!.id),
+    version: Number(row!.version),
+    is_done: false,
+    comment: null,
+    qt: null,
+    rr: null,
+    pq: null,
+    qrs: null,
+    qtcb: null,
+    qtcfra: null,
+    cancelled_at: null,
+    created_by: actor.userId,
+    created_at: now,
+    updated_at: now,
+  };
+  // Everything the answer shows is at hand: a new visit has no files yet.
+  return presentVisit(inserted, { ordinal, patient, doctor, files: [] });
 }
 
 /**
@@ -202,12 +314,20 @@ export async function rescheduleVisit(
   const existing = await findReachableVisit(db, actor, id);
   // The visit belongs to its patient: moving it to another patient is a new booking.
   if (body.patient_id !== existing.patient_id) throw invalid({ patient_id: ['invalid'] });
-  const patient = await findChangeablePatient(db, actor, existing.patient_id);
-  assertVisitMovable(existing, now);
-  const doctorId = body.doctor_id ?? existing.doctor_id ?? patient.doctor_id;
   await slotGuarded(() =>
     inTransaction(db, actor.userId, async (tx) => {
-      const { values } = await checkedBooking(tx, patient, body, doctorId, id, now);
+      const context = await bookingContext(
+        { tx },
+        actor,
+        existing.patient_id,
+        body,
+        body.doctor_id ?? existing.doctor_id ?? null,
+        id,
+      );
+      const patient = changeablePatient(context);
+      assertVisitMovable(existing, now);
+      const doctorId = body.doctor_id ?? existing.doctor_id ?? patient.doctor_id;
+      const { values } = decideBooking(context, patient, body, doctorId, now);
       const [row] = await tx
         .update(visits)
         .set({

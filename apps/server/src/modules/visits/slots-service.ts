@@ -1,7 +1,9 @@
-import { SETTING_DEFAULTS, calendarWeekday, daySlots } from '@portal/shared';
-import type { DaySlot, SlotRule, SlotsResponse, VisitsValue } from '@portal/shared';
+import { SETTING_DEFAULTS, daySlots } from '@portal/shared';
+import type { DaySlot, SlotsResponse, VisitsValue } from '@portal/shared';
 import { and, eq, or, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.js';
+import type { Placeholder, SQL } from 'drizzle-orm';
+import { preparedOnce } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import { patients, settings, unitCalendarRules, units, visits } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -28,13 +30,16 @@ export function visitSettingsFrom(stored: unknown): VisitsValue {
     : SETTING_DEFAULTS.visits;
 }
 
-/** Of a unit's rules, those that shape a day: the date's own and its weekday's global ones. */
-const ofDay = (date: string) =>
+/**
+ * Of a unit's rules, those that shape a day: the date's own and its weekday's global ones. The
+ * day may be a placeholder (booking's prepared statement), so its weekday is taken in SQL.
+ */
+const ofDay = (date: string | Placeholder) =>
   or(
     eq(unitCalendarRules.date, date),
     and(
       eq(unitCalendarRules.is_global, true),
-      sql`extract(isodow from ${unitCalendarRules.date}) = ${calendarWeekday(date)}`,
+      sql`extract(isodow from ${unitCalendarRules.date}) = extract(isodow from ${date}::date)`,
     ),
   );
 
@@ -50,29 +55,11 @@ const ruleColumns = {
  * The rules that shape a unit's day: the date's own and the global rules of its weekday. A query
  * (awaited, it gives the rules) so that booking can read it inside its one statement.
  */
-export const rulesForDay = (db: Queryable, unitId: number, date: string) =>
+export const rulesForDay = (db: Queryable, unitId: number | SQL, date: string | Placeholder) =>
   db
     .select(ruleColumns)
     .from(unitCalendarRules)
     .where(and(eq(unitCalendarRules.unit_id, unitId), ofDay(date)));
-
-/**
- * The unit's day rules in the same round trip that proves the unit exists: null for a missing
- * unit (one row with no rule for a unit without rules).
- */
-async function unitWithRules(
-  db: Queryable,
-  unitId: number,
-  date: string,
-): Promise<SlotRule[] | null> {
-  const rows = await db
-    .select({ unit: units.id, rule: ruleColumns })
-    .from(units)
-    .leftJoin(unitCalendarRules, and(eq(unitCalendarRules.unit_id, units.id), ofDay(date)))
-    .where(eq(units.id, unitId));
-  if (rows.length === 0) return null;
-  return rows.flatMap(({ rule }) => (rule ? [rule] : []));
-}
 
 /**
  * A unit named by the caller must exist and be within reach; another unit's (for a doctor) and
@@ -92,31 +79,29 @@ const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
  * queries, sent together: the setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
-  db: Queryable,
+  db: Database,
   actor: Actor,
   unitId: number,
   date: string,
   now: Date = new Date(),
 ): Promise<SlotsResponse> {
   if (!reachesUnit(actor, unitId)) throw notFound();
-  const [setting, rules, booked] = await Promise.all([
-    visitSettings(db),
-    unitWithRules(db, unitId, date),
-    db
-      .select({
-        id: visits.id,
-        patient_id: visits.patient_id,
-        started_at: visits.started_at,
-        firstname: patients.firstname,
-        surname: patients.surname,
-      })
-      .from(visits)
-      .innerJoin(patients, eq(patients.id, visits.patient_id))
-      .where(and(eq(visits.unit_id, unitId), eq(visits.date, date), liveVisit)),
+  const queries = preparedOnce(db, 'unit_day_slots', () => slotQueries(db));
+  const [[setting], rules, booked] = await Promise.all([
+    queries.setting.execute(),
+    queries.unitWithRules.execute({ unitId, date }),
+    queries.booked.execute({ unitId, date }),
   ]);
-  if (rules === null) throw notFound();
+  // No row: no such unit (one row with no rule for a unit without rules).
+  if (rules.length === 0) throw notFound();
   const byStart = new Map(booked.map((v) => [v.started_at, v]));
-  const data: DaySlot[] = daySlots(date, setting, rules, now).slots.map((slot) => {
+  const dayRules = rules.flatMap(({ rule }) => (rule ? [rule] : []));
+  const data: DaySlot[] = daySlots(
+    date,
+    visitSettingsFrom(setting?.value),
+    dayRules,
+    now,
+  ).slots.map((slot) => {
     const started_at = withSeconds(slot.started_at);
     const found = byStart.get(started_at);
     return {
@@ -132,4 +117,35 @@ export async function unitDaySlots(
     };
   });
   return { data };
+}
+
+/**
+ * The slots answer's three short queries, prepared once per database (preparedOnce) and sent
+ * together: the setting, the unit left-joined with the day's rules (no row: no such unit), and
+ * the day's live visits with the patient's name.
+ */
+function slotQueries(db: Database) {
+  const unitId = sql.placeholder('unitId');
+  const date = sql.placeholder('date');
+  return {
+    setting: visitSettingQuery(db).prepare('slots_setting'),
+    unitWithRules: db
+      .select({ unit: units.id, rule: ruleColumns })
+      .from(units)
+      .leftJoin(unitCalendarRules, and(eq(unitCalendarRules.unit_id, units.id), ofDay(date)))
+      .where(eq(units.id, unitId))
+      .prepare('slots_unit_rules'),
+    booked: db
+      .select({
+        id: visits.id,
+        patient_id: visits.patient_id,
+        started_at: visits.started_at,
+        firstname: patients.firstname,
+        surname: patients.surname,
+      })
+      .from(visits)
+      .innerJoin(patients, eq(patients.id, visits.patient_id))
+      .where(and(eq(visits.unit_id, unitId), eq(visits.date, date), liveVisit))
+      .prepare('slots_booked'),
+  };
 }
