@@ -20,3 +20,21 @@ export function uploadFile(owner: FileOwner, file: File, comment?: string | null
 
 /** Deletes one file (the server checks that its patient or visit is within reach). */
 export const deleteFile = (fileId: number) => api.delete<SuccessResponse>(`/files/${fileId}`);
+
+/**
+ * Downloads through fetch (the bearer token cannot ride on a plain link) and saves the blob
+ * under the file's original name.
+ */
+export async function downloadFile(file: { id: number; original_name: string }) {
+  const blob = await api.request<Blob>(`/files/${file.id}`, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.original_name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the URL goes away.
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

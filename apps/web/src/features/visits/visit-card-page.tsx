@@ -33,13 +33,13 @@ import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
 import {
-  downloadEcgFile,
   useDeleteEcgFile,
   useRecordVisit,
   useUploadEcgFile,
   useVisit,
   useVisitPatient,
 } from './visit-api';
+import { downloadFile } from '../../api/files';
 import {
   ECG_ACCEPT,
   ECG_INPUTS,
@@ -329,7 +329,7 @@ function EcgFiles({ visit, readOnly }: { visit: Visit; readOnly: boolean }) {
                   style={{ overflowWrap: 'anywhere' }}
                   aria-label={t('visitCard.files.download', { name: file.original_name })}
                   onClick={() =>
-                    void downloadEcgFile(file).catch(() =>
+                    void downloadFile(file).catch(() =>
                       notifyError(t('visitCard.files.downloadError')),
                     )
                   }

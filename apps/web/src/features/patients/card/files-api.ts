@@ -34,21 +34,3 @@ export function useDeleteFile(patientId: number) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKey(patientId) }),
   });
 }
-
-/**
- * Downloads through fetch (the bearer token cannot ride on a plain link) and saves the blob
- * under the file's original name.
- */
-export async function downloadFile(file: Pick<FileView, 'id' | 'original_name'>) {
-  const blob = await api.request<Blob>(`/files/${file.id}`, { responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.original_name;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the URL goes away.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
