@@ -1,7 +1,8 @@
 import { ActionIcon, Badge, Button, Group, Tooltip } from '@mantine/core';
-import { IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconRestore } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeleteIconButton } from './delete-icon-button';
 
 /**
  * Operations of one row: edit and delete, or only restore for a deleted row. Icon buttons carry
@@ -52,18 +53,7 @@ export function RowActions({
           </ActionIcon>
         </Tooltip>
       )}
-      {onDelete && (
-        <Tooltip label={t('common.delete')} withinPortal>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={t('common.delete')}
-            onClick={onDelete}
-          >
-            <IconTrash size={18} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
-      )}
+      {onDelete && <DeleteIconButton tooltip={t('common.delete')} onClick={onDelete} />}
     </Group>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Anchor,
   Badge,
@@ -17,10 +16,9 @@ import {
   Text,
   Textarea,
   Title,
-  Tooltip,
   Typography,
 } from '@mantine/core';
-import { IconArrowLeft, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconArrowLeft, IconUpload } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,6 +37,7 @@ import {
   useVisit,
   useVisitPatient,
 } from './visit-api';
+import { DeleteIconButton } from '../../components/delete-icon-button';
 import { downloadFile } from '../../api/files';
 import {
   ECG_ACCEPT,
@@ -341,16 +340,11 @@ function EcgFiles({ visit, readOnly }: { visit: Visit; readOnly: boolean }) {
                 </Text>
               </div>
               {!readOnly && (
-                <Tooltip label={t('visitCard.files.delete')}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`${t('visitCard.files.delete')}: ${file.original_name}`}
-                    onClick={() => askDelete(file)}
-                  >
-                    <IconTrash size={18} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+                <DeleteIconButton
+                  tooltip={t('visitCard.files.delete')}
+                  label={`${t('visitCard.files.delete')}: ${file.original_name}`}
+                  onClick={() => askDelete(file)}
+                />
               )}
             </Group>
           ))}

@@ -1,8 +1,8 @@
 import '@mantine/dropzone/styles.layer.css';
-import { ActionIcon, Anchor, Card, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import type { FileRejection } from '@mantine/dropzone';
-import { IconFileUpload, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import { IconFileUpload, IconUpload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ATTACHMENT_EXTENSIONS, MAX_FILE_BYTES, formatDateTime } from '@portal/shared';
@@ -18,6 +18,7 @@ import { useDeleteFile, useFiles, useUploadFile } from './files-api';
 import { HtmlContent } from './html-content';
 import { TabState } from './tab-state';
 import { UploadModal } from './upload-modal';
+import { DeleteIconButton } from '../../../components/delete-icon-button';
 
 /** 'Załączniki': a drop zone for one file and the list of the patient's files. */
 export function AttachmentsTab({ patientId, readOnly }: { patientId: number; readOnly: boolean }) {
@@ -98,16 +99,11 @@ export function AttachmentsTab({ patientId, readOnly }: { patientId: number; rea
   );
   const deleteButton = (file: FileView) =>
     readOnly ? null : (
-      <Tooltip label={t('card.files.delete')}>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          aria-label={`${t('card.files.delete')}: ${file.original_name}`}
-          onClick={() => askDelete(file)}
-        >
-          <IconTrash size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
+      <DeleteIconButton
+        tooltip={t('card.files.delete')}
+        label={`${t('card.files.delete')}: ${file.original_name}`}
+        onClick={() => askDelete(file)}
+      />
     );
 
   return (
