@@ -39,6 +39,12 @@ import { patientRoutes } from './modules/patients/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { unitRoutes } from './modules/units/routes.js';
 import { bookingRoutes } from './modules/visits/booking-routes.js';
+import { alertRoutes } from './modules/probes/alerts-routes.js';
+import { probeRoutes } from './modules/probes/create-routes.js';
+import { labelRoutes } from './modules/probes/label-routes.js';
+import { probeListRoutes } from './modules/probes/list-routes.js';
+import { receiveRoutes } from './modules/probes/receive-routes.js';
+import { probeResultsRoutes } from './modules/probes/results-routes.js';
 import { overdueRoutes } from './modules/visits/overdue-routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
 import { visitRecordRoutes } from './modules/visits/record-routes.js';
@@ -183,6 +189,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(patientVisitRoutes, deps);
       await api.register(visitRecordRoutes, deps);
       await api.register(overdueRoutes, deps);
+      await api.register(probeRoutes, deps);
+      await api.register(probeListRoutes, deps);
+      await api.register(probeResultsRoutes, deps);
+      await api.register(labelRoutes, deps);
+      await api.register(receiveRoutes, deps);
+      await api.register(alertRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -108,6 +108,40 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="probes.read" />,
+                children: [
+                  {
+                    path: '/probes',
+                    ...lazyPage(() => import('./features/probes/probes-page'), 'ProbesPage'),
+                  },
+                  {
+                    path: '/probes/:id',
+                    ...lazyPage(
+                      () => import('./features/probes/probe-detail-page'),
+                      'ProbeDetailPage',
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="probes.write" />,
+                children: [
+                  {
+                    path: '/probes/reception',
+                    ...lazyPage(() => import('./features/probes/reception-page'), 'ReceptionPage'),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="alerts.read" />,
+                children: [
+                  {
+                    path: '/alerts',
+                    ...lazyPage(() => import('./features/alerts/alerts-page'), 'AlertsPage'),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="visits.read" />,
                 children: [
                   {
@@ -124,6 +158,13 @@ export const router = createBrowserRouter([
                     ...lazyPage(
                       () => import('./features/settings/visits-page'),
                       'VisitsSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/probe_config',
+                    ...lazyPage(
+                      () => import('./features/settings/probe-config-page'),
+                      'ProbeConfigPage',
                     ),
                   },
                 ],

@@ -18,3 +18,6 @@ export * from './slots.js';
 export * from './schemas/calendar.js';
 export * from './ecg.js';
 export * from './schemas/visits.js';
+export * from './reference-ranges.js';
+export * from './probe-code.js';
+export * from './schemas/probes.js';

@@ -24,6 +24,16 @@ export const PERMISSIONS = [
   'visits.read',
   /** Book, reschedule, cancel and record visits of reachable patients. */
   'visits.write',
+  /** Samples of reachable patients: the list, the detail, the labels. */
+  'probes.read',
+  /** Create samples, report adverse events, record a sample's arrival (reception scan). */
+  'probes.write',
+  /** Enter or correct a sample's results by hand (audited). */
+  'probes.results',
+  /** Safety alerts of reachable patients. */
+  'alerts.read',
+  /** Acknowledge a safety alert (audited). */
+  'alerts.acknowledge',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

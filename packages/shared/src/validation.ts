@@ -36,6 +36,8 @@ export const validationMessages = {
       'Login może zawierać tylko widoczne znaki, bez spacji, a litery tylko z jednego alfabetu',
     window_reason_required: 'Wizyta poza oknem wizyty wymaga podania powodu',
     implausible_value: 'Ta wartość jest poza możliwym zakresem',
+    future_date: 'Ta data nie może być z przyszłości',
+    negative_value: 'Ta wartość nie może być ujemna',
   },
   en: {
     required: 'This field is required',
@@ -65,6 +67,8 @@ export const validationMessages = {
       'The login may hold only visible characters, no spaces, and letters of one alphabet only',
     window_reason_required: 'A visit outside its window needs a reason',
     implausible_value: 'This value is outside the possible range',
+    future_date: 'This date cannot be in the future',
+    negative_value: 'This value cannot be negative',
   },
 } as const;
 

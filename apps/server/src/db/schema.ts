@@ -490,3 +490,141 @@ export const visits = pgTable(
     check('visits_ended_at_check', sql`${t.ended_at} > ${t.started_at}`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Samples (issue 10, migration 0013, ADR 030). Probes, their medicines and safety alerts are
+// patient data: audited by triggers.
+
+/** What a sample is carried in (a tube, a dried-blood card). */
+export const carriers = pgTable('carriers', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  is_visible: boolean('is_visible').notNull().default(true),
+});
+
+export const PROBE_STATUSES = ['collected', 'sent', 'received'] as const;
+
+export const probes = pgTable(
+  'probes',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    visit_id: integer('visit_id').references(() => visits.id),
+    /** The patient's n-th sample, unique per patient (the "next probe number" of the code). */
+    probe_number: integer('probe_number').notNull(),
+    status: text('status', { enum: PROBE_STATUSES }).notNull().default('collected'),
+    date_of_sample: date('date_of_sample', { mode: 'string' }).notNull(),
+    type_of_test: text('type_of_test', { enum: ['biochemistry', 'drug_concentration'] })
+      .notNull()
+      .default('biochemistry'),
+    type_of_material: text('type_of_material', { enum: ['venous', 'capillary'] })
+      .notNull()
+      .default('venous'),
+    collect_place: text('collect_place', { enum: ['clinic', 'home'] })
+      .notNull()
+      .default('clinic'),
+    is_cito: boolean('is_cito').notNull().default(true),
+    carrier_id: integer('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    ordered_by_firstname: text('ordered_by_firstname').notNull(),
+    ordered_by_surname: text('ordered_by_surname').notNull(),
+    ordered_at: date('ordered_at', { mode: 'string' }).notNull(),
+    patient_firstname: text('patient_firstname').notNull(),
+    patient_surname: text('patient_surname').notNull(),
+    patient_address_street: text('patient_address_street').notNull(),
+    patient_address_building: text('patient_address_building').notNull(),
+    patient_address_postcode: text('patient_address_postcode').notNull(),
+    patient_address_city: text('patient_address_city').notNull(),
+    laboratory_address: text('laboratory_address'),
+    laboratory_postcode: text('laboratory_postcode'),
+    laboratory_city: text('laboratory_city'),
+    adverse_events: text('adverse_events'),
+    alt: decimal('alt'),
+    ast: decimal('ast'),
+    creatine: decimal('creatine'),
+    bilirubine: decimal('bilirubine'),
+    concentration_hours: decimal('concentration_hours'),
+    concentration_date_of_analysis: date('concentration_date_of_analysis', { mode: 'string' }),
+    results_at: timestamp('results_at', { withTimezone: true }),
+    arrived_at: timestamp('arrived_at', { withTimezone: true }),
+    arrived_by: integer('arrived_by').references(() => users.id),
+    created_by: integer('created_by').references(() => users.id),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('probes_code_key').on(t.code),
+    uniqueIndex('probes_patient_number_key').on(t.patient_id, t.probe_number),
+    index('probes_created_at_id_idx').on(t.created_at, t.id),
+    index('probes_patient_id_created_at_idx').on(t.patient_id, t.created_at),
+  ],
+);
+
+/** The medicines a sample is tested for, with the measured concentration (ng/ml) once known. */
+export const probeMedicines = pgTable(
+  'probe_medicines',
+  {
+    id: serial('id').primaryKey(),
+    probe_id: integer('probe_id')
+      .notNull()
+      .references(() => probes.id, { onDelete: 'cascade' }),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    medicine_id: integer('medicine_id')
+      .notNull()
+      .references(() => medicines.id),
+    concentration: decimal('concentration'),
+  },
+  (t) => [uniqueIndex('probe_medicines_probe_medicine_key').on(t.probe_id, t.medicine_id)],
+);
+
+/** Reference ranges, seeded from data/reference-ranges.json; `below` is a "<" limit. */
+export const referenceRanges = pgTable('reference_ranges', {
+  id: serial('id').primaryKey(),
+  kind: text('kind', { enum: ['biochemistry', 'drug', 'ecg'] }).notNull(),
+  /** `alt`, `ast`, `creatine`, `bilirubine`, an ECG parameter, or a drug's INN. */
+  analyte: text('analyte').notNull(),
+  unit: text('unit').notNull(),
+  /** Null: both sexes. */
+  sex: text('sex', { enum: ['M', 'K'] }),
+  min: decimal('min'),
+  max: decimal('max'),
+  below: decimal('below'),
+});
+
+/** The safety rules of design §5 with their numbers (`params`), switchable per study. */
+export const safetyRules = pgTable('safety_rules', {
+  id: text('id').primaryKey(),
+  meaning: text('meaning').notNull(),
+  params: jsonb('params').$type<Record<string, number>>().notNull(),
+  is_enabled: boolean('is_enabled').notNull().default(true),
+});
+
+export const safetyAlerts = pgTable(
+  'safety_alerts',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    rule: text('rule')
+      .notNull()
+      .references(() => safetyRules.id),
+    details: jsonb('details').$type<Record<string, number>>().notNull(),
+    probe_id: integer('probe_id').references(() => probes.id),
+    visit_id: integer('visit_id').references(() => visits.id),
+    acknowledged_at: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledged_by: integer('acknowledged_by').references(() => users.id),
+    acknowledge_comment: text('acknowledge_comment'),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at)],
+);

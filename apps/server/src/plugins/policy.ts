@@ -25,6 +25,12 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     // Visits of the own unit's patients (policies/visits.ts).
     'visits.read',
     'visits.write',
+    // Samples and safety alerts of the own unit's patients (policies/probes.ts, alerts.ts).
+    'probes.read',
+    'probes.write',
+    'probes.results',
+    'alerts.read',
+    'alerts.acknowledge',
   ]),
 };
 

@@ -19,6 +19,11 @@ const ADMIN: Permission[] = [
   'units.read',
   'visits.read',
   'visits.write',
+  'probes.read',
+  'probes.write',
+  'probes.results',
+  'alerts.read',
+  'alerts.acknowledge',
 ];
 const DOCTOR: Permission[] = [
   'credentials.print',
@@ -29,6 +34,11 @@ const DOCTOR: Permission[] = [
   'units.read',
   'visits.read',
   'visits.write',
+  'probes.read',
+  'probes.write',
+  'probes.results',
+  'alerts.read',
+  'alerts.acknowledge',
 ];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
@@ -41,20 +51,31 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probes',
+      '/probes/reception',
+      '/alerts',
       '/audit_trial',
       '/settings/visits',
+      '/settings/probe_config',
     ]);
   });
 
   it('shows doctors their patients, units and overdue visits only', () => {
-    expect(paths(DOCTOR)).toEqual(['/patients', '/units', '/visits/overdue']);
+    expect(paths(DOCTOR)).toEqual([
+      '/patients',
+      '/units',
+      '/visits/overdue',
+      '/probes',
+      '/probes/reception',
+      '/alerts',
+    ]);
   });
 
   it('follows single permissions, not roles', () => {
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
-    expect(paths(['settings.manage'])).toEqual(['/settings/visits']);
+    expect(paths(['settings.manage'])).toEqual(['/settings/visits', '/settings/probe_config']);
   });
 
   it('gathers the settings screens in one submenu', () => {
@@ -65,12 +86,16 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probes',
+      '/probes/reception',
+      '/alerts',
       '/audit_trial',
       'nav.settings',
     ]);
     const settings = tree.at(-1);
     expect(settings?.kind === 'group' && settings.items.map((item) => item.path)).toEqual([
       '/settings/visits',
+      '/settings/probe_config',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);
@@ -84,6 +109,9 @@ describe('menu', () => {
       '/units',
       '/units/calendar/4',
       '/visits/overdue',
+      '/probes',
+      '/probes/reception',
+      '/alerts',
     ]);
     expect(items.filter((item) => item.mobile).map((item) => item.path)).toEqual([
       '/patients',
@@ -95,6 +123,9 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probes',
+      '/probes/reception',
+      '/alerts',
     ]);
     expect(
       menuFor({ permissions: [...ADMIN, 'calendar.manage'], unit_id: 4 }).map((i) => i.path),

@@ -1,12 +1,16 @@
 import {
+  IconAlertTriangle,
   IconBuildingHospital,
   IconCalendarEvent,
   IconCalendarExclamation,
   IconCalendarTime,
   IconHistory,
+  IconNumbers,
+  IconScan,
   IconSettings,
   IconShieldLock,
   IconStethoscope,
+  IconTestPipe,
   IconUsers,
 } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
@@ -23,7 +27,11 @@ export interface MenuItem {
     | 'nav.overdueVisits'
     | 'audit.title'
     | 'nav.settingsVisits'
-    | 'nav.unitCalendar';
+    | 'nav.unitCalendar'
+    | 'nav.probes'
+    | 'nav.reception'
+    | 'nav.alerts'
+    | 'nav.settingsProbeConfig';
   /** The submenu the entry sits in (spec: settings has its own), under this heading. */
   group?: 'nav.settings';
   icon: Icon;
@@ -71,6 +79,27 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     permission: 'visits.read',
   },
   {
+    path: '/probes',
+    label: 'nav.probes',
+    icon: IconTestPipe,
+    mobile: false,
+    permission: 'probes.read',
+  },
+  {
+    path: '/probes/reception',
+    label: 'nav.reception',
+    icon: IconScan,
+    mobile: false,
+    permission: 'probes.write',
+  },
+  {
+    path: '/alerts',
+    label: 'nav.alerts',
+    icon: IconAlertTriangle,
+    mobile: false,
+    permission: 'alerts.read',
+  },
+  {
     path: '/audit_trial',
     label: 'audit.title',
     icon: IconHistory,
@@ -82,6 +111,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     label: 'nav.settingsVisits',
     group: 'nav.settings',
     icon: IconCalendarTime,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/probe_config',
+    label: 'nav.settingsProbeConfig',
+    group: 'nav.settings',
+    icon: IconNumbers,
     mobile: false,
     permission: 'settings.manage',
   },

@@ -95,7 +95,7 @@ export const visitFile = z.object({
   created_at: z.string(),
 });
 
-/** The samples taken at the visit (filled once samples exist, issue 10). */
+/** The samples taken at the visit, each linking to its detail. */
 export const visitProbe = z.object({
   id: z.number().int(),
   code: z.string(),

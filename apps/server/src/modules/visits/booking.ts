@@ -297,7 +297,7 @@ export async function bookVisit(
     updated_at: now,
   };
   // Everything the answer shows is at hand: a new visit has no files yet.
-  return presentVisit(inserted, { ordinal, patient, doctor, files: [] });
+  return presentVisit(inserted, { ordinal, patient, doctor, files: [], probes: [] });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Visit } from '@portal/shared';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { doctors, files, patients, visits } from '../../db/schema.js';
+import { doctors, files, patients, probes, visits } from '../../db/schema.js';
 
 export type VisitRow = typeof visits.$inferSelect;
 
@@ -35,16 +35,29 @@ export async function loadVisits(db: Queryable, where: SQL | undefined): Promise
   if (rows.length === 0) return [];
 
   const ids = rows.map((row) => row.visit.id);
-  const fileRows = await db
-    .select({
-      id: files.id,
-      ref_id: files.ref_id,
-      original_name: files.original_name,
-      created_at: files.created_at,
-    })
-    .from(files)
-    .where(and(eq(files.ref_type, 'visit'), inArray(files.ref_id, ids)))
-    .orderBy(asc(files.id));
+  const [fileRows, probeRows] = await Promise.all([
+    db
+      .select({
+        id: files.id,
+        ref_id: files.ref_id,
+        original_name: files.original_name,
+        created_at: files.created_at,
+      })
+      .from(files)
+      .where(and(eq(files.ref_type, 'visit'), inArray(files.ref_id, ids)))
+      .orderBy(asc(files.id)),
+    db
+      .select({
+        id: probes.id,
+        visit_id: probes.visit_id,
+        code: probes.code,
+        created_at: probes.created_at,
+        status: probes.status,
+      })
+      .from(probes)
+      .where(inArray(probes.visit_id, ids))
+      .orderBy(asc(probes.created_at), asc(probes.id)),
+  ]);
   const filesOf = new Map<number, Visit['files']>();
   for (const file of fileRows) {
     const list = filesOf.get(file.ref_id) ?? [];
@@ -56,8 +69,27 @@ export async function loadVisits(db: Queryable, where: SQL | undefined): Promise
     filesOf.set(file.ref_id, list);
   }
 
+  const probesOf = new Map<number, Visit['probes']>();
+  for (const probe of probeRows) {
+    if (probe.visit_id === null) continue;
+    const list = probesOf.get(probe.visit_id) ?? [];
+    list.push({
+      id: probe.id,
+      code: probe.code,
+      created_at: probe.created_at.toISOString(),
+      status: probe.status,
+    });
+    probesOf.set(probe.visit_id, list);
+  }
+
   return rows.map(({ visit, ordinal, patient, doctor }) =>
-    presentVisit(visit, { ordinal, patient, doctor, files: filesOf.get(visit.id) ?? [] }),
+    presentVisit(visit, {
+      ordinal,
+      patient,
+      doctor,
+      files: filesOf.get(visit.id) ?? [],
+      probes: probesOf.get(visit.id) ?? [],
+    }),
   );
 }
 
@@ -67,6 +99,8 @@ export interface VisitRelations {
   patient: { firstname: string; surname: string; sex: 'M' | 'K' };
   doctor: { firstname: string; surname: string } | null;
   files: Visit['files'];
+  /** The samples taken at the visit (linked by `probes.visit_id`). */
+  probes: Visit['probes'];
 }
 
 /** A visit row in the shape of design §6: every field named, so no new column leaks out. */
@@ -98,8 +132,7 @@ export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
     results,
     out_of_norm: ecgOutOfNorm(results, patient.sex),
     files: related.files,
-    // Samples arrive with issue 10; they will be loaded here by visit_id.
-    probes: [],
+    probes: related.probes,
     version: visit.version,
   };
 }

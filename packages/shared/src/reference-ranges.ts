@@ -1,0 +1,56 @@
+import type { Sex } from './pesel.js';
+
+/**
+ * Reference ranges and out-of-norm rules (spec §5 "Out of norm", design §5 "Sample results").
+ * The ranges live in the database (`reference_ranges`, seeded from data/reference-ranges.json);
+ * these pure functions pick the patient's range and judge a value, on the server and the web.
+ */
+
+/** A range resolved for one patient: `min..max`, or a "<" limit the value must stay below. */
+export interface ReferenceRange {
+  unit: string;
+  min: number | null;
+  max: number | null;
+  below: number | null;
+}
+
+/** One stored row: `sex` null applies to both sexes. */
+export interface ReferenceRangeRow extends ReferenceRange {
+  kind: 'biochemistry' | 'drug' | 'ecg';
+  analyte: string;
+  sex: Sex | null;
+}
+
+/** The range of an analyte for the patient's sex: a row for that sex wins over one for both. */
+export function rangeFor(
+  rows: readonly ReferenceRangeRow[],
+  kind: ReferenceRangeRow['kind'],
+  analyte: string,
+  sex: Sex,
+): ReferenceRange | null {
+  const own = rows.find((row) => row.kind === kind && row.analyte === analyte && row.sex === sex);
+  const both = rows.find((row) => row.kind === kind && row.analyte === analyte && !row.sex);
+  const row = own ?? both;
+  return row ? { unit: row.unit, min: row.min, max: row.max, below: row.below } : null;
+}
+
+/**
+ * Out of norm: outside `min..max` (either bound may be absent), or not below a "<" limit. A
+ * missing value or a missing range is never out of norm.
+ */
+export function isOutOfNorm(
+  value: number | null | undefined,
+  range: ReferenceRange | null,
+): boolean {
+  if (value === null || value === undefined || !range) return false;
+  if (range.min !== null && value < range.min) return true;
+  if (range.max !== null && value > range.max) return true;
+  if (range.below !== null && !(value < range.below)) return true;
+  return false;
+}
+
+/** The upper limit of normal (ULN) of a range: its maximum, or its "<" limit. */
+export function upperLimitOfNormal(range: ReferenceRange | null): number | null {
+  if (!range) return null;
+  return range.max ?? range.below;
+}

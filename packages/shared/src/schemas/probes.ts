@@ -1,0 +1,316 @@
+import { z } from 'zod';
+import {
+  dayField,
+  idField,
+  idListField,
+  optionalText,
+  requiredId,
+  requiredText,
+  text,
+} from '../validation.js';
+import { pagedListQuery, pagedResponse, versionField } from './common.js';
+import { RICH_TEXT_MAX } from './patient-records.js';
+
+/**
+ * Samples (spec §3 "Probe", §5 "Probe creation", "Out of norm", design §5 "Probe number",
+ * "Labels", "Sample results", "Safety alerts", design §6 "Probe", "Safety alert"; ADR 030).
+ */
+
+export const PROBE_STATUSES = ['collected', 'sent', 'received'] as const;
+export type ProbeStatus = (typeof PROBE_STATUSES)[number];
+export const TYPES_OF_TEST = ['biochemistry', 'drug_concentration'] as const;
+export const TYPES_OF_MATERIAL = ['venous', 'capillary'] as const;
+export const COLLECT_PLACES = ['clinic', 'home'] as const;
+export const BIOCHEMISTRY_ANALYTES = ['alt', 'ast', 'creatine', 'bilirubine'] as const;
+export type BiochemistryAnalyte = (typeof BIOCHEMISTRY_ANALYTES)[number];
+
+/** Labels per print (spec §5 "Label amount"). */
+export const LABEL_AMOUNT_MAX = 10;
+export const LABEL_AMOUNT_DEFAULT = 1;
+
+/** A day given as YYYY-MM-DD (required). */
+const day = () => z.string({ error: 'required' }).pipe(dayField());
+
+/**
+ * POST /api/probes and POST /api/probes/generate_code/{patient_id} (the preview takes the same
+ * body and ignores what it does not need). `date_of_sample` may not lie in the future (422
+ * `future_date`, checked on the server against the Warsaw day).
+ */
+export const probeBody = z.object({
+  patient_id: requiredId(),
+  visit_id: idField().nullish(),
+  medicine_ids: z
+    .array(idField('invalid', false), { error: 'required' })
+    .min(1, { error: 'required' })
+    .max(50, { error: 'too_long' }),
+  date_of_sample: day(),
+  carrier_id: requiredId(),
+  ordered_by_firstname: requiredText(),
+  ordered_by_surname: requiredText(),
+  ordered_at: day(),
+  patient_firstname: requiredText(),
+  patient_surname: requiredText(),
+  patient_address_street: requiredText(),
+  patient_address_building: requiredText(),
+  patient_address_postcode: requiredText(),
+  patient_address_city: requiredText(),
+  is_cito: z.boolean({ error: 'invalid' }).default(true),
+  type_of_test: z.enum(TYPES_OF_TEST, { error: 'invalid' }).default('biochemistry'),
+  type_of_material: z.enum(TYPES_OF_MATERIAL, { error: 'invalid' }).default('venous'),
+  collect_place: z.enum(COLLECT_PLACES, { error: 'invalid' }).default('clinic'),
+});
+export type ProbeBody = z.infer<typeof probeBody>;
+export type ProbeBodyInput = z.input<typeof probeBody>;
+
+/**
+ * The preview needs only what the number is built from; the rest of the form may still be
+ * empty while the nurse types.
+ */
+export const probeCodePreviewBody = probeBody
+  .pick({ type_of_material: true, collect_place: true })
+  .extend({ patient_id: idField().optional() })
+  .loose();
+export const probeCode = z.object({ code: z.string() });
+
+/** A reference range resolved for the patient's sex ("<" limits in `below`). */
+export const referenceRange = z.object({
+  unit: z.string(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  below: z.number().nullable(),
+});
+
+export const shipment = z.object({
+  tracking_code: z.string().nullable(),
+  last_status: z.string().nullable(),
+  last_status_date: z.string().nullable(),
+});
+export type Shipment = z.infer<typeof shipment>;
+
+export const probe = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  status: z.enum(PROBE_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+  date_of_sample: z.string(),
+  type_of_test: z.enum(TYPES_OF_TEST),
+  type_of_material: z.enum(TYPES_OF_MATERIAL),
+  collect_place: z.enum(COLLECT_PLACES),
+  is_cito: z.boolean(),
+  carrier_id: z.number().int(),
+  carrier: z.object({ id: z.number().int(), name: z.string() }),
+  medicine_ids: z.array(z.number().int()),
+  ordered_by_firstname: z.string(),
+  ordered_by_surname: z.string(),
+  ordered_at: z.string(),
+  patient_firstname: z.string(),
+  patient_surname: z.string(),
+  patient_address_street: z.string(),
+  patient_address_building: z.string(),
+  patient_address_postcode: z.string(),
+  patient_address_city: z.string(),
+  patient_id: z.number().int(),
+  /** The patient's sex: the ranges below are the ones for it. */
+  patient_sex: z.enum(['M', 'K']),
+  visit_id: z.number().int().nullable(),
+  laboratory: z.object({ address: z.string(), postcode: z.string(), city: z.string() }).nullable(),
+  /** The probe set the sample travels in, with its shipment (issue 11); null until then. */
+  set: z.object({ id: z.number().int(), shipment: shipment.nullable() }).nullable(),
+  /** Rich text, sanitised on the server; null when none were reported. */
+  adverse_events: z.string().nullable(),
+  biochemistry_results: z.object({
+    alt: z.number().nullable(),
+    ast: z.number().nullable(),
+    creatine: z.number().nullable(),
+    bilirubine: z.number().nullable(),
+  }),
+  concentrations_results: z.object({
+    hours: z.number().nullable(),
+    date_of_analysis: z.string().nullable(),
+    concentrations: z.array(
+      z.object({ medicine_id: z.number().int(), value: z.number().nullable() }),
+    ),
+  }),
+  /**
+   * The reference range of each result for the patient's sex, keyed `alt`, `ast`, `creatine`,
+   * `bilirubine` and `medicine_{id}`; a result without a range has no key.
+   */
+  concentration_range: z.record(z.string(), referenceRange),
+  /** The keys of `concentration_range` whose result is out of norm. */
+  results_out_of_norm: z.array(z.string()),
+  results_at: z.string().nullable(),
+  /** The reception scan at the laboratory: when and by whom. */
+  arrived_at: z.string().nullable(),
+  arrived_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  version: z.number().int(),
+});
+export type Probe = z.infer<typeof probe>;
+
+export const probeCreated = z.object({ status: z.literal('success'), probe });
+export const probeSaved = probeCreated;
+export const probeList = z.object({ data: z.array(probe) });
+
+/** GET /api/probes/carriers. */
+export const carrier = z.object({ id: z.number().int(), name: z.string() });
+export const carrierList = z.object({ data: z.array(carrier) });
+
+/** GET /api/probes (spec §7: patientIds, from_date, to_date on the created day, paging, sort). */
+export const PROBE_ORDER_BY = [
+  'created_at',
+  'code',
+  'patient',
+  'type_of_material',
+  'status',
+] as const;
+export const probeListQuery = pagedListQuery(PROBE_ORDER_BY).extend({
+  patientIds: idListField().optional(),
+  from_date: dayField().optional(),
+  to_date: dayField().optional(),
+});
+export type ProbeListQuery = z.infer<typeof probeListQuery>;
+export const probeListItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  created_at: z.string(),
+  date_of_sample: z.string(),
+  status: z.enum(PROBE_STATUSES),
+  type_of_test: z.enum(TYPES_OF_TEST),
+  type_of_material: z.enum(TYPES_OF_MATERIAL),
+  collect_place: z.enum(COLLECT_PLACES),
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string() }),
+  /** The shipment of the sample's set; null (shown "-") when none. */
+  shipment: shipment.nullable(),
+});
+export type ProbeListItem = z.infer<typeof probeListItem>;
+export const probePage = pagedResponse(probeListItem);
+
+/** PUT /api/probes/{id}: the adverse events (rich text; empty clears them). */
+export const adverseEventsBody = z.object({
+  adverse_events: text({ max: RICH_TEXT_MAX, trim: false }).nullable(),
+  version: versionField().optional(),
+});
+
+/**
+ * A measured value: a finite number from 0 up to a plausible maximum, or null (not measured;
+ * sending null clears a wrong value). Text, NaN, Infinity and 1e400 are refused.
+ */
+export const resultValue = (max: number) =>
+  z
+    .number({ error: 'invalid_number' })
+    .min(0, { error: 'negative_value' })
+    .max(max, { error: 'implausible_value' })
+    .nullable();
+
+/** Upper bounds of what a laboratory can report, far above any real value. */
+export const RESULT_PLAUSIBLE_MAX = {
+  alt: 100_000,
+  ast: 100_000,
+  creatine: 100,
+  bilirubine: 100,
+  concentration: 1_000_000,
+  hours: 10_000,
+} as const;
+
+/**
+ * PUT /api/probes/{id}/results: either part or both; what is absent stays as it was. Each change
+ * is audited with the old and the new value (the trigger on probes and probe_medicines).
+ */
+export const probeResultsBody = z
+  .object({
+    biochemistry_results: z
+      .object({
+        alt: resultValue(RESULT_PLAUSIBLE_MAX.alt).optional(),
+        ast: resultValue(RESULT_PLAUSIBLE_MAX.ast).optional(),
+        creatine: resultValue(RESULT_PLAUSIBLE_MAX.creatine).optional(),
+        bilirubine: resultValue(RESULT_PLAUSIBLE_MAX.bilirubine).optional(),
+      })
+      .optional(),
+    concentrations_results: z
+      .object({
+        hours: resultValue(RESULT_PLAUSIBLE_MAX.hours).optional(),
+        date_of_analysis: dayField().nullish(),
+        concentrations: z
+          .array(
+            z.object({
+              medicine_id: idField('invalid', false),
+              value: resultValue(RESULT_PLAUSIBLE_MAX.concentration),
+            }),
+          )
+          .max(50, { error: 'too_long' })
+          .optional(),
+      })
+      .optional(),
+    version: versionField().optional(),
+  })
+  .refine((body) => body.biochemistry_results || body.concentrations_results, {
+    error: 'required',
+    path: ['biochemistry_results'],
+  });
+export type ProbeResultsBody = z.infer<typeof probeResultsBody>;
+
+/** GET /api/probes/{id}/label.zpl|pdf?amount= (0–10, default 1). */
+export const labelQuery = z.object({
+  amount: z.coerce
+    .number({ error: 'invalid_number' })
+    .int({ error: 'invalid_number' })
+    .min(0, { error: 'invalid_number' })
+    .max(LABEL_AMOUNT_MAX, { error: 'invalid_number' })
+    .default(LABEL_AMOUNT_DEFAULT),
+});
+
+/** POST /api/probes/receive: one scanned label. */
+export const receiveBody = z.object({ code: requiredText(64) });
+export const receivedProbe = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  status: z.enum(PROBE_STATUSES),
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string() }),
+  arrived_at: z.string(),
+  arrived_by: z.object({ id: z.number().int(), name: z.string() }),
+});
+/** 200 on the first scan; 409 `already_received` (with the first scan's data) on another. */
+export const receiveResponse = z.object({ status: z.literal('success'), probe: receivedProbe });
+export const alreadyReceivedResponse = z.object({
+  status: z.literal('already_received'),
+  probe: receivedProbe,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Safety alerts (design §5, §6).
+
+export const SAFETY_RULES = ['hys_law', 'qtcf_500', 'qtcf_delta_60'] as const;
+export type SafetyRule = (typeof SAFETY_RULES)[number];
+
+export const safetyAlert = z.object({
+  id: z.number().int(),
+  patient_id: z.number().int(),
+  patient: z.object({ firstname: z.string(), surname: z.string() }),
+  rule: z.enum(SAFETY_RULES),
+  /** The values that fired the rule and their limits, e.g. `{alt: 200, alt_uln: 59}`. */
+  details: z.record(z.string(), z.number()),
+  created_at: z.string(),
+  probe_id: z.number().int().nullable(),
+  visit_id: z.number().int().nullable(),
+  acknowledged_at: z.string().nullable(),
+  acknowledged_by: z.number().int().nullable(),
+  acknowledged_by_name: z.string().nullable(),
+  acknowledge_comment: z.string().nullable(),
+  version: z.number().int(),
+});
+export type SafetyAlert = z.infer<typeof safetyAlert>;
+
+export const ALERT_ORDER_BY = ['created_at'] as const;
+export const alertListQuery = pagedListQuery(ALERT_ORDER_BY).extend({
+  status: z.enum(['open', 'acknowledged'], { error: 'invalid' }).optional(),
+  patientIds: idListField().optional(),
+});
+export type AlertListQuery = z.infer<typeof alertListQuery>;
+export const alertPage = pagedResponse(safetyAlert);
+export const acknowledgeBody = z.object({
+  comment: optionalText(1000),
+  version: versionField().optional(),
+});
+export const alertSaved = z.object({ status: z.literal('success'), alert: safetyAlert });
