@@ -151,6 +151,9 @@ export const probeCreated = z.object({ status: z.literal('success'), probe });
 export const probeSaved = probeCreated;
 export const probeList = z.object({ data: z.array(probe) });
 
+/** GET /api/probes/order_link: the postal service's page (setting `shipping`), for every role. */
+export const orderLink = z.object({ url: z.string() });
+
 /** GET /api/probes/carriers. */
 export const carrier = z.object({ id: z.number().int(), name: z.string() });
 export const carrierList = z.object({ data: z.array(carrier) });

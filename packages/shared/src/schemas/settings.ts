@@ -90,6 +90,24 @@ export const visitWindow = z.object({
 });
 export type VisitWindow = z.infer<typeof visitWindow>;
 
+/** The laboratory samples go to, copied onto each sample when it is created. */
+export const laboratoryValue = z.object({
+  address: settingText(),
+  postcode: settingText(),
+  city: settingText(),
+});
+export type LaboratoryValue = z.infer<typeof laboratoryValue>;
+
+/** The postal service's page where a coordinator orders a shipment (the samples tab's "order"). */
+export const shippingValue = z.object({
+  url: z
+    .string({ error: 'required' })
+    .trim()
+    .max(2000, { error: 'too_long' })
+    .pipe(z.url({ protocol: /^https?$/, error: 'invalid' })),
+});
+export type ShippingValue = z.infer<typeof shippingValue>;
+
 const hour = z.number({ error: 'invalid_number' }).int({ error: 'invalid_number' }).min(0).max(24);
 
 export const visitsValue = z
@@ -142,6 +160,8 @@ export const SETTING_DEFAULTS: {
   synevo: SynevoView;
   phone: PhoneValue;
   visits: VisitsValue;
+  laboratory: LaboratoryValue;
+  shipping: ShippingValue;
 } = {
   probe_config: [
     'sex',
@@ -165,6 +185,9 @@ export const SETTING_DEFAULTS: {
     meeting_length_minutes: 30,
     schedule: defaultSchedule,
   },
+  laboratory: { address: '', postcode: '', city: '' },
+  // Pocztex, the Polish post's courier service: where a parcel is ordered online.
+  shipping: { url: 'https://www.pocztex.pl/' },
 };
 
 /** The keys a client may save, each with the schema of its value. */
@@ -173,6 +196,8 @@ export const settingValueSchemas = {
   synevo: synevoValue,
   phone: phoneValue,
   visits: visitsValue,
+  laboratory: laboratoryValue,
+  shipping: shippingValue,
 } as const;
 export type WritableSettingName = keyof typeof settingValueSchemas;
 export const WRITABLE_SETTING_NAMES = Object.keys(settingValueSchemas) as WritableSettingName[];
@@ -187,6 +212,8 @@ export interface SettingValues {
   synevo: SynevoView;
   phone: PhoneValue;
   visits: VisitsValue;
+  laboratory: LaboratoryValue;
+  shipping: ShippingValue;
   synevo_last_error_message: string | null;
 }
 
@@ -208,6 +235,8 @@ const anySettingValue = z.union([
   synevoView,
   phoneView,
   visitsValue,
+  z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
+  z.object({ url: z.string() }),
   z.string().nullable(),
 ]);
 

@@ -6,7 +6,9 @@ import {
   settingValueSchemas,
 } from '@portal/shared';
 import type {
+  LaboratoryValue,
   PhoneValue,
+  ShippingValue,
   ProbeConfigValue,
   SettingBody,
   SettingValues,
@@ -64,6 +66,10 @@ function present(name: WritableSettingName, row: Row | undefined): SettingValues
       return merged<PhoneValue>(SETTING_DEFAULTS.phone, stored);
     case 'visits':
       return merged<VisitsValue>(SETTING_DEFAULTS.visits, stored);
+    case 'laboratory':
+      return merged<LaboratoryValue>(SETTING_DEFAULTS.laboratory, stored);
+    case 'shipping':
+      return merged<ShippingValue>(SETTING_DEFAULTS.shipping, stored);
   }
 }
 
