@@ -38,7 +38,7 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { IconGripVertical, IconPlus, IconX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { FormEvent, PointerEvent, PointerEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProbeCodePart } from '@portal/shared';
@@ -61,6 +61,13 @@ import { useReloadSetting, useSaveSetting, useSetting } from './settings-api';
 
 const SEQUENCE_ID = 'sequence';
 const PALETTE_PREFIX = 'palette:';
+
+// Ids of placed parts only need to be unique within the page; a module counter suffices.
+let placedCount = 0;
+function place(part: ProbeCodePart): PlacedPart {
+  placedCount += 1;
+  return { id: `part-${placedCount}`, part };
+}
 
 function paletteId(part: ProbeCodePart): string {
   return `${PALETTE_PREFIX}${part}`;
@@ -242,11 +249,6 @@ function ProbeConfigForm({
   const save = useSaveSetting('probe_config');
   const reload = useReloadSetting('probe_config');
   const [version, setVersion] = useState(initialVersion);
-  const counter = useRef(0);
-  const place = (part: ProbeCodePart): PlacedPart => {
-    counter.current += 1;
-    return { id: `part-${counter.current}`, part };
-  };
   const [items, setItems] = useState<PlacedPart[]>(() => initial.map(place));
   const [dragged, setDragged] = useState<ProbeCodePart | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
