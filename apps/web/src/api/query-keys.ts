@@ -12,6 +12,7 @@ export const ENTITY = {
   settings: 'settings',
   calendar: 'calendar',
   visits: 'visits',
+  probes: 'probes',
 } as const;
 
 export const queryKeys = {
@@ -43,6 +44,14 @@ export const queryKeys = {
   /** A unit's slots on a day, booked or free. */
   unitSlots: (unitId: number, date: string | null) =>
     [ENTITY.visits, 'slots', unitId, date] as const,
+  /** A patient's samples: under `probes`, so that any change to a sample refreshes the tab. */
+  patientProbes: (patientId: number) => [ENTITY.probes, 'patient', patientId] as const,
+  /** The number a new sample would get now, for the form's values (not reserved). */
+  probeCodePreview: (patientId: number, body: string) =>
+    [ENTITY.probes, 'code_preview', patientId, body] as const,
+  probeCarriers: () => [ENTITY.lookups, 'probe_carriers'] as const,
+  /** The postal service's shipping page: a setting, so a save of settings refreshes it. */
+  probeOrderLink: () => [ENTITY.settings, 'order_link'] as const,
   /** One settings key (`GET /api/settings/{name}`). */
   setting: (name: string) => [ENTITY.settings, name] as const,
   unit: (id: number) => [ENTITY.units, 'detail', id] as const,

@@ -4,10 +4,12 @@ import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@
 import { ModalsProvider } from '@mantine/modals';
 import { IconChevronRight, IconKey, IconLogout } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { lazy, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
+import { ProbeLabelButtonProvider } from '../components/probe-label-slot';
+import type { RenderLabelButton } from '../components/probe-label-slot';
 import { useIsDesktop } from '../components/use-is-desktop';
 import { useLogout } from '../lib/use-logout';
 import { useSession } from '../lib/session';
@@ -17,6 +19,14 @@ import { menuFor, menuTree } from './menu';
 import type { MenuEntry } from './menu';
 
 const CHANGE_PASSWORD = '/changepassword';
+
+// Loaded with the first sample shown, not with the shell; given to every feature through the slot.
+const LabelPrintButton = lazy(() =>
+  import('../features/probes/label-print-button').then((module) => ({
+    default: module.LabelPrintButton,
+  })),
+);
+const renderLabelButton: RenderLabelButton = (probe) => <LabelPrintButton probe={probe} />;
 
 function matches(pathname: string, path: string) {
   return pathname === path || pathname.startsWith(`${path}/`);
@@ -183,109 +193,119 @@ export function AppLayout() {
   return (
     // The confirm dialogs (components/confirm.ts) are asked for on signed-in screens only.
     <ModalsProvider>
-      <AppShell
-        padding={{ base: 'sm', md: 'lg' }}
-        navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: true, desktop: !isDesktop } }}
-        header={{ height: 52, collapsed: isDesktop }}
-        footer={{ height: 64, collapsed: isDesktop }}
-      >
-        {!isDesktop && (
-          <AppShell.Header px="sm">
-            <Group h="100%" justify="space-between" wrap="nowrap">
-              <Text fw={700} size="sm" truncate>
-                {t('app.title')}
-              </Text>
-              <LanguageSwitch />
-            </Group>
-          </AppShell.Header>
-        )}
-
-        {isDesktop && (
-          <AppShell.Navbar p="md">
-            <AppShell.Section>
-              <Text fw={700}>{t('app.title')}</Text>
-              <Text size="xs" c="dimmed" mb="md">
-                {t('auth.signedInAs', { name: who })}
-              </Text>
-            </AppShell.Section>
-            <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-              {menuTree(items).map((entry) =>
-                entry.kind === 'group' ? (
-                  <SideGroup key={entry.label} entry={entry} disabled={locked} />
-                ) : (
-                  <SideLink
-                    key={entry.item.path}
-                    to={entry.item.path}
-                    label={t(entry.item.label)}
-                    icon={entry.item.icon}
-                    disabled={locked}
-                  />
-                ),
-              )}
-              {locked && (
-                <Text size="xs" c="dimmed" mt="sm">
-                  {t('nav.lockedHint')}
+      <ProbeLabelButtonProvider value={renderLabelButton}>
+        <AppShell
+          padding={{ base: 'sm', md: 'lg' }}
+          navbar={{
+            width: 264,
+            breakpoint: 'md',
+            collapsed: { mobile: true, desktop: !isDesktop },
+          }}
+          header={{ height: 52, collapsed: isDesktop }}
+          footer={{ height: 64, collapsed: isDesktop }}
+        >
+          {!isDesktop && (
+            <AppShell.Header px="sm">
+              <Group h="100%" justify="space-between" wrap="nowrap">
+                <Text fw={700} size="sm" truncate>
+                  {t('app.title')}
                 </Text>
-              )}
-            </AppShell.Section>
-            <AppShell.Section>
-              <Stack gap="xs">
                 <LanguageSwitch />
-                <SideLink
+              </Group>
+            </AppShell.Header>
+          )}
+
+          {isDesktop && (
+            <AppShell.Navbar p="md">
+              <AppShell.Section>
+                <Text fw={700}>{t('app.title')}</Text>
+                <Text size="xs" c="dimmed" mb="md">
+                  {t('auth.signedInAs', { name: who })}
+                </Text>
+              </AppShell.Section>
+              <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
+                {menuTree(items).map((entry) =>
+                  entry.kind === 'group' ? (
+                    <SideGroup key={entry.label} entry={entry} disabled={locked} />
+                  ) : (
+                    <SideLink
+                      key={entry.item.path}
+                      to={entry.item.path}
+                      label={t(entry.item.label)}
+                      icon={entry.item.icon}
+                      disabled={locked}
+                    />
+                  ),
+                )}
+                {locked && (
+                  <Text size="xs" c="dimmed" mt="sm">
+                    {t('nav.lockedHint')}
+                  </Text>
+                )}
+              </AppShell.Section>
+              <AppShell.Section>
+                <Stack gap="xs">
+                  <LanguageSwitch />
+                  <SideLink
+                    to={CHANGE_PASSWORD}
+                    label={t('nav.changePassword')}
+                    icon={IconKey}
+                    disabled={false}
+                  />
+                  <Button
+                    variant="subtle"
+                    color="gray"
+                    justify="flex-start"
+                    leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+                    onClick={() => void logout()}
+                  >
+                    {t('nav.logout')}
+                  </Button>
+                </Stack>
+              </AppShell.Section>
+            </AppShell.Navbar>
+          )}
+
+          <AppShell.Main aria-busy={navigating || undefined}>
+            {navigating && (
+              <div
+                role="progressbar"
+                aria-label={t('app.loading')}
+                className={classes.navigating}
+              />
+            )}
+            <Outlet />
+          </AppShell.Main>
+
+          {!isDesktop && (
+            <AppShell.Footer>
+              <nav aria-label={t('nav.label')} className={classes.bar}>
+                {items
+                  .filter((item) => item.mobile)
+                  .map((item) => (
+                    <BarLink
+                      key={item.path}
+                      to={item.path}
+                      label={t(item.label)}
+                      icon={item.icon}
+                      disabled={locked}
+                    />
+                  ))}
+                <BarLink
                   to={CHANGE_PASSWORD}
                   label={t('nav.changePassword')}
                   icon={IconKey}
                   disabled={false}
                 />
-                <Button
-                  variant="subtle"
-                  color="gray"
-                  justify="flex-start"
-                  leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
-                  onClick={() => void logout()}
-                >
-                  {t('nav.logout')}
-                </Button>
-              </Stack>
-            </AppShell.Section>
-          </AppShell.Navbar>
-        )}
-
-        <AppShell.Main aria-busy={navigating || undefined}>
-          {navigating && (
-            <div role="progressbar" aria-label={t('app.loading')} className={classes.navigating} />
+                <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
+                  <IconLogout size={22} stroke={1.6} aria-hidden />
+                  <span className={classes.barLabel}>{t('nav.logout')}</span>
+                </UnstyledButton>
+              </nav>
+            </AppShell.Footer>
           )}
-          <Outlet />
-        </AppShell.Main>
-
-        {!isDesktop && (
-          <AppShell.Footer>
-            <nav aria-label={t('nav.label')} className={classes.bar}>
-              {items
-                .filter((item) => item.mobile)
-                .map((item) => (
-                  <BarLink
-                    key={item.path}
-                    to={item.path}
-                    label={t(item.label)}
-                    icon={item.icon}
-                    disabled={locked}
-                  />
-                ))}
-              <BarLink
-                to={CHANGE_PASSWORD}
-                label={t('nav.changePassword')}
-                icon={IconKey}
-                disabled={false}
-              />
-              <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
-                <IconLogout size={22} stroke={1.6} aria-hidden />
-                <span className={classes.barLabel}>{t('nav.logout')}</span>
-              </UnstyledButton>
-            </nav>
-          </AppShell.Footer>
-        )}
-      </AppShell>
+        </AppShell>
+      </ProbeLabelButtonProvider>
     </ModalsProvider>
   );
 }

@@ -1,10 +1,11 @@
-/** The card's tabs complete so far, in the spec's order (samples come later). */
+/** The card's tabs in the spec's order. */
 export const CARD_TABS = [
   'personal',
   'medicines',
   'visits',
   'notes',
   'attachments',
+  'samples',
   'messages',
 ] as const;
 export type CardTab = (typeof CARD_TABS)[number];

@@ -44,6 +44,7 @@ import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
 import { useDeletePatient, useResetPatientPassword } from './patient-api';
 import { PersonalTab } from './personal-tab';
+import { SamplesTab } from './samples-tab';
 import { VisitsTab } from './visits-tab';
 
 const PATIENTS_PATH = '/patients';
@@ -233,6 +234,8 @@ function CardBody({ patient }: { patient: PatientDetail }) {
         return <NotesTab patientId={patient.id} readOnly={readOnly} />;
       case 'attachments':
         return <AttachmentsTab patientId={patient.id} readOnly={readOnly} />;
+      case 'samples':
+        return <SamplesTab patient={patient} readOnly={readOnly} />;
       case 'messages':
         return <MessagesTab userId={patient.user_id} readOnly={readOnly} />;
     }

@@ -1,0 +1,27 @@
+import { createContext, Suspense, useContext } from 'react';
+import type { ReactNode } from 'react';
+
+/** What the label button needs of a sample (features/probes/label-print-button.tsx). */
+export interface ProbeLabelTarget {
+  id: number;
+  code: string;
+  type_of_material: string;
+  collect_place: string;
+}
+
+/** Renders the label button for one sample. */
+export type RenderLabelButton = (probe: ProbeLabelTarget) => ReactNode;
+
+const LabelButtonContext = createContext<RenderLabelButton | null>(null);
+
+/**
+ * The samples feature's label button, handed to other features (the patient card's samples tab)
+ * by the app: features do not import each other (lint boundaries), the app composes them.
+ */
+export const ProbeLabelButtonProvider = LabelButtonContext.Provider;
+
+/** The label button given by the app; nothing where none was given (a bare test render). */
+export function ProbeLabelButton({ probe }: { probe: ProbeLabelTarget }) {
+  const render = useContext(LabelButtonContext);
+  return render ? <Suspense fallback={null}>{render(probe)}</Suspense> : null;
+}

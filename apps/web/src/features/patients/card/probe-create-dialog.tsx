@@ -1,0 +1,336 @@
+import {
+  Alert,
+  Checkbox,
+  Group,
+  Loader,
+  MultiSelect,
+  Paper,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconCalendar } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  COLLECT_PLACES,
+  formatDay,
+  probeBody,
+  TYPES_OF_MATERIAL,
+  TYPES_OF_TEST,
+  warsawToday,
+} from '@portal/shared';
+import type { PatientDetail } from '@portal/shared';
+import { useMedicines } from '../../../api/lookups';
+import { FormModal } from '../../../components/form-modal';
+import { LocalizedDates } from '../../../components/localized-dates';
+import { isApiError } from '../../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
+import { validateWith } from '../../../lib/form-validation';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
+import type { ProbeFormValues } from './probe-form';
+import { useCreateProbe, useProbeCarriers, useProbeCodePreview } from './samples-api';
+import { ordinalKey } from './visit-format';
+import { usePatientVisits } from './visits-api';
+
+type TextField =
+  | 'ordered_by_firstname'
+  | 'ordered_by_surname'
+  | 'patient_firstname'
+  | 'patient_surname'
+  | 'patient_address_street'
+  | 'patient_address_building'
+  | 'patient_address_postcode'
+  | 'patient_address_city';
+
+type FieldErrors = Partial<Record<keyof ProbeFormValues, string>>;
+
+/** How long the form rests before the number preview is asked again (spec: on every change). */
+const PREVIEW_DEBOUNCE_MS = 300;
+
+/** A 422's fields may name list items (`medicine_ids.0`): the input is the list's. */
+function byInput(errors: Record<string, string>): FieldErrors {
+  const result: Record<string, string> = {};
+  for (const [key, message] of Object.entries(errors)) {
+    const field = key.split('.')[0] ?? key;
+    result[field] ??= message;
+  }
+  return result;
+}
+
+/**
+ * "Wyślij próbkę do analizy" (spec §5 "Probe creation"): the required fields with the spec's
+ * defaults, the number preview refreshed as the form changes, the final number from the server.
+ */
+export function ProbeCreateDialog({
+  opened,
+  patient,
+  onClose,
+}: {
+  opened: boolean;
+  patient: PatientDetail;
+  onClose: () => void;
+}) {
+  // Mounted afresh for every opening: a new sample starts from the defaults again.
+  return opened ? <ProbeCreateForm patient={patient} onClose={onClose} /> : null;
+}
+
+function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const today = warsawToday();
+  const [values, setValues] = useState<ProbeFormValues>(() =>
+    initialProbeForm(patient, session?.user),
+  );
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const medicines = useMedicines();
+  const carriers = useProbeCarriers();
+  const visits = usePatientVisits(patient.id);
+  const create = useCreateProbe();
+
+  const body = probeBodyFrom(patient.id, values);
+  const [previewBody] = useDebouncedValue(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
+  const preview = useProbeCodePreview(patient.id, previewBody);
+
+  function set<K extends keyof ProbeFormValues>(field: K, value: ProbeFormValues[K]) {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setErrors((previous) => {
+      if (!(field in previous)) return previous;
+      const next = { ...previous };
+      delete next[field];
+      return next;
+    });
+  }
+
+  const text = (field: TextField) => ({
+    value: values[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.currentTarget.value),
+    error: errors[field],
+    required: true,
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validateWith(probeBody, body);
+    const codes: Record<string, string> = result.ok ? {} : { ...result.codes };
+    if (values.date_of_sample && values.date_of_sample > today) {
+      codes.date_of_sample ??= 'future_date';
+    }
+    if (!result.ok || Object.keys(codes).length > 0) {
+      const translated: Record<string, string> = {};
+      for (const [field, code] of Object.entries(codes)) {
+        translated[field] = t(`validation.${code}` as 'validation.required');
+      }
+      setErrors(byInput(translated));
+      notifyError(t('common.validationError'));
+      return;
+    }
+    create.mutate(result.data, {
+      onSuccess: (probe) => {
+        notifySuccess(t('samples.created', { code: probe.code }));
+        onClose();
+      },
+      onError: (error) => {
+        if (isApiError(error) && error.httpStatus === 422) {
+          setErrors(byInput(serverFieldErrors(error)));
+          notifyError(t('common.validationError'));
+          return;
+        }
+        notifyError(t(commonErrorKey(error)));
+      },
+    });
+  }
+
+  // The patient's study medicines first, then the rest of the study's.
+  const own = new Set(patient.medicines.map((medicine) => medicine.medicine_id));
+  const allMedicines = medicines.data ?? [];
+  const medicineOption = (medicine: { id: number; name: string }) => ({
+    value: String(medicine.id),
+    label: medicine.name,
+  });
+  const medicineData = [
+    {
+      group: t('samples.form.patientMedicines'),
+      items: patient.medicines.map((medicine) =>
+        medicineOption({ id: medicine.medicine_id, name: medicine.name }),
+      ),
+    },
+    {
+      group: t('samples.form.otherMedicines'),
+      items: allMedicines.filter((medicine) => !own.has(medicine.id)).map(medicineOption),
+    },
+  ].filter((group) => group.items.length > 0);
+
+  const visitData = (visits.data ?? []).map((visit) => {
+    const { key, options } = ordinalKey(visit.ordinal);
+    return { value: String(visit.id), label: `${t(key, options)}, ${formatDay(visit.date)}` };
+  });
+
+  const dateInput = (field: 'date_of_sample' | 'ordered_at', label: string) => (
+    <DateInput
+      label={label}
+      required
+      value={values[field]}
+      onChange={(day) => set(field, day)}
+      error={errors[field]}
+      valueFormat="DD.MM.YYYY"
+      dateParser={parseTypedDay}
+      placeholder="DD.MM.RRRR"
+      leftSection={<IconCalendar size={16} aria-hidden />}
+      {...(field === 'date_of_sample' ? { maxDate: today } : {})}
+      popoverProps={{ withinPortal: true }}
+    />
+  );
+
+  const radios = <V extends string>(
+    field: 'type_of_test' | 'type_of_material' | 'collect_place',
+    label: string,
+    options: readonly V[],
+    optionLabel: (option: V) => string,
+  ) => (
+    <Radio.Group
+      label={label}
+      value={values[field]}
+      onChange={(value) => set(field, value as never)}
+      error={errors[field]}
+    >
+      <Group gap="md" mt={6}>
+        {options.map((option) => (
+          <Radio key={option} value={option} label={optionLabel(option)} />
+        ))}
+      </Group>
+    </Radio.Group>
+  );
+
+  return (
+    <FormModal
+      opened
+      title={t('samples.form.title')}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={create.isPending}
+      submitLabel={t('samples.form.submit')}
+    >
+      <Paper withBorder radius="md" p="sm" bg="var(--mantine-color-gray-light)">
+        <Text size="sm" c="dimmed" id="probe-preview-label">
+          {t('samples.form.preview')}
+        </Text>
+        <Group gap="xs" align="center">
+          <Text
+            fz={28}
+            fw={700}
+            ff="monospace"
+            data-testid="probe-code-preview"
+            aria-labelledby="probe-preview-label"
+            aria-live="polite"
+            style={{ wordBreak: 'break-all' }}
+          >
+            {preview.data ?? '—'}
+          </Text>
+          {preview.isFetching && <Loader size="xs" aria-label={t('app.loading')} />}
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('samples.form.previewHint')}
+        </Text>
+      </Paper>
+
+      <LocalizedDates>
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            {t('samples.form.sample')}
+          </Title>
+          <MultiSelect
+            label={t('samples.form.medicines')}
+            required
+            data={medicineData}
+            value={values.medicine_ids}
+            onChange={(ids) => set('medicine_ids', ids)}
+            error={errors.medicine_ids}
+            searchable
+            clearable
+            nothingFoundMessage={t('samples.form.noMedicine')}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {dateInput('date_of_sample', t('samples.form.dateOfSample'))}
+            <Select
+              label={t('samples.form.carrier')}
+              required
+              data={(carriers.data ?? []).map((carrier) => ({
+                value: String(carrier.id),
+                label: carrier.name,
+              }))}
+              value={values.carrier_id}
+              onChange={(id) => set('carrier_id', id)}
+              error={errors.carrier_id}
+              placeholder={t('samples.form.choose')}
+              comboboxProps={{ withinPortal: true }}
+            />
+          </SimpleGrid>
+          <Checkbox
+            label={t('samples.form.isCito')}
+            checked={values.is_cito}
+            onChange={(event) => set('is_cito', event.currentTarget.checked)}
+          />
+          {radios('type_of_test', t('samples.form.typeOfTest'), TYPES_OF_TEST, (option) =>
+            t(`probe.test.${option}`),
+          )}
+          {radios(
+            'type_of_material',
+            t('samples.form.typeOfMaterial'),
+            TYPES_OF_MATERIAL,
+            (option) => t(`probe.material.${option}`),
+          )}
+          {radios('collect_place', t('samples.form.collectPlace'), COLLECT_PLACES, (option) =>
+            t(`probe.place.${option}`),
+          )}
+          <Select
+            label={t('samples.form.visit')}
+            data={visitData}
+            value={values.visit_id}
+            onChange={(id) => set('visit_id', id)}
+            error={errors.visit_id}
+            placeholder={t('samples.form.noVisit')}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+
+          <Title order={3} size="h5" mt="sm">
+            {t('samples.form.orderer')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label={t('samples.form.firstname')} {...text('ordered_by_firstname')} />
+            <TextInput label={t('samples.form.surname')} {...text('ordered_by_surname')} />
+            {dateInput('ordered_at', t('samples.form.orderedAt'))}
+          </SimpleGrid>
+
+          <Title order={3} size="h5" mt="sm">
+            {t('samples.form.patient')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label={t('samples.form.firstname')} {...text('patient_firstname')} />
+            <TextInput label={t('samples.form.surname')} {...text('patient_surname')} />
+            <TextInput label={t('samples.form.street')} {...text('patient_address_street')} />
+            <TextInput label={t('samples.form.building')} {...text('patient_address_building')} />
+            <TextInput label={t('samples.form.postcode')} {...text('patient_address_postcode')} />
+            <TextInput label={t('samples.form.city')} {...text('patient_address_city')} />
+          </SimpleGrid>
+          {carriers.isError && (
+            <Alert color="red" variant="light">
+              {t(commonErrorKey(carriers.error))}
+            </Alert>
+          )}
+        </Stack>
+      </LocalizedDates>
+    </FormModal>
+  );
+}
