@@ -137,6 +137,15 @@ const rules: Record<string, Rule> = {
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
 
+  // Samples: carriers and the order link are the same for every unit.
+  'GET /api/probes/carriers': { who: 'staff' },
+  'GET /api/probes/order_link': { who: 'staff' },
+  'POST /api/probes/generate_code/:patient_id': { who: 'staff', unitScoped: true },
+  'POST /api/probes': { who: 'staff', unitScoped: true },
+  'GET /api/probes/:id': { who: 'staff', unitScoped: true },
+  'PUT /api/probes/:id': { who: 'staff', unitScoped: true },
+  'GET /api/patients/:id/probes': { who: 'staff', unitScoped: true },
+
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
 };
@@ -365,6 +374,8 @@ interface UnitData {
   visitId: number;
   /** A past visit of the patient (written directly: booking refuses past days). */
   pastVisitId: number;
+  /** A sample of the patient (made through POST /api/probes). */
+  probeId: number;
 }
 
 interface ScopeRow {
@@ -599,6 +610,27 @@ const scopeRows: ScopeRow[] = [
     }),
   },
   {
+    route: 'POST /api/probes/generate_code/:patient_id',
+    request: (u) => ({ url: `/api/probes/generate_code/${u.patient.id}`, body: {} }),
+  },
+  {
+    route: 'POST /api/probes',
+    request: (u) => ({ url: '/api/probes', body: probeBody(u) }),
+    own: (res) => expect(res.statusCode, res.body).toBe(201),
+  },
+  { route: 'GET /api/probes/:id', request: (u) => ({ url: `/api/probes/${u.probeId}` }) },
+  {
+    route: 'PUT /api/probes/:id',
+    request: (u) => ({
+      url: `/api/probes/${u.probeId}`,
+      body: { adverse_events: '<p>Krwiak</p>' },
+    }),
+  },
+  {
+    route: 'GET /api/patients/:id/probes',
+    request: (u) => ({ url: `/api/patients/${u.patient.id}/probes` }),
+  },
+  {
     route: 'PUT /api/patients/:id',
     // The body names the doctor's own unit, as an attacker would.
     request: (u, me) => ({ url: `/api/patients/${u.patient.id}`, body: updateBody(u, me) }),
@@ -645,6 +677,25 @@ const VISIT_DAY = '2027-09-07';
 
 function visitBody(u: UnitData, from: string) {
   return { patient_id: u.patient.id, date: VISIT_DAY, started_at: from, window_reason: 'Kontrola' };
+}
+
+/** A valid sample of the unit's patient (the first medicine and carrier of the seed). */
+function probeBody(u: UnitData) {
+  return {
+    patient_id: u.patient.id,
+    medicine_ids: [1],
+    date_of_sample: '2026-01-05',
+    carrier_id: 1,
+    ordered_by_firstname: 'Anna',
+    ordered_by_surname: 'Lekarska',
+    ordered_at: '2026-01-05',
+    patient_firstname: 'Halina',
+    patient_surname: u.patient.surname,
+    patient_address_street: 'Długa',
+    patient_address_building: '5',
+    patient_address_postcode: '00-001',
+    patient_address_city: 'Łódź',
+  };
 }
 
 function calendarRule(unitId: number, from: string) {
@@ -784,6 +835,12 @@ describe('a doctor reaching into another unit', () => {
         })
         .returning({ id: visits.id }),
     );
+    const partialForProbe = { patient: { id: patientId, surname } } as UnitData;
+    const probe = await t.request('POST', '/api/probes', {
+      ...as,
+      body: probeBody(partialForProbe),
+    });
+    if (probe.statusCode !== 201) throw new Error(`${probe.statusCode}: ${probe.body}`);
     return {
       unitId: unit.id,
       doctor,
@@ -799,6 +856,7 @@ describe('a doctor reaching into another unit', () => {
       ruleId: rule.json<{ data: { id: number } }>().data.id,
       visitId: (visit.visit as { id: number }).id,
       pastVisitId: pastVisit!.id,
+      probeId: probe.json<{ probe: { id: number } }>().probe.id,
     };
   }
 
