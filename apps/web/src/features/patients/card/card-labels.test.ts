@@ -15,6 +15,7 @@ describe('the patient card in Polish', () => {
       'Wizyty',
       'Komentarze lekarza',
       'Załączniki',
+      'Próbki',
       'Komunikaty',
     ]);
   });
