@@ -138,15 +138,13 @@ function SequenceItem({
             style={{ cursor: 'grab', touchAction: 'none', display: 'flex', alignItems: 'center' }}
           >
             <IconGripVertical size={16} aria-hidden />
-            <Stack gap={0} ml={4}>
-              <Text size="sm" fw={500} aria-hidden>
-                {label}
-              </Text>
-              <Text size="xs" c="dimmed" aria-hidden ff="monospace">
-                {exampleValue(item.part) || '–'}
-              </Text>
-            </Stack>
+            <Text size="sm" fw={500} ml={4} component="span">
+              {label}
+            </Text>
           </UnstyledButton>
+          <Text size="sm" ff="monospace" component="span" title={t('probeConfig.exampleValue')}>
+            {exampleValue(item.part) || '–'}
+          </Text>
           <ActionIcon
             variant="subtle"
             color="red"
