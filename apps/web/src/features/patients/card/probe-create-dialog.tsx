@@ -308,8 +308,11 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
             {t('samples.form.orderer')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label={t('samples.form.firstname')} {...text('ordered_by_firstname')} />
-            <TextInput label={t('samples.form.surname')} {...text('ordered_by_surname')} />
+            <TextInput
+              label={t('samples.form.ordererFirstname')}
+              {...text('ordered_by_firstname')}
+            />
+            <TextInput label={t('samples.form.ordererSurname')} {...text('ordered_by_surname')} />
             {dateInput('ordered_at', t('samples.form.orderedAt'))}
           </SimpleGrid>
 
@@ -317,8 +320,8 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
             {t('samples.form.patient')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label={t('samples.form.firstname')} {...text('patient_firstname')} />
-            <TextInput label={t('samples.form.surname')} {...text('patient_surname')} />
+            <TextInput label={t('samples.form.patientFirstname')} {...text('patient_firstname')} />
+            <TextInput label={t('samples.form.patientSurname')} {...text('patient_surname')} />
             <TextInput label={t('samples.form.street')} {...text('patient_address_street')} />
             <TextInput label={t('samples.form.building')} {...text('patient_address_building')} />
             <TextInput label={t('samples.form.postcode')} {...text('patient_address_postcode')} />

@@ -1,0 +1,124 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, openSignedIn, test } from '../fixtures.js';
+import { expectAccessible } from '../a11y.js';
+
+/** The shipped configuration (shared settings defaults): other specs create samples with it. */
+const DEFAULT_CONFIG = [
+  'sex',
+  'project_number',
+  'unit_id',
+  'next_probe_number',
+  'group_id',
+  'material_type_and_place',
+];
+/** The screen's example patient: M, participant 17, unit 3, 4th sample, group 2, Z + P. */
+const DEFAULT_EXAMPLE = 'M17342ZP';
+const SAVED = 'Zmiany zostały zapisane';
+const EMPTY = 'Nie można zapisać pustej konfiguracji. Dodaj co najmniej jeden element.';
+
+test.beforeEach(async ({ api }) => {
+  await api.call('POST', '/settings/probe_config', { value: DEFAULT_CONFIG });
+});
+test.afterEach(async ({ api }) => {
+  await api.call('POST', '/settings/probe_config', { value: DEFAULT_CONFIG });
+});
+
+const example = (page: Page) => page.getByTestId('probe-config-example');
+const items = (page: Page) => page.getByTestId('probe-config-item');
+const handle = (page: Page, label: string) =>
+  page.getByRole('button', { name: new RegExp(`^${label}, pozycja \\d+ z \\d+\\. Przesuń$`) });
+
+async function openConfig(page: Page, request: Parameters<typeof openSignedIn>[1]) {
+  await openSignedIn(page, request, '/settings/probe_config');
+  await expect(page.getByRole('heading', { name: 'Konfiguracja numeru próbki' })).toBeVisible();
+  await expect(example(page)).toHaveText(DEFAULT_EXAMPLE);
+  await expect(items(page)).toHaveCount(DEFAULT_CONFIG.length);
+}
+
+/** A pointer drag in small steps: dnd-kit's pointer sensor starts after a few pixels. */
+async function drag(page: Page, from: Locator, to: Locator) {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('drag: element not on screen');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(start.x + start.width / 2 + 10, start.y + start.height / 2, { steps: 3 });
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 15 });
+  await page.mouse.move(end.x + end.width / 2 - 2, end.y + end.height / 2, { steps: 2 });
+  await page.mouse.up();
+}
+
+test.describe('Konfiguracja numeru próbki', () => {
+  test('an administrator builds the number by keyboard, saves it and finds it after a reload', async ({
+    page,
+    request,
+  }) => {
+    await openConfig(page, request);
+    await expectAccessible(page, 'konfiguracja numeru próbki');
+
+    // Enter on a palette entry appends it.
+    await page.getByRole('button', { name: 'Dodaj: Cyfra 0' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(example(page)).toHaveText(`${DEFAULT_EXAMPLE}0`);
+    await expect(items(page)).toHaveCount(7);
+
+    // Picked up with Space, moved left six places with the arrow key, dropped with Space.
+    await handle(page, 'Cyfra 0').focus();
+    await page.keyboard.press('Space');
+    for (let step = 0; step < 6; step += 1) {
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForTimeout(80);
+    }
+    await page.keyboard.press('Space');
+    await expect(example(page)).toHaveText(`0${DEFAULT_EXAMPLE}`);
+    await expect(items(page).first()).toHaveAttribute('data-part', '0');
+
+    // The group number goes (its remove button, from the keyboard).
+    await page.getByRole('button', { name: /^Usuń: Numer grupy/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(example(page)).toHaveText('0M1734ZP');
+
+    await page.getByRole('button', { name: 'Zapisz' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(SAVED)).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Konfiguracja numeru próbki' })).toBeVisible();
+    await expect(example(page)).toHaveText('0M1734ZP');
+    await expect(items(page)).toHaveCount(6);
+  });
+
+  test('parts are dragged in from the palette and reordered by pointer; an empty number cannot be saved', async ({
+    page,
+    request,
+    api,
+  }) => {
+    await openConfig(page, request);
+
+    // The digit 9 dropped on the first part lands before it.
+    await drag(page, page.getByRole('button', { name: 'Dodaj: Cyfra 9' }), items(page).first());
+    await expect(example(page)).toHaveText(`9${DEFAULT_EXAMPLE}`);
+
+    // "Płeć" (now second) dragged onto the first place.
+    await drag(page, handle(page, 'Płeć'), items(page).first());
+    await expect(example(page)).toHaveText('M917342ZP');
+    await expect(items(page).first()).toHaveAttribute('data-part', 'sex');
+
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(page.getByText(SAVED)).toBeVisible();
+    const stored = await api.call<{ data: { value: string[] } }>('GET', '/settings/probe_config');
+    expect(stored.data.value).toEqual(['sex', '9', ...DEFAULT_CONFIG.slice(1)]);
+
+    // Everything removed: Save is disabled and the screen says why.
+    while ((await items(page).count()) > 0) {
+      await page
+        .getByRole('button', { name: /^Usuń: / })
+        .first()
+        .click();
+    }
+    await expect(example(page)).toHaveText('—');
+    await expect(page.getByRole('alert').filter({ hasText: EMPTY })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Zapisz' })).toBeDisabled();
+    await expectAccessible(page, 'konfiguracja numeru próbki: pusta');
+  });
+});
