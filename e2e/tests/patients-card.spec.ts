@@ -85,6 +85,7 @@ test.describe('Karta pacjenta', () => {
       'Wizyty',
       'Komentarze lekarza',
       'Załączniki',
+      'Próbki',
       'Komunikaty',
     ]) {
       await expect(tabs(page).getByRole('tab', { name })).toBeVisible();
