@@ -10,6 +10,7 @@ import { benchCases, filterIds, get, measureCase, throughput } from './cases.js'
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
 import { measureMonthSlots } from './slots-bench.js';
+import { measureProbeCode } from './probe-code-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
 import type { BenchDatabase } from './databases.js';
 import { RESULTS_FILE, formatResults, writeResults } from './report.js';
@@ -83,6 +84,7 @@ async function benchDatabase(
     const rate = await throughput(client, cases[0]!.url, CLIENTS, THROUGHPUT_MS);
     log(`  throughput: ${rate.perSecond.toFixed(0)} requests/s at ${CLIENTS} clients`);
     const visits = await benchVisits(db, client);
+    for (const line of await measureProbeCode(db.handle, client)) log(`  ${line}`);
     if (shell) {
       Object.assign(shell, await measureShell(client.baseUrl));
       log(`  login route: ${shell.bytes ? JSON.stringify(shell.bytes).slice(0, 200) : shell.note}`);
@@ -107,6 +109,18 @@ async function benchVisits(db: BenchDatabase, client: Client) {
  * other measurements; prints its lines and writes no results file.
  */
 async function visitsOnly(db: BenchDatabase) {
+  await onlyCase(db, (client) => benchVisits(db, client));
+}
+
+/** `BENCH_ONLY=probe-code`: issue 10's code-generation case alone (probe-code-bench.ts). */
+async function probeCodeOnly(db: BenchDatabase) {
+  await onlyCase(db, async (client) => {
+    for (const line of await measureProbeCode(db.handle, client)) log(`  ${line}`);
+  });
+}
+
+/** One case against a served app on an empty migrated database, without the big seed. */
+async function onlyCase(db: BenchDatabase, run: (client: Client) => Promise<unknown>) {
   await ensureInitialAdmin(db.handle.db, ADMIN);
   const app = await buildApp({
     db: db.handle.db,
@@ -116,7 +130,7 @@ async function visitsOnly(db: BenchDatabase) {
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
-    await benchVisits(db, await signIn(`http://127.0.0.1:${port}`));
+    await run(await signIn(`http://127.0.0.1:${port}`));
   } finally {
     await app.close();
   }
@@ -167,6 +181,11 @@ async function main() {
         await visitsOnly(db);
         continue;
       }
+      if (only === 'probe-code') {
+        log(`\n${db.label}: issue 10 probe-code case only`);
+        await probeCodeOnly(db);
+        continue;
+      }
       results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
     } finally {
       current = null;
@@ -178,6 +197,7 @@ async function main() {
     log(`\n${measureMonthSlots()}`);
     return;
   }
+  if (only === 'probe-code') return;
   log(`\n${measureMonthSlots()}`);
   log('\ncold start');
   results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {

@@ -6,6 +6,7 @@ import {
   auditEntries,
   carriers,
   medicines,
+  patientInclusions,
   patients,
   probeMedicines,
   probes,
@@ -155,6 +156,15 @@ describe('the number preview', () => {
     expect(created.json<{ probe: Probe }>().probe.code).toBe(`KP77${unit}11ZP`);
     // The creation took it; the next preview moves on.
     expect((await preview(patient.id)).json()).toEqual({ code: `KP77${unit}21ZP` });
+  });
+
+  it('falls back to the default configuration when the saved one gives an empty code', async () => {
+    await setConfig(['project_number', 'group_id']);
+    const patient = await registerPatient(t, doctor);
+    await t.db.delete(patientInclusions).where(eq(patientInclusions.patient_id, patient.id));
+    const res = await preview(patient.id);
+    expect(res.json()).toEqual({ code: `M${doctor.doctor.unit_id}1ZP` });
+    await setConfig(DEFAULT_CONFIG);
   });
 
   it('takes a half-filled form and refuses a wrong material', async () => {
@@ -393,6 +403,12 @@ describe('adverse events', () => {
         ),
       );
     expect(audit.length).toBeGreaterThanOrEqual(2);
+
+    const removed = await t.request('DELETE', `/api/patients/${patient.id}`, as(doctor));
+    expect(removed.statusCode, removed.body).toBe(200);
+    const readOnly = await put('<p>Po usunięciu</p>');
+    expect(readOnly.statusCode).toBe(409);
+    expect(readOnly.json()).toEqual({ status: 'patient_deleted' });
 
     const elsewhere = await t.request('PUT', `/api/probes/${created.id}`, {
       ...as(stranger),

@@ -95,12 +95,24 @@ export async function lockCodeFacts(
   return row ?? null;
 }
 
-/** The code for a patient's next sample from the facts and the form's material and place. */
+/**
+ * The code for a patient's next sample from the facts and the form's material and place. A
+ * configuration whose every part is empty for this patient (only the project number and the
+ * group, neither known) would give an empty code: the default configuration is used instead.
+ */
 export function codeFor(
   facts: PatientCodeFacts,
   form: Pick<ProbeCodeFacts, 'type_of_material' | 'collect_place'>,
 ): string {
-  return buildProbeCode(probeConfigFrom(facts.config), {
+  const code = buildProbeCode(probeConfigFrom(facts.config), factsFor(facts, form));
+  return code !== '' ? code : buildProbeCode(SETTING_DEFAULTS.probe_config, factsFor(facts, form));
+}
+
+function factsFor(
+  facts: PatientCodeFacts,
+  form: Pick<ProbeCodeFacts, 'type_of_material' | 'collect_place'>,
+): ProbeCodeFacts {
+  return {
     sex: facts.sex,
     project_number: facts.project_number,
     unit_id: facts.unit_id,
@@ -108,5 +120,5 @@ export function codeFor(
     group_id: facts.group_id,
     type_of_material: form.type_of_material,
     collect_place: form.collect_place,
-  });
+  };
 }
