@@ -305,3 +305,32 @@ describe('QTcF rules through PUT /api/visits/:id/results', () => {
     ).toBe(0);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('keeps one open alert when 20 saves of the same breach arrive at once', async () => {
+    const { id } = await sampleOf();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        saveResults(id, { biochemistry_results: { alt: 200 + i, bilirubine: 3 } }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+    const rows = await alertsOf({ probe_id: id });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.acknowledged_at).toBeNull();
+  });
+
+  it('lets exactly one of 20 simultaneous acknowledgements through', async () => {
+    const { id } = await sampleOf();
+    await saveResults(id, liverInjury);
+    const [alert] = await alertsOf({ probe_id: id });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => acknowledge(alert!.id, { comment: `Nr ${i}` })),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(19);
+    for (const a of answers.filter((x) => x.statusCode === 409))
+      expect(a.json()).toEqual({ status: 'already_acknowledged' });
+  });
+});
