@@ -12,7 +12,7 @@ import { buildPesel } from '@portal/shared';
 import type { CriteriaGroup, Role } from '@portal/shared';
 import { inTransaction } from '../db/client.js';
 import { probes, safetyAlerts, sessions, visits } from '../db/schema.js';
-import { insertProbe } from '../modules/probes/results-fixture.js';
+import { insertProbe } from './probe-results-fixture.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';

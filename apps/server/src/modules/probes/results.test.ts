@@ -7,7 +7,7 @@ import { auditEntries, patients, probes } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
-import { insertProbe } from './results-fixture.js';
+import { insertProbe } from '../../test/probe-results-fixture.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

@@ -1,8 +1,8 @@
 import { warsawToday } from '@portal/shared';
 import { sql } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
-import { probeMedicines, probes } from '../../db/schema.js';
-import type { TestApp } from '../../test/harness.js';
+import { inTransaction } from '../db/client.js';
+import { probeMedicines, probes } from '../db/schema.js';
+import type { TestApp } from './harness.js';
 
 let serial = 0;
 
