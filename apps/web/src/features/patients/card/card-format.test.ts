@@ -59,3 +59,11 @@ describe('attachmentProblem', () => {
     expect(extensionOf('raport.final.PDF')).toBe('pdf');
   });
 });
+
+describe('formatNumber', () => {
+  it('uses the decimal comma in Polish', () => {
+    expect(formatNumber(72.5, 'pl')).toBe('72,5');
+    expect(formatNumber(72.5, 'en')).toBe('72.5');
+    expect(formatNumber(180, 'pl')).toBe('180');
+  });
+});
