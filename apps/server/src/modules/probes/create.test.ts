@@ -1,0 +1,463 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Probe, ProbeBodyInput } from '@portal/shared';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import {
+  auditEntries,
+  carriers,
+  medicines,
+  patients,
+  probeMedicines,
+  probes,
+  visits,
+} from '../../db/schema.js';
+import { createTestApp } from '../../test/harness.js';
+import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
+import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
+
+let t: TestApp;
+let admin: ReadyAdmin;
+let doctor: ReadyDoctor;
+let stranger: ReadyDoctor;
+let medicineIds: number[];
+let carrierId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.readyAdmin();
+  doctor = await t.readyDoctor((await t.unit()).id);
+  stranger = await t.readyDoctor((await t.unit()).id);
+  const meds = await t.db.select({ id: medicines.id }).from(medicines).limit(2);
+  medicineIds = meds.map((m) => m.id);
+  const [carrier] = await t.db
+    .select({ id: carriers.id })
+    .from(carriers)
+    .where(eq(carriers.is_visible, true))
+    .limit(1);
+  carrierId = carrier!.id;
+});
+afterAll(() => t?.close());
+
+const as = (who: { session: { token: string } }) => ({ token: who.session.token });
+
+function body(patientId: number, extra: Partial<ProbeBodyInput> = {}): ProbeBodyInput {
+  return {
+    patient_id: patientId,
+    medicine_ids: medicineIds,
+    date_of_sample: '2026-01-10',
+    carrier_id: carrierId,
+    ordered_by_firstname: 'Anna',
+    ordered_by_surname: 'Lekarska',
+    ordered_at: '2026-01-10',
+    patient_firstname: 'Tadeusz',
+    patient_surname: 'Mazur',
+    patient_address_street: 'Długa',
+    patient_address_building: '5',
+    patient_address_postcode: '00-001',
+    patient_address_city: 'Łódź',
+    ...extra,
+  };
+}
+
+function create(patientId: number, extra: Partial<ProbeBodyInput> = {}, who = doctor) {
+  return t.request('POST', '/api/probes', { ...as(who), body: body(patientId, extra) });
+}
+
+function preview(patientId: number, form: Record<string, unknown> = {}, who = doctor) {
+  return t.request('POST', `/api/probes/generate_code/${patientId}`, { ...as(who), body: form });
+}
+
+async function setConfig(value: string[]) {
+  const current = await t.request('GET', '/api/settings/probe_config', as(admin));
+  const version = current.json<{ data: { version: number } }>().data.version;
+  const res = await t.request('POST', '/api/settings/probe_config', {
+    ...as(admin),
+    body: { value, version },
+  });
+  if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${res.body}`);
+}
+
+async function setLaboratory(value: { address: string; postcode: string; city: string }) {
+  const res = await t.request('POST', '/api/settings/laboratory', {
+    ...as(admin),
+    body: { value },
+  });
+  if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${res.body}`);
+}
+
+/** What a refused call must leave as it was. */
+async function footprint() {
+  const [p] = await t.db.select({ n: count() }).from(probes);
+  const [m] = await t.db.select({ n: count() }).from(probeMedicines);
+  const [a] = await t.db
+    .select({ n: count() })
+    .from(auditEntries)
+    .where(inArray(auditEntries.entity_name, ['probes', 'probe_medicines']));
+  return { probes: p!.n, medicines: m!.n, audit: a!.n };
+}
+
+const DEFAULT_CONFIG = [
+  'sex',
+  'project_number',
+  'unit_id',
+  'next_probe_number',
+  'group_id',
+  'material_type_and_place',
+];
+
+describe('carriers and the order link', () => {
+  it('lists the visible carriers by name', async () => {
+    const res = await t.request('GET', '/api/probes/carriers', as(doctor));
+    expect(res.statusCode).toBe(200);
+    const names = res.json<{ data: { name: string }[] }>().data.map((c) => c.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it('hides a carrier no longer offered', async () => {
+    const [hidden] = await t.db
+      .insert(carriers)
+      .values({ name: 'Zz ukryty nośnik', is_visible: false })
+      .returning({ id: carriers.id });
+    const res = await t.request('GET', '/api/probes/carriers', as(doctor));
+    expect(res.json<{ data: { id: number }[] }>().data.map((c) => c.id)).not.toContain(hidden!.id);
+  });
+
+  it("answers the postal service's page from the shipping setting", async () => {
+    const res = await t.request('GET', '/api/probes/order_link', as(doctor));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ url: 'https://www.pocztex.pl/' });
+  });
+});
+
+describe('the number preview', () => {
+  it('builds the code from the default configuration without reserving it', async () => {
+    await setConfig(DEFAULT_CONFIG);
+    const patient = await registerPatient(t, doctor, {
+      pesel: freshPesel('K'),
+      project_number: 'P77',
+    });
+    const unit = doctor.doctor.unit_id;
+    const first = await preview(patient.id);
+    expect(first.statusCode, first.body).toBe(200);
+    // Group 1 from the registration fixture, venous at the clinic by default.
+    expect(first.json()).toEqual({ code: `KP77${unit}11ZP` });
+    const again = await preview(patient.id, {
+      type_of_material: 'capillary',
+      collect_place: 'home',
+    });
+    expect(again.json()).toEqual({ code: `KP77${unit}11WD` });
+    // Two previews, the same code: nothing was reserved.
+    expect((await preview(patient.id)).json()).toEqual(first.json());
+
+    const created = await create(patient.id);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<{ probe: Probe }>().probe.code).toBe(`KP77${unit}11ZP`);
+    // The creation took it; the next preview moves on.
+    expect((await preview(patient.id)).json()).toEqual({ code: `KP77${unit}21ZP` });
+  });
+
+  it('takes a half-filled form and refuses a wrong material', async () => {
+    const patient = await registerPatient(t, doctor);
+    const half = await preview(patient.id, { date_of_sample: '', medicine_ids: [] });
+    expect(half.statusCode, half.body).toBe(200);
+    const wrong = await preview(patient.id, { type_of_material: 'krew' });
+    expect(wrong.statusCode).toBe(422);
+  });
+
+  it("answers 404 for another unit's or a missing patient", async () => {
+    const patient = await registerPatient(t, doctor);
+    expect((await preview(patient.id, {}, stranger)).statusCode).toBe(404);
+    expect((await preview(999999)).statusCode).toBe(404);
+    expect((await preview(patient.id, {}, admin as unknown as ReadyDoctor)).statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/probes', () => {
+  it('creates a sample with the defaults, its medicines and the audit entries', async () => {
+    await setConfig(DEFAULT_CONFIG);
+    await setLaboratory({ address: 'Wołoska 41', postcode: '02-507', city: 'Warszawa' });
+    const patient = await registerPatient(t, doctor);
+    const res = await create(patient.id);
+    expect(res.statusCode, res.body).toBe(201);
+    const probe = res.json<{ status: string; probe: Probe }>();
+    expect(probe.status).toBe('success');
+    expect(probe.probe).toMatchObject({
+      status: 'collected',
+      is_cito: true,
+      type_of_test: 'biochemistry',
+      type_of_material: 'venous',
+      collect_place: 'clinic',
+      patient_id: patient.id,
+      patient_sex: 'M',
+      visit_id: null,
+      carrier_id: carrierId,
+      medicine_ids: [...medicineIds].sort((a, b) => a - b),
+      laboratory: { address: 'Wołoska 41', postcode: '02-507', city: 'Warszawa' },
+      adverse_events: null,
+      results_out_of_norm: [],
+      version: 1,
+    });
+    expect(probe.probe.code).toBe(`M${doctor.doctor.unit_id}11ZP`);
+
+    const rows = await t.db
+      .select()
+      .from(probeMedicines)
+      .where(eq(probeMedicines.probe_id, probe.probe.id));
+    expect(rows.map((r) => r.patient_id)).toEqual(rows.map(() => patient.id));
+    const [stored] = await t.db.select().from(probes).where(eq(probes.id, probe.probe.id));
+    expect(stored!.created_by).toBe(doctor.session.user.id);
+    expect(stored!.probe_number).toBe(1);
+
+    const audit = await t.db
+      .select()
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.patient_id, patient.id),
+          inArray(auditEntries.entity_name, ['probes', 'probe_medicines']),
+        ),
+      );
+    expect(audit.some((e) => e.entity_name === 'probes' && e.column_name === 'code')).toBe(true);
+    expect(audit.filter((e) => e.entity_name === 'probe_medicines').length).toBeGreaterThan(0);
+    expect(new Set(audit.map((e) => e.user_id))).toEqual(new Set([doctor.session.user.id]));
+
+    const read = await t.request('GET', `/api/probes/${probe.probe.id}`, as(doctor));
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(probe.probe);
+    await setLaboratory({ address: '', postcode: '', city: '' });
+  });
+
+  it('keeps the laboratory empty while its setting is', async () => {
+    const patient = await registerPatient(t, doctor);
+    const res = await create(patient.id, { is_cito: false, type_of_test: 'drug_concentration' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<{ probe: Probe }>().probe).toMatchObject({
+      laboratory: null,
+      is_cito: false,
+      type_of_test: 'drug_concentration',
+    });
+  });
+
+  it("links a live visit of the patient and refuses another patient's or a cancelled one", async () => {
+    const patient = await registerPatient(t, doctor);
+    const other = await registerPatient(t, doctor);
+    let hour = 8;
+    const visitOf = async (p: { id: number }, cancelled = false) => {
+      hour += 1;
+      const [row] = await inTransaction(t.db, admin.session.user.id, (tx) =>
+        tx
+          .insert(visits)
+          .values({
+            patient_id: p.id,
+            unit_id: doctor.doctor.unit_id,
+            doctor_id: doctor.doctor.id,
+            date: '2026-01-05',
+            started_at: `${String(hour).padStart(2, '0')}:00`,
+            ended_at: `${String(hour).padStart(2, '0')}:30`,
+            ...(cancelled ? { cancelled_at: new Date() } : {}),
+          })
+          .returning({ id: visits.id }),
+      );
+      return row!.id;
+    };
+    const own = await visitOf(patient);
+    const ok = await create(patient.id, { visit_id: own });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json<{ probe: Probe }>().probe.visit_id).toBe(own);
+    const visit = await t.request('GET', `/api/visits/${own}`, as(doctor));
+    expect(visit.json<{ probes: { id: number }[] }>().probes.map((p) => p.id)).toEqual([
+      ok.json<{ probe: Probe }>().probe.id,
+    ]);
+
+    const before = await footprint();
+    for (const visitId of [await visitOf(other), await visitOf(patient, true), 999999]) {
+      const res = await create(patient.id, { visit_id: visitId });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json<{ status: string }>().status).toBe('validation_error');
+      expect(Object.keys(res.json<{ errors: object }>().errors)).toEqual(['visit_id']);
+    }
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('refuses bad input with 422 and changes nothing', async () => {
+    const patient = await registerPatient(t, doctor);
+    const [hidden] = await t.db
+      .insert(carriers)
+      .values({ name: 'Nośnik wycofany', is_visible: false })
+      .returning({ id: carriers.id });
+    const before = await footprint();
+    const cases: [Partial<ProbeBodyInput> | Record<string, unknown>, string, string][] = [
+      [{ medicine_ids: [] }, 'medicine_ids', 'required'],
+      [{ medicine_ids: [999999] }, 'medicine_ids', 'invalid'],
+      [{ carrier_id: 999999 }, 'carrier_id', 'invalid'],
+      [{ carrier_id: hidden!.id }, 'carrier_id', 'invalid'],
+      [{ date_of_sample: '2999-01-01' }, 'date_of_sample', 'future_date'],
+      [{ ordered_at: '2999-01-01' }, 'ordered_at', 'future_date'],
+      [{ date_of_sample: '2026-02-30' }, 'date_of_sample', 'invalid_date'],
+      [{ patient_surname: '' }, 'patient_surname', 'required'],
+      [{ patient_surname: 'Ma\u0000zur' }, 'patient_surname', 'invalid'],
+      [{ type_of_material: 'krew' }, 'type_of_material', 'invalid'],
+      [{ is_cito: 'tak' }, 'is_cito', 'invalid'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await t.request('POST', '/api/probes', {
+        ...as(doctor),
+        body: { ...body(patient.id), ...extra },
+      });
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(422);
+      expect(Object.keys(res.json<{ errors: object }>().errors)).toContain(field);
+    }
+    const future = await create(patient.id, { date_of_sample: '2999-01-01' });
+    expect(future.json()).toEqual({
+      status: 'validation_error',
+      errors: { date_of_sample: ['Ta data nie może być z przyszłości'] },
+    });
+    expect(await footprint()).toEqual(before);
+  });
+
+  it("answers 404 for another unit's or a missing patient and 409 for a deleted one", async () => {
+    const patient = await registerPatient(t, doctor);
+    const before = await footprint();
+    const elsewhere = await create(patient.id, {}, stranger);
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.json()).toEqual({ status: 'not_found' });
+    expect((await create(999999)).statusCode).toBe(404);
+
+    const removed = await t.request('DELETE', `/api/patients/${patient.id}`, as(doctor));
+    expect(removed.statusCode, removed.body).toBe(200);
+    const deleted = await create(patient.id);
+    expect(deleted.statusCode).toBe(409);
+    expect(deleted.json()).toEqual({ status: 'patient_deleted' });
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('appends -2, -3 when the configuration gives another sample the same code', async () => {
+    await setConfig(['sex', '1']);
+    const first = await registerPatient(t, doctor, { pesel: freshPesel('K') });
+    const second = await registerPatient(t, doctor, { pesel: freshPesel('K') });
+    const codes: string[] = [];
+    for (const p of [first, second, first]) {
+      const res = await create(p.id);
+      expect(res.statusCode, res.body).toBe(201);
+      codes.push(res.json<{ probe: Probe }>().probe.code);
+    }
+    // Earlier tests may have taken "K1" already; what matters is one series without gaps.
+    const base = 'K1';
+    const suffix = (code: string) => (code === base ? 1 : Number(code.slice(base.length + 1)));
+    const numbers = codes.map(suffix);
+    expect(numbers).toEqual([numbers[0], numbers[0]! + 1, numbers[0]! + 2]);
+    expect(codes[0]!.startsWith(base)).toBe(true);
+    await setConfig(DEFAULT_CONFIG);
+  });
+});
+
+describe('adverse events', () => {
+  it('sanitises the text, clears it when blank and refuses a stale version', async () => {
+    const patient = await registerPatient(t, doctor);
+    const created = (await create(patient.id)).json<{ probe: Probe }>().probe;
+    const put = (adverse_events: string | null, version?: number) =>
+      t.request('PUT', `/api/probes/${created.id}`, {
+        ...as(doctor),
+        body: { adverse_events, ...(version === undefined ? {} : { version }) },
+      });
+
+    const saved = await put('<p>Zasinienie <script>alert(1)</script><b>po pobraniu</b></p>', 1);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const probe = saved.json<{ status: string; probe: Probe }>();
+    expect(probe.status).toBe('success');
+    expect(probe.probe.adverse_events).toBe('<p>Zasinienie <b>po pobraniu</b></p>');
+    expect(probe.probe.version).toBe(2);
+
+    const stale = await put('<p>Inne</p>', 1);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ status: 'conflict' });
+
+    const blank = await put('<p> </p>', 2);
+    expect(blank.json<{ probe: Probe }>().probe.adverse_events).toBeNull();
+    const cleared = await put(null);
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json<{ probe: Probe }>().probe).toMatchObject({
+      adverse_events: null,
+      version: 4,
+    });
+
+    const audit = await t.db
+      .select()
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.entity_name, 'probes'),
+          eq(auditEntries.entity_id, String(created.id)),
+          eq(auditEntries.column_name, 'adverse_events'),
+        ),
+      );
+    expect(audit.length).toBeGreaterThanOrEqual(2);
+
+    const elsewhere = await t.request('PUT', `/api/probes/${created.id}`, {
+      ...as(stranger),
+      body: { adverse_events: '<p>x</p>' },
+    });
+    expect(elsewhere.statusCode).toBe(404);
+  });
+});
+
+describe('reading samples', () => {
+  it("lists a patient's samples newest first, for the own unit only", async () => {
+    const patient = await registerPatient(t, doctor);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await create(patient.id)).json<{ probe: Probe }>().probe.id);
+    const res = await t.request('GET', `/api/patients/${patient.id}/probes`, as(doctor));
+    expect(res.statusCode).toBe(200);
+    const list = res.json<{ data: Probe[] }>().data;
+    expect(list.map((p) => p.id)).toEqual([...ids].reverse());
+
+    expect(
+      (await t.request('GET', `/api/patients/${patient.id}/probes`, as(stranger))).statusCode,
+    ).toBe(404);
+    expect((await t.request('GET', `/api/probes/${ids[0]}`, as(stranger))).statusCode).toBe(404);
+    expect((await t.request('GET', `/api/probes/${ids[0]}`, as(admin))).statusCode).toBe(200);
+    expect((await t.request('GET', '/api/probes/999999', as(admin))).statusCode).toBe(404);
+  });
+
+  it("follows the patient to a new unit: the old unit's doctor loses it", async () => {
+    const patient = await registerPatient(t, doctor);
+    const id = (await create(patient.id)).json<{ probe: Probe }>().probe.id;
+    await t.db
+      .update(patients)
+      .set({ unit_id: stranger.doctor.unit_id, doctor_id: stranger.doctor.id })
+      .where(eq(patients.id, patient.id));
+    expect((await t.request('GET', `/api/probes/${id}`, as(doctor))).statusCode).toBe(404);
+    expect((await t.request('GET', `/api/probes/${id}`, as(stranger))).statusCode).toBe(200);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('gives 20 samples of one patient saved at once 20 numbers and codes', async () => {
+    await setConfig(DEFAULT_CONFIG);
+    const patient = await registerPatient(t, doctor);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => create(patient.id)));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(201);
+    const codes = answers.map((a) => a.json<{ probe: Probe }>().probe.code);
+    expect(new Set(codes).size).toBe(20);
+    const rows = await t.db
+      .select({ n: probes.probe_number })
+      .from(probes)
+      .where(eq(probes.patient_id, patient.id));
+    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  it('gives two patients of the same sex distinct codes under ["sex", "1"]', async () => {
+    await setConfig(['sex', '1']);
+    const crowd = [];
+    for (let i = 0; i < 6; i++) crowd.push(await registerPatient(t, doctor));
+    const answers = await Promise.all(crowd.map((p) => create(p.id)));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(201);
+    const codes = answers.map((a) => a.json<{ probe: Probe }>().probe.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    await setConfig(DEFAULT_CONFIG);
+  });
+});
