@@ -317,3 +317,7 @@ export const acknowledgeBody = z.object({
   version: versionField().optional(),
 });
 export const alertSaved = z.object({ status: z.literal('success'), alert: safetyAlert });
+export type AlertSaved = z.infer<typeof alertSaved>;
+export type AlertPage = z.infer<typeof alertPage>;
+/** 409 on PUT /api/alerts/{id}/acknowledge when someone acknowledged it first. */
+export const alreadyAcknowledgedResponse = z.object({ status: z.literal('already_acknowledged') });

@@ -9,6 +9,7 @@ import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableVisit } from '../../policies/visits.js';
+import { evaluateVisitAlerts } from '../probes/safety.js';
 import { liveVisit, loadVisit } from './queries.js';
 
 /** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
@@ -25,7 +26,8 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
  * The body replaces what was recorded (a value left out is cleared). Allowed from the visit's
  * day on in Europe/Warsaw (409 `too_early` before: a visit that has not happened cannot be
  * done); a deleted patient's visit is read-only (409 `patient_deleted`); a stale `version`
- * answers 409 `conflict`. The audit trigger on visits records every changed column.
+ * answers 409 `conflict`. The audit trigger on visits records every changed column. The QTcF
+ * safety rules run in the same transaction (modules/probes/safety.ts).
  */
 export async function recordVisit(
   db: Database,
@@ -58,6 +60,8 @@ export async function recordVisit(
         ),
       )
       .returning({ id: visits.id });
+    // The safety rules on QTcF (design §5) in the same transaction as the ECG they judge.
+    if (row) await evaluateVisitAlerts(tx, id);
     return row;
   });
   if (!updated) {

@@ -1,0 +1,101 @@
+import type { Probe, ProbeResultsBody } from '@portal/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { probeMedicines, probes } from '../../db/schema.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
+import type { Actor } from '../../plugins/policy.js';
+import { findChangeablePatient } from '../../policies/patients.js';
+import { findReachableProbe } from '../../policies/probes.js';
+import { loadProbe } from './queries.js';
+import { evaluateProbeAlerts } from './safety.js';
+
+/**
+ * Results entered by hand (design §5 "Sample results", ADR 030). What the body leaves out stays
+ * as it was; null clears a value. Storing any measured value stamps `results_at` and moves the
+ * sample to `received`; a body that only clears keeps both. A concentration must name one of the
+ * sample's medicines (422 on `concentrations_results.concentrations`). A stale `version` answers
+ * 409 `conflict`; a deleted patient's sample is read-only (409 `patient_deleted`). Everything,
+ * the safety rules included, happens in one transaction, and the audit triggers on probes and
+ * probe_medicines record each changed column with the old and the new value.
+ */
+export async function saveProbeResults(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: ProbeResultsBody,
+): Promise<Probe> {
+  const probe = await findReachableProbe(db, actor, id);
+  await findChangeablePatient(db, actor, probe.patient_id);
+
+  const biochemistry = body.biochemistry_results ?? {};
+  const concentrations = body.concentrations_results;
+  const values = concentrations?.concentrations ?? [];
+  if (values.length > 0) {
+    const own = await db
+      .select({ medicine_id: probeMedicines.medicine_id })
+      .from(probeMedicines)
+      .where(eq(probeMedicines.probe_id, id));
+    const allowed = new Set(own.map((row) => row.medicine_id));
+    const named = values.map((value) => value.medicine_id);
+    // An unknown medicine, or one named twice (which value would win?), changes nothing.
+    if (
+      named.some((medicineId) => !allowed.has(medicineId)) ||
+      new Set(named).size < named.length
+    ) {
+      throw invalid({ 'concentrations_results.concentrations': ['invalid'] });
+    }
+  }
+
+  const measured = [
+    biochemistry.alt,
+    biochemistry.ast,
+    biochemistry.creatine,
+    biochemistry.bilirubine,
+    ...values.map((value) => value.value),
+  ];
+  const storesResult = measured.some((value) => value !== undefined && value !== null);
+
+  const changes: Partial<typeof probes.$inferInsert> = {};
+  for (const analyte of ['alt', 'ast', 'creatine', 'bilirubine'] as const) {
+    if (biochemistry[analyte] !== undefined) changes[analyte] = biochemistry[analyte];
+  }
+  if (concentrations?.hours !== undefined) changes.concentration_hours = concentrations.hours;
+  if (concentrations?.date_of_analysis !== undefined) {
+    changes.concentration_date_of_analysis = concentrations.date_of_analysis;
+  }
+
+  const updated = await inTransaction(db, actor.userId, async (tx) => {
+    const [row] = await tx
+      .update(probes)
+      .set({
+        ...changes,
+        ...(storesResult ? { results_at: sql`now()`, status: 'received' as const } : {}),
+        version: sql`${probes.version} + 1`,
+        updated_at: sql`now()`,
+      })
+      .where(
+        and(
+          eq(probes.id, id),
+          body.version === undefined ? undefined : eq(probes.version, body.version),
+        ),
+      )
+      .returning({ id: probes.id });
+    if (!row) return false;
+    for (const value of values) {
+      await tx
+        .update(probeMedicines)
+        .set({ concentration: value.value })
+        .where(
+          and(eq(probeMedicines.probe_id, id), eq(probeMedicines.medicine_id, value.medicine_id)),
+        );
+    }
+    await evaluateProbeAlerts(tx, id);
+    return true;
+  });
+  // Samples are never deleted, so a missed update means someone saved since it was read.
+  if (!updated) throw conflict('conflict');
+  const saved = await loadProbe(db, id);
+  if (!saved) throw notFound();
+  return saved;
+}
