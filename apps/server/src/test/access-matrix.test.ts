@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPesel } from '@portal/shared';
 import type { CriteriaGroup, Role } from '@portal/shared';
 import { inTransaction } from '../db/client.js';
-import { sessions, visits } from '../db/schema.js';
+import { probes, safetyAlerts, sessions, visits } from '../db/schema.js';
+import { insertProbe } from '../modules/probes/results-fixture.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
@@ -136,6 +137,11 @@ const rules: Record<string, Rule> = {
   'GET /api/audit_trial': { who: 'admin' },
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
+
+  // Samples' results and safety alerts (issue 10).
+  'PUT /api/probes/:id/results': { who: 'staff', unitScoped: true },
+  'GET /api/alerts': { who: 'staff', unitScoped: true },
+  'PUT /api/alerts/:id/acknowledge': { who: 'staff', unitScoped: true },
 
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
@@ -365,6 +371,9 @@ interface UnitData {
   visitId: number;
   /** A past visit of the patient (written directly: booking refuses past days). */
   pastVisitId: number;
+  /** A sample of the patient with an open Hy's law alert (both written directly). */
+  probeId: number;
+  alertId: number;
 }
 
 interface ScopeRow {
@@ -599,6 +608,29 @@ const scopeRows: ScopeRow[] = [
     }),
   },
   {
+    route: 'PUT /api/probes/:id/results',
+    request: (u) => ({
+      url: `/api/probes/${u.probeId}/results`,
+      body: { biochemistry_results: { alt: 40 } },
+    }),
+  },
+  {
+    route: 'GET /api/alerts',
+    request: (u) => ({ url: '/api/alerts', query: { patientIds: String(u.patient.id) } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.alertId]);
+    },
+  },
+  {
+    route: 'PUT /api/alerts/:id/acknowledge',
+    request: (u) => ({ url: `/api/alerts/${u.alertId}/acknowledge`, body: { comment: 'Znane' } }),
+  },
+  {
     route: 'PUT /api/patients/:id',
     // The body names the doctor's own unit, as an attacker would.
     request: (u, me) => ({ url: `/api/patients/${u.patient.id}`, body: updateBody(u, me) }),
@@ -784,6 +816,18 @@ describe('a doctor reaching into another unit', () => {
         })
         .returning({ id: visits.id }),
     );
+    const probeId = await insertProbe(t, doctor.session.user.id, patientId);
+    const [alert] = await inTransaction(t.db, doctor.session.user.id, (tx) =>
+      tx
+        .insert(safetyAlerts)
+        .values({
+          patient_id: patientId,
+          rule: 'hys_law',
+          probe_id: probeId,
+          details: { alt: 200, alt_uln: 59, bilirubine: 3, bilirubine_uln: 1.2 },
+        })
+        .returning({ id: safetyAlerts.id }),
+    );
     return {
       unitId: unit.id,
       doctor,
@@ -799,6 +843,8 @@ describe('a doctor reaching into another unit', () => {
       ruleId: rule.json<{ data: { id: number } }>().data.id,
       visitId: (visit.visit as { id: number }).id,
       pastVisitId: pastVisit!.id,
+      probeId,
+      alertId: alert!.id,
     };
   }
 
@@ -877,6 +923,13 @@ describe('a doctor reaching into another unit', () => {
     expect(visits.json<{ data: { id: number; started_at: string }[] }>().data).toMatchObject([
       { id: theirs.visitId, started_at: '10:00:00' },
     ]);
+    const [probe] = await t.db.select().from(probes).where(eq(probes.id, theirs.probeId));
+    expect(probe).toMatchObject({ alt: null, status: 'collected', version: 1 });
+    const [alert] = await t.db
+      .select()
+      .from(safetyAlerts)
+      .where(eq(safetyAlerts.id, theirs.alertId));
+    expect(alert).toMatchObject({ acknowledged_at: null, version: 1 });
   });
 });
 

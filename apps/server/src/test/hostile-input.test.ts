@@ -121,6 +121,16 @@ function validBodies(login: string): Record<string, unknown> {
       results: { qt: 400, rr: 800, pq: 160, qrs: 90 },
       version: 1,
     },
+    'PUT /api/probes/:id/results': {
+      biochemistry_results: { alt: 40, ast: 20, creatine: 0.9, bilirubine: 0.5 },
+      concentrations_results: {
+        hours: 12,
+        date_of_analysis: '2026-11-20',
+        concentrations: [{ medicine_id: MISSING, value: 10 }],
+      },
+      version: 1,
+    },
+    'PUT /api/alerts/:id/acknowledge': { comment: 'Wynik znany', version: 1 },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
