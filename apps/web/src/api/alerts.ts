@@ -37,6 +37,7 @@ export function useAcknowledgeAlert() {
         comment: comment.trim() === '' ? undefined : comment.trim(),
         version: alert.version,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ALERTS_ENTITY] }),
+    // Also after a refusal (already acknowledged, stale): the lists then show the truth.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [ALERTS_ENTITY] }),
   });
 }

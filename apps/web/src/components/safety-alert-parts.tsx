@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { SafetyAlert } from '@portal/shared';
 import { useAcknowledgeAlert } from '../api/alerts';
+import { isApiError } from '../lib/api';
 import { commonErrorKey, isStaleVersion } from '../lib/api-errors';
 import { formatMeasured } from '../lib/measured-value';
 import { notifyError, notifySuccess } from '../lib/notify';
@@ -66,7 +67,10 @@ function AcknowledgeForm({ alert, onClose }: { alert: SafetyAlert; onClose: () =
           onClose();
         },
         onError: (failure) => {
-          if (isStaleVersion(failure)) {
+          if (isApiError(failure) && failure.status === 'already_acknowledged') {
+            notifyError(t('alerts.alreadyAcknowledged'));
+            onClose();
+          } else if (isStaleVersion(failure)) {
             notifyError(t('alerts.conflict'));
             onClose();
           } else {
