@@ -133,9 +133,12 @@ test.describe('Próbka: szczegóły, wyniki i alerty', () => {
     await picker.press('Escape');
     await page.getByRole('combobox', { name: 'Liczba wierszy na stronie' }).selectOption('100');
     const audit = page.getByRole('table', { name: 'Historia zmian' }).getByRole('row');
-    const altChange = audit.filter({ hasText: 'Próbki' }).filter({ hasText: 'ALT' });
-    await expect(altChange.filter({ hasText: '200' }).getByRole('cell').nth(5)).toHaveText(/55/);
-    await expect(altChange.filter({ hasText: '200' }).getByRole('cell').nth(6)).toHaveText(/200/);
+    const altChange = audit
+      .filter({ hasText: 'Próbki' })
+      .filter({ has: page.getByRole('cell', { name: 'ALT', exact: true }) })
+      .filter({ hasText: '200' });
+    await expect(altChange.getByRole('cell').nth(5)).toHaveText('55');
+    await expect(altChange.getByRole('cell').nth(6)).toHaveText('200');
     await expect(
       audit.filter({ hasText: 'Zdarzenia niepożądane' }).filter({ hasText: 'Zawroty głowy' }),
     ).not.toHaveCount(0);
