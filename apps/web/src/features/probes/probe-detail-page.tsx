@@ -35,6 +35,9 @@ import { ResultsDialog } from './results-dialog';
 
 const PROBES_PATH = '/probes';
 
+/** React Router numbers its history entries: index 0 is the first page of this visit. */
+const hasHistory = () => ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
+
 function Section({
   title,
   actions,
@@ -369,7 +372,9 @@ function ProbeDetail({ probe }: { probe: Probe }) {
         type="button"
         size="sm"
         w="fit-content"
-        onClick={() => void navigate(-1)}
+        // Back where the user came from (the list, a card, a visit); a link opened directly
+        // has no earlier entry in the portal, so it leads to the sample list.
+        onClick={() => void (hasHistory() ? navigate(-1) : navigate(PROBES_PATH))}
       >
         <Group gap={4} component="span">
           <IconArrowLeft size={14} aria-hidden />
