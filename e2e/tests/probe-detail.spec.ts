@@ -159,6 +159,9 @@ test.describe('Próbka: szczegóły, wyniki i alerty', () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page, 'sample detail on a phone');
+    // Opened directly: back leads to the sample list.
+    await page.getByRole('button', { name: 'Wróć' }).click();
+    await expect(page).toHaveURL(/\/probes$/);
     await page.goto('/alerts');
     await expect(
       page.getByRole('heading', { level: 1, name: 'Alerty bezpieczeństwa' }),
