@@ -11,6 +11,8 @@ export interface E2eSeed {
   recorded: { patient_id: number; visit_id: number; date: string };
   /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
   overdue: { patient_id: number; visit_id: number; date: string };
+  /** A woman's collected sample (issue 10, probe-detail.spec.ts). */
+  sampleDetail: { patient_id: number; probe_id: number; code: string };
 }
 
 /** The seed of this run's portal (the file is keyed by port, like the portal itself). */

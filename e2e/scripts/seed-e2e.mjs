@@ -16,6 +16,7 @@ import { openDatabase } from '../../apps/server/dist/db/client.js';
 import { builtImage } from '../../apps/server/dist/db/pglite-image.js';
 import { migrateDatabase } from '../../apps/server/dist/db/roles.js';
 import { users, visits } from '../../apps/server/dist/db/schema.js';
+import * as schema from '../../apps/server/dist/db/schema.js';
 import { hashPassword } from '../../apps/server/dist/lib/passwords.js';
 import { createDoctor } from '../../apps/server/dist/modules/doctors/service.js';
 import { createPatient } from '../../apps/server/dist/modules/patients/commands.js';
@@ -125,11 +126,75 @@ try {
     .values(visit(overdue.id, weekdayOnOrBefore(addDays(today, -60))))
     .returning({ id: visits.id, date: visits.date });
 
+  // --- sample detail (issue 10) ---
+  // A woman (her ALT range is 8–41 U/l) with one collected sample of amlodipine, inserted by
+  // SQL as the nurse's dialog would leave it; probe-detail.spec.ts opens it, enters results
+  // (55 flags ALT, Hy's-law values open an alert) and finds the changes in the audit trail.
+  const sampleWoman = await createPatient(db, actor, {
+    personal: {
+      firstname: 'Barbara',
+      surname: 'Biochemiczna',
+      pesel: buildPesel({ year: 1966, month: 5, day: 9 }, 714, 'K'),
+      address_street: 'ul. Laboratoryjna',
+      address_building: '7',
+      address_apartment: null,
+      address_postcode: '90-002',
+      address_city: 'Łódź',
+      phone_number: '501000998',
+      email: null,
+      weight: 64,
+      height: 165,
+      project_number: 'FDC-KARDIO-2026',
+      doctor_id: doctor.id,
+      unit_id: unit.id,
+      acceptance: true,
+    },
+    exclusion: { is_above_18: true, exclusion_criteria_id: null, is_classified: true },
+    inclusion: { group_id: 1, subgroup_id: 1, dose: 5, interval: null },
+    medicines: [{ medicine_id: 7, dose: 5 }],
+    additional_medicines: [],
+  });
+  const [carrier] = await db.select({ id: schema.carriers.id }).from(schema.carriers).limit(1);
+  const sampleDay = addDays(warsawToday(), -1);
+  const [sampleProbe] = await db
+    .insert(schema.probes)
+    .values({
+      code: 'E2E-DETAIL-001',
+      patient_id: sampleWoman.id,
+      probe_number: 1,
+      date_of_sample: sampleDay,
+      carrier_id: carrier.id,
+      ordered_by_firstname: 'Wiktor',
+      ordered_by_surname: 'Wizytowy',
+      ordered_at: sampleDay,
+      patient_firstname: 'Barbara',
+      patient_surname: 'Biochemiczna',
+      patient_address_street: 'ul. Laboratoryjna',
+      patient_address_building: '7',
+      patient_address_postcode: '90-002',
+      patient_address_city: 'Łódź',
+      laboratory_address: 'ul. Banacha 1a',
+      laboratory_postcode: '02-097',
+      laboratory_city: 'Warszawa',
+      created_by: account.id,
+    })
+    .returning({ id: schema.probes.id, code: schema.probes.code });
+  await db
+    .insert(schema.probeMedicines)
+    .values({ probe_id: sampleProbe.id, patient_id: sampleWoman.id, medicine_id: 7 });
+  const sampleDetail = {
+    patient_id: sampleWoman.id,
+    probe_id: sampleProbe.id,
+    code: sampleProbe.code,
+  };
+  // --- end of sample detail (issue 10) ---
+
   const seed = {
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },
     recorded: { patient_id: recorded.id, visit_id: pastVisit.id, date: pastVisit.date },
     overdue: { patient_id: overdue.id, visit_id: overdueVisit.id, date: overdueVisit.date },
+    sampleDetail,
   };
   writeFileSync(seedFile(port), JSON.stringify(seed, null, 2));
 } finally {

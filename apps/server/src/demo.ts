@@ -13,11 +13,12 @@ import { createUnit } from './modules/units/service.js';
 import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
 import { eq, inArray } from 'drizzle-orm';
 import { addDemoPatients } from './demo-patients.js';
+import { addDemoProbes } from './demo-probes.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
- * administrators, patients with visits) so that a new user sees a living portal. Run it while
+ * administrators, patients with visits and samples) so that a new user sees a living portal. Run it while
  * the portal is stopped: the embedded database may be opened by one process only.
  */
 async function main() {
@@ -73,12 +74,17 @@ async function main() {
       .where(eq(users.login, demoAdmins[0]!));
     const ruleCount = await addDemoCalendars(db, coordinator?.id ?? null);
     const visitCounts = await addDemoVisits(db, coordinator?.id ?? null);
+    // Samples after the visits: some belong to a recorded visit.
+    const probeCounts = coordinator
+      ? await addDemoProbes(db, coordinator.id)
+      : { collected: 0, sent: 0, received: 0 };
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
         `${demoAdmins.length} administrators, ${patientCount} patients, ${ruleCount} calendar ` +
         `rules, ${visitCounts.done} recorded and ${visitCounts.upcoming} upcoming visits ` +
-        `(overdue: ${visitCounts.overdue}).\n` +
+        `(overdue: ${visitCounts.overdue}), samples: ${probeCounts.collected} collected, ` +
+        `${probeCounts.sent} sent, ${probeCounts.received} with results.\n` +
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from './rich-text';
+import { htmlToText, isBlankHtml } from './rich-text';
 
 describe('htmlToText', () => {
   it('keeps the words on one line', () => {
@@ -16,5 +16,13 @@ describe('htmlToText', () => {
 
   it('leaves nothing of an empty editor', () => {
     expect(htmlToText('<p></p><p><br></p>')).toBe('');
+  });
+});
+
+describe('isBlankHtml', () => {
+  it('sees an untouched editor as empty', () => {
+    expect(isBlankHtml('<p></p>')).toBe(true);
+    expect(isBlankHtml('<p>&nbsp; </p><p><br></p>')).toBe(true);
+    expect(isBlankHtml('<p><strong>x</strong></p>')).toBe(false);
   });
 });

@@ -16,3 +16,16 @@ export function htmlToText(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * True when rich text holds no words: an untouched editor answers '<p></p>'. Used only to tell
+ * the user a field is required; the server decides the same on its own.
+ */
+export function isBlankHtml(html: string): boolean {
+  return (
+    html
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;|\u00a0/g, ' ')
+      .trim() === ''
+  );
+}

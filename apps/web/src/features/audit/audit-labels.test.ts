@@ -21,6 +21,9 @@ describe('audit labels', () => {
       notes: 'Komentarze',
       files: 'Załączniki',
       messages: 'Komunikaty',
+      probes: 'Próbki',
+      probe_medicines: 'Stężenia leków w próbce',
+      safety_alerts: 'Alerty bezpieczeństwa',
     });
     expect(Object.keys(en.audit.entities).sort()).toEqual([...AUDITED_ENTITIES].sort());
     expect(isAuditedEntity('visits')).toBe(false);

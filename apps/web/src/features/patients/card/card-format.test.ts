@@ -3,7 +3,6 @@ import {
   attachmentProblem,
   extensionOf,
   formatNumber,
-  isBlankHtml,
   patientAddress,
   personName,
 } from './card-format';
@@ -58,14 +57,6 @@ describe('attachmentProblem', () => {
   it('extensionOf ignores a leading dot', () => {
     expect(extensionOf('.pdf')).toBe('');
     expect(extensionOf('raport.final.PDF')).toBe('pdf');
-  });
-});
-
-describe('rich text helpers', () => {
-  it('isBlankHtml sees an untouched editor as empty', () => {
-    expect(isBlankHtml('<p></p>')).toBe(true);
-    expect(isBlankHtml('<p>&nbsp; </p><p><br></p>')).toBe(true);
-    expect(isBlankHtml('<p><strong>x</strong></p>')).toBe(false);
   });
 });
 

@@ -62,19 +62,6 @@ export const ATTACHMENT_ACCEPT: Record<string, string[]> = {
   'text/rtf': ['.rtf'],
 };
 
-/**
- * True when rich text holds no words: an untouched editor answers '<p></p>'. Used only to tell
- * the user a field is required; the server decides the same on its own.
- */
-export function isBlankHtml(html: string): boolean {
-  return (
-    html
-      .replace(/<[^>]*>/g, '')
-      .replace(/&nbsp;|\u00a0/g, ' ')
-      .trim() === ''
-  );
-}
-
 /** Numbers as Polish readers expect them: '72.5' -> '72,5' in pl. */
 export function formatNumber(value: number, language: string): string {
   return new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'pl-PL', {

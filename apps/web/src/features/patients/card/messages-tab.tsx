@@ -15,7 +15,7 @@ import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useDeleteMessage, useMessages, useSendMessage, useUpdateMessage } from './messages-api';
-import { RichTextDialog } from './rich-text-dialog';
+import { RichTextDialog } from '../../../components/rich-text-dialog';
 import { TabState } from './tab-state';
 
 type Dialog = { mode: 'send' } | { mode: 'edit' | 'view'; message: PatientMessage } | null;

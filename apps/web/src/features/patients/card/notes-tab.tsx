@@ -11,7 +11,7 @@ import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useAddNote, useDeleteNote, useNotes } from './notes-api';
-import { RichTextDialog } from './rich-text-dialog';
+import { RichTextDialog } from '../../../components/rich-text-dialog';
 import { TabState } from './tab-state';
 
 /** 'Komentarze lekarza': notes with author and date, newest first; add and delete. */

@@ -29,6 +29,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { PatientDetail } from '@portal/shared';
 import { confirmAction, confirmNewPassword } from '../../../components/confirm';
 import { useCredentialsSheet } from '../../../components/credentials-modal';
+import { PatientAlertsBanner } from '../../../components/patient-alerts-banner';
 import { useIsDesktop } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey } from '../../../lib/api-errors';
@@ -311,6 +312,7 @@ export function PatientCardPage() {
   return (
     <>
       <CardHeader patient={patient.data} />
+      <PatientAlertsBanner patientId={patient.data.id} />
       <CardBody patient={patient.data} />
     </>
   );

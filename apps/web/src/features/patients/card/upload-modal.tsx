@@ -4,8 +4,8 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsPhone } from '../../../components/use-is-desktop';
-import { isBlankHtml } from './card-format';
-import { RichTextField } from './rich-text-field';
+import { isBlankHtml } from '../../../lib/rich-text';
+import { RichTextField } from '../../../components/rich-text-field';
 
 function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

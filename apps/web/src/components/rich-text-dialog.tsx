@@ -2,8 +2,8 @@ import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsPhone } from '../../../components/use-is-desktop';
-import { isBlankHtml } from './card-format';
+import { isBlankHtml } from '../lib/rich-text';
+import { useIsPhone } from './use-is-desktop';
 import { RichTextField } from './rich-text-field';
 
 interface DialogProps {
@@ -20,6 +20,8 @@ interface DialogProps {
   onClose: () => void;
   /** Buttons on the left (e.g. delete). */
   extraActions?: ReactNode;
+  /** Saving an empty text is allowed (it clears the field): `onSubmit` then gets ''. */
+  allowBlank?: boolean;
 }
 
 function DialogForm({
@@ -31,6 +33,7 @@ function DialogForm({
   onSubmit,
   onClose,
   extraActions,
+  allowBlank = false,
 }: Omit<DialogProps, 'opened' | 'title'>) {
   const { t } = useTranslation();
   const [html, setHtml] = useState(initialValue);
@@ -39,7 +42,8 @@ function DialogForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (isBlankHtml(html)) {
-      setError(t('validation.required'));
+      if (allowBlank) onSubmit('');
+      else setError(t('validation.required'));
       return;
     }
     onSubmit(html);
@@ -76,7 +80,8 @@ function DialogForm({
 }
 
 /**
- * A dialog around one rich-text field: add a comment, send or edit a message. The form is
+ * A dialog around one rich-text field: add a comment, send or edit a message, edit a sample's
+ * adverse events. The form is
  * mounted only while open, so every opening starts from `initialValue`.
  */
 export function RichTextDialog({ opened, title, onClose, saving, busy, ...form }: DialogProps) {

@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Probe, ProbeResultsBody } from '@portal/shared';
+import { api } from '../../lib/api-client';
+
+interface ProbeSavedAnswer {
+  status: 'success';
+  probe: Probe;
+}
+
+/**
+ * One sample's key starts with `probes`, so that whatever invalidates the samples (creation,
+ * reception, results) reaches the page too.
+ */
+const probeKey = (id: number | null) => ['probes', 'detail', id] as const;
+
+/** GET /api/probes/{id}: the sample with its ranges for the patient's sex and its flags. */
+export function useProbe(id: number | null) {
+  return useQuery({
+    queryKey: probeKey(id),
+    queryFn: ({ signal }) => api.request<Probe>(`/probes/${id}`, { signal }),
+    enabled: id !== null,
+    staleTime: 0,
+  });
+}
+
+/** After a save: the page shows the answer; lists, the patient's tabs and alerts refresh. */
+function useSavedProbe(id: number) {
+  const queryClient = useQueryClient();
+  return (saved: ProbeSavedAnswer) => {
+    queryClient.setQueryData(probeKey(id), saved.probe);
+    void queryClient.invalidateQueries({ queryKey: ['probes', 'list'] });
+    void queryClient.invalidateQueries({ queryKey: ['patients'] });
+    void queryClient.invalidateQueries({ queryKey: ['alerts'] });
+  };
+}
+
+/** PUT /api/probes/{id}: the adverse events (sanitised on the server; null clears them). */
+export function useSaveAdverseEvents(id: number) {
+  const onSuccess = useSavedProbe(id);
+  return useMutation({
+    mutationFn: (body: { adverse_events: string | null; version: number }) =>
+      api.put<ProbeSavedAnswer>(`/probes/${id}`, body),
+    onSuccess,
+  });
+}
+
+/** PUT /api/probes/{id}/results: the server flags the values and evaluates the safety rules. */
+export function useSaveResults(id: number) {
+  const onSuccess = useSavedProbe(id);
+  return useMutation({
+    mutationFn: (body: ProbeResultsBody) =>
+      api.put<ProbeSavedAnswer>(`/probes/${id}/results`, body),
+    onSuccess,
+  });
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { rangeText, resultFromInput } from './probe-format';
+
+describe('probe results format', () => {
+  it('words a min..max range, a "<" limit and one-sided ranges', () => {
+    expect(rangeText({ unit: 'U/l', min: 9, max: 59, below: null }, 'pl')).toBe('9–59 U/l');
+    expect(rangeText({ unit: 'mg/dl', min: null, max: null, below: 1.2 }, 'pl')).toBe(
+      '< 1,2 mg/dl',
+    );
+    expect(rangeText({ unit: 'ng/ml', min: null, max: 10, below: null }, 'pl')).toBe('≤ 10 ng/ml');
+    expect(rangeText({ unit: 'ng/ml', min: 5, max: null, below: null }, 'pl')).toBe('≥ 5 ng/ml');
+    expect(rangeText(undefined, 'pl')).toBeNull();
+  });
+
+  it('reads an empty input as not measured', () => {
+    expect(resultFromInput('')).toBeNull();
+    expect(resultFromInput(55)).toBe(55);
+    expect(resultFromInput('1,5')).toBe(1.5);
+  });
+});
