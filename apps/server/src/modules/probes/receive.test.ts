@@ -58,7 +58,7 @@ describe('POST /api/probes/receive', () => {
         status: 'sent',
         patient_id: patientId,
         patient: { firstname: 'Ewa', surname: 'Odbiorcza' },
-        arrived_by: { id: doctor.session.user.id, name: expect.any(String) },
+        arrived_by: { id: doctor.session.user.id, name: expect.any(String) as string },
       },
     });
     expect(Date.parse(body.probe.arrived_at)).toBeGreaterThanOrEqual(before - 1000);
