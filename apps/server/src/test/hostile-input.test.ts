@@ -121,6 +121,7 @@ function validBodies(login: string): Record<string, unknown> {
       results: { qt: 400, rr: 800, pq: 160, qrs: 90 },
       version: 1,
     },
+    'POST /api/probes/receive': { code: 'NIE-MA-TAKIEJ' },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
