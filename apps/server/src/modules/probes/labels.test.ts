@@ -110,7 +110,7 @@ describe('labels as PDF', () => {
     }
     expect(decodeDataMatrix(pdf, 0)).toBe(probe.code);
     expect(decodeDataMatrix(pdf, 2)).toBe(probe.code);
-    const text = document.loadPage(0).toStructuredText().asText();
+    const text = document.loadPage(0).toStructuredText('preserve-whitespace').asText();
     expect(text).toContain('DOM - WŁO');
     expect(text).toContain(probe.code);
   });
