@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { CameraScanner, cameraScanSupported } from './camera-scanner';
+import { LabelPrintButton } from './label-print-button';
 import { useReceiveScan } from './reception-api';
 import type { ScanOutcome } from './reception-api';
 import { warningBeep } from './warning-beep';
@@ -201,6 +202,7 @@ function ScanRow({ scan }: { scan: Scan }) {
           <Badge color={badge.color} variant="light">
             {badge.label}
           </Badge>
+          {probe && <LabelPrintButton probe={probe} />}
           {probe && (
             <Anchor component={Link} to={`/probes/${probe.id}`} size="sm">
               {t('probe.details')}
