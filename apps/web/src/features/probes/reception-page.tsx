@@ -138,7 +138,13 @@ function LastScan({ scan }: { scan: Scan }) {
   const { outcome } = scan;
   if (outcome.kind === 'received') {
     return (
-      <Alert color="green" role="status" title={t('reception.received', { code: scan.code })}>
+      <Alert
+        color="green"
+        role="status"
+        title={t('reception.received', { code: scan.code })}
+        // Green on light green is below 4.5:1: the title in the text colour, the icon stays green.
+        styles={{ title: { color: 'var(--mantine-color-text)' } }}
+      >
         <Text size="sm">
           {t('reception.patient')}: <b>{patientName(outcome.probe)}</b> · {t('probe.number')}:{' '}
           <b>{outcome.probe.code}</b>
@@ -199,7 +205,12 @@ function ScanRow({ scan }: { scan: Scan }) {
           {probe && <Text size="sm">{patientName(probe)}</Text>}
         </Group>
         <Group gap="xs">
-          <Badge color={badge.color} variant="light">
+          {/* Dark text: green on light green is below 4.5:1 at the badge's size. */}
+          <Badge
+            color={badge.color}
+            variant="light"
+            c={badge.color === 'green' ? 'dark.7' : undefined}
+          >
             {badge.label}
           </Badge>
           {probe && <LabelPrintButton probe={probe} />}
