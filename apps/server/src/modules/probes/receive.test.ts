@@ -56,6 +56,8 @@ describe('POST /api/probes/receive', () => {
         id: probe.id,
         code: probe.code,
         status: 'sent',
+        type_of_material: 'venous',
+        collect_place: 'clinic',
         patient_id: patientId,
         patient: { firstname: 'Ewa', surname: 'Odbiorcza' },
         arrived_by: { id: doctor.session.user.id, name: expect.any(String) as string },
