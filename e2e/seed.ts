@@ -13,6 +13,14 @@ export interface E2eSeed {
   overdue: { patient_id: number; visit_id: number; date: string };
   /** A woman's collected sample (issue 10, probe-detail.spec.ts). */
   sampleDetail: { patient_id: number; probe_id: number; code: string };
+  /** Issue 10, labels and reception: samples of Lucjan Etykietowy (the doctor's unit). */
+  labels: {
+    patient_id: number;
+    /** DOM - WŁO, code E2EDW0001. */
+    print: { id: number; code: string };
+    /** POR - ŻYL, not yet scanned: one per attempt of the reception spec. */
+    reception: { id: number; code: string }[];
+  };
 }
 
 /** The seed of this run's portal (the file is keyed by port, like the portal itself). */

@@ -11,11 +11,11 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { addDays, buildPesel, warsawToday } from '@portal/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../apps/server/dist/db/client.js';
 import { builtImage } from '../../apps/server/dist/db/pglite-image.js';
 import { migrateDatabase } from '../../apps/server/dist/db/roles.js';
-import { users, visits } from '../../apps/server/dist/db/schema.js';
+import { carriers, probes, users, visits } from '../../apps/server/dist/db/schema.js';
 import * as schema from '../../apps/server/dist/db/schema.js';
 import { hashPassword } from '../../apps/server/dist/lib/passwords.js';
 import { createDoctor } from '../../apps/server/dist/modules/doctors/service.js';
@@ -189,7 +189,48 @@ try {
   };
   // --- end of sample detail (issue 10) ---
 
+  // --- labels and reception (issue 10) ---
+  // A patient with samples written directly (the creation dialog is another spec's): one to
+  // print labels of, and one per attempt of the reception spec (a retry scans a fresh one).
+  const labelled = await patient('Lucjan', 'Etykietowy', { year: 1966, month: 5, day: 9 }, 713);
+  const [firstCarrier] = await db
+    .select({ id: sql`min(${carriers.id})`.mapWith(Number) })
+    .from(carriers);
+  const sample = (number, code, extra = {}) => ({
+    code,
+    patient_id: labelled.id,
+    probe_number: number,
+    date_of_sample: addDays(today, -1),
+    carrier_id: firstCarrier.id,
+    ordered_by_firstname: 'Anna',
+    ordered_by_surname: 'Zlecająca',
+    ordered_at: addDays(today, -1),
+    patient_firstname: 'Lucjan',
+    patient_surname: 'Etykietowy',
+    patient_address_street: 'ul. Piotrkowska',
+    patient_address_building: '100',
+    patient_address_postcode: '90-001',
+    patient_address_city: 'Łódź',
+    created_by: account.id,
+    ...extra,
+  });
+  const labelSamples = await db
+    .insert(probes)
+    .values([
+      sample(1, 'E2EDW0001', { type_of_material: 'capillary', collect_place: 'home' }),
+      sample(2, 'E2EPZ0002'),
+      sample(3, 'E2EPZ0003'),
+    ])
+    .returning({ id: probes.id, code: probes.code });
+  const labels = {
+    patient_id: labelled.id,
+    print: labelSamples[0],
+    reception: labelSamples.slice(1),
+  };
+  // --- end of labels and reception ---
+
   const seed = {
+    labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },
     recorded: { patient_id: recorded.id, visit_id: pastVisit.id, date: pastVisit.date },

@@ -123,7 +123,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         // PDFs are shown from blob: URLs in an iframe.
         frameSrc: ["'self'", 'blob:'],
         objectSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
+        // Zebra Browser Print, the label printer's local service (issue 10, labels).
+        connectSrc: ["'self'", 'http://127.0.0.1:9100', 'https://127.0.0.1:9101'],
         fontSrc: ["'self'", 'data:'],
         frameAncestors: ["'self'"],
         upgradeInsecureRequests: null,

@@ -80,6 +80,8 @@ describe('serving the web app', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'self'");
+    // The browser may talk to the label printer's local service and nothing else outside.
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:9100 https://127.0.0.1:9101");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 

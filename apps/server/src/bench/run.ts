@@ -9,6 +9,7 @@ import { ensureInitialAdmin } from '../modules/admins/service.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
+import { measureLabels } from './labels-bench.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { measureProbeCode } from './probe-code-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
@@ -172,6 +173,11 @@ async function main() {
   }
 
   const only = process.env.BENCH_ONLY;
+  // `BENCH_ONLY=labels`: the label PDF needs no database (issue 10).
+  if (only === 'labels') {
+    log(await measureLabels());
+    return;
+  }
   for (const [index, open] of openers.entries()) {
     const db = await open();
     current = db;
@@ -199,6 +205,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   log(`\n${measureMonthSlots()}`);
+  log(await measureLabels());
   log('\ncold start');
   results.coldStartMs = await measureColdStart(COLD_STARTS).catch((error: unknown) => {
     log(`  cold start failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -16,6 +16,7 @@ import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
 import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
+import { insertProbe } from './probe-rows-fixture.js';
 import { routeKey } from './routes.js';
 import type { RouteKey } from './routes.js';
 
@@ -149,6 +150,10 @@ const rules: Record<string, Rule> = {
   'PUT /api/probes/:id/results': { who: 'staff', unitScoped: true },
   'GET /api/alerts': { who: 'staff', unitScoped: true },
   'PUT /api/alerts/:id/acknowledge': { who: 'staff', unitScoped: true },
+  // Labels and the reception scan (issue 10): a doctor reaches the own unit's samples only.
+  'GET /api/probes/:id/label.zpl': { who: 'staff', unitScoped: true },
+  'GET /api/probes/:id/label.pdf': { who: 'staff', unitScoped: true },
+  'POST /api/probes/receive': { who: 'staff', unitScoped: true },
 
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
@@ -381,6 +386,8 @@ interface UnitData {
   /** A sample of the patient (made through POST /api/probes) with an open Hy's law alert. */
   probeId: number;
   alertId: number;
+  /** A sample of the patient (written directly), for its labels and the reception scan. */
+  labelProbe: { id: number; code: string };
 }
 
 interface ScopeRow {
@@ -592,6 +599,19 @@ const scopeRows: ScopeRow[] = [
     }),
   },
   { route: 'GET /api/visits/:id', request: (u) => ({ url: `/api/visits/${u.pastVisitId}` }) },
+  {
+    route: 'GET /api/probes/:id/label.zpl',
+    request: (u) => ({ url: `/api/probes/${u.labelProbe.id}/label.zpl` }),
+  },
+  {
+    route: 'GET /api/probes/:id/label.pdf',
+    request: (u) => ({ url: `/api/probes/${u.labelProbe.id}/label.pdf` }),
+  },
+  {
+    route: 'POST /api/probes/receive',
+    // A scanned label of another unit's sample is as unknown as nonsense.
+    request: (u) => ({ url: '/api/probes/receive', body: { code: u.labelProbe.code } }),
+  },
   {
     route: 'PUT /api/visits/:id/results',
     request: (u) => ({
@@ -898,6 +918,7 @@ describe('a doctor reaching into another unit', () => {
       pastVisitId: pastVisit!.id,
       probeId,
       alertId: alert!.id,
+      labelProbe: await insertProbe(t.db, doctor.session.user.id, patientId),
     };
   }
 

@@ -156,6 +156,7 @@ function validBodies(login: string): Record<string, unknown> {
       version: 1,
     },
     'PUT /api/alerts/:id/acknowledge': { comment: 'Wynik znany', version: 1 },
+    'POST /api/probes/receive': { code: 'NIE-MA-TAKIEJ' },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },

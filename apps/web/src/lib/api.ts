@@ -9,11 +9,13 @@ export class ApiError extends Error {
   readonly errors?: Record<string, string[]>;
   /** The server's `error` text, e.g. "Expired Token" on 401. */
   readonly error?: string;
+  /** The whole answer, for refusals that carry data (the reception's 409 `already_received`). */
+  readonly body?: unknown;
 
   constructor(
     httpStatus: number,
     status: string,
-    extra: { errors?: Record<string, string[]>; error?: string } = {},
+    extra: { errors?: Record<string, string[]>; error?: string; body?: unknown } = {},
   ) {
     super(`${httpStatus} ${status}`);
     this.name = 'ApiError';
@@ -21,6 +23,7 @@ export class ApiError extends Error {
     this.status = status;
     if (extra.errors) this.errors = extra.errors;
     if (extra.error) this.error = extra.error;
+    if (extra.body !== undefined) this.body = extra.body;
   }
 }
 
@@ -99,7 +102,7 @@ async function readJson(response: Response): Promise<unknown> {
 function errorFrom(httpStatus: number, body: unknown): ApiError {
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const status = typeof record.status === 'string' ? record.status : 'error';
-  const extra: { errors?: Record<string, string[]>; error?: string } = {};
+  const extra: { errors?: Record<string, string[]>; error?: string; body?: unknown } = { body };
   if (record.errors && typeof record.errors === 'object') {
     extra.errors = record.errors as Record<string, string[]>;
   }

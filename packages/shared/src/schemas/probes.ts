@@ -269,6 +269,9 @@ export const receivedProbe = z.object({
   id: z.number().int(),
   code: z.string(),
   status: z.enum(PROBE_STATUSES),
+  /** What the label shows, so that the reception can reprint a worn label at once. */
+  type_of_material: z.enum(TYPES_OF_MATERIAL),
+  collect_place: z.enum(COLLECT_PLACES),
   patient_id: z.number().int(),
   patient: z.object({ firstname: z.string(), surname: z.string() }),
   arrived_at: z.string(),

@@ -1,0 +1,86 @@
+import type { receivedProbe } from '@portal/shared';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { inTransaction } from '../../db/client.js';
+import { patients, probes } from '../../db/schema.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { Actor } from '../../plugins/policy.js';
+import { unitScope } from '../../policies/units.js';
+import { userNameSql } from './queries.js';
+
+type ReceivedProbe = z.infer<typeof receivedProbe>;
+
+/** The reception answer for one sample, as stored now. */
+async function loadReceived(db: Queryable, id: number): Promise<ReceivedProbe> {
+  const [row] = await db
+    .select({
+      id: probes.id,
+      code: probes.code,
+      status: probes.status,
+      type_of_material: probes.type_of_material,
+      collect_place: probes.collect_place,
+      patient_id: probes.patient_id,
+      firstname: patients.firstname,
+      surname: patients.surname,
+      arrived_at: probes.arrived_at,
+      arrived_by: probes.arrived_by,
+      arrived_by_name: userNameSql(probes.arrived_by),
+    })
+    .from(probes)
+    .innerJoin(patients, eq(patients.id, probes.patient_id))
+    .where(eq(probes.id, id));
+  if (!row?.arrived_at || row.arrived_by === null) throw notFound();
+  return {
+    id: row.id,
+    code: row.code,
+    status: row.status,
+    type_of_material: row.type_of_material,
+    collect_place: row.collect_place,
+    patient_id: row.patient_id,
+    patient: { firstname: row.firstname, surname: row.surname },
+    arrived_at: row.arrived_at.toISOString(),
+    arrived_by: { id: row.arrived_by, name: row.arrived_by_name },
+  };
+}
+
+/**
+ * Records a scanned label's arrival at the laboratory (design §6): the first scan sets the time
+ * and the user and moves `collected` to `sent` (a sample with results keeps `received`). The
+ * claim is one conditional UPDATE … WHERE arrived_at IS NULL, so of two simultaneous scans the
+ * second waits for the first's row lock, then finds the row taken and answers 409
+ * `already_received` with the first scan's time and user. An unknown code and another unit's
+ * sample answer 404 alike (design §4).
+ */
+export async function receiveProbe(
+  db: Database,
+  actor: Actor,
+  rawCode: string,
+): Promise<ReceivedProbe> {
+  const code = rawCode.trim();
+  const unit = unitScope(actor);
+  return inTransaction(db, actor.userId, async (tx) => {
+    const [target] = await tx
+      .select({ id: probes.id })
+      .from(probes)
+      .innerJoin(patients, eq(patients.id, probes.patient_id))
+      .where(and(eq(probes.code, code), unit === null ? undefined : eq(patients.unit_id, unit)));
+    if (!target) throw notFound();
+    const claimed = await tx
+      .update(probes)
+      .set({
+        arrived_at: sql`now()`,
+        arrived_by: actor.userId,
+        status: sql`case when ${probes.status} = 'collected' then 'sent' else ${probes.status} end`,
+        version: sql`${probes.version} + 1`,
+        updated_at: sql`now()`,
+      })
+      .where(and(eq(probes.id, target.id), isNull(probes.arrived_at)))
+      .returning({ id: probes.id });
+    const received = await loadReceived(tx, target.id);
+    if (claimed.length === 0) {
+      throw new AppError(409, 'already_received', { probe: received });
+    }
+    return received;
+  });
+}
