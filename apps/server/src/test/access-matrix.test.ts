@@ -137,6 +137,8 @@ const rules: Record<string, Rule> = {
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
 
+  'GET /api/probes': { who: 'staff', unitScoped: true },
+
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
 };
@@ -470,6 +472,23 @@ const scopeRows: ScopeRow[] = [
     route: 'GET /api/visits/overdue',
     // A doctor naming another unit's filter learns nothing about it.
     request: (u) => ({ url: '/api/visits/overdue', query: { unit_id: String(u.unitId) } }),
+  },
+  {
+    route: 'GET /api/probes',
+    // Naming another unit's patient (and searching its name) shows none of its samples.
+    request: (u) => ({
+      url: '/api/probes',
+      query: { patientIds: String(u.patient.id), search: u.patient.surname },
+    }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      const rows = res.json<{ data: { patient_id: number }[] }>().data;
+      expect(rows.every((row) => row.patient_id === u.patient.id)).toBe(true);
+    },
   },
   {
     route: 'POST /api/units/calendar',
