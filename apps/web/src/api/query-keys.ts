@@ -12,6 +12,7 @@ export const ENTITY = {
   settings: 'settings',
   calendar: 'calendar',
   visits: 'visits',
+  probes: 'probes',
 } as const;
 
 export const queryKeys = {
