@@ -11,6 +11,22 @@ export interface E2eSeed {
   recorded: { patient_id: number; visit_id: number; date: string };
   /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
   overdue: { patient_id: number; visit_id: number; date: string };
+  /**
+   * The probes list spec's samples (E2E-PL-001…004): today's and two older ones of this unit's
+   * patients, and one of a patient of another unit.
+   */
+  probeList: {
+    other_unit: { id: number; name: string };
+    today: SeededProbe;
+    zalegly_recent: SeededProbe;
+    zalegly_old: SeededProbe;
+    other: SeededProbe;
+  };
+}
+
+export interface SeededProbe {
+  id: number;
+  code: string;
 }
 
 /** The seed of this run's portal (the file is keyed by port, like the portal itself). */
