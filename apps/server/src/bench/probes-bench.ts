@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { addDays, warsawDay } from '@portal/shared';
 import type { SqlExecutor } from '../db/client.js';
@@ -29,7 +30,7 @@ export interface ProbesFixture {
   seconds: number;
   /** A patient of the doctor's unit, with BENCH_PROBES / PATIENTS samples. */
   patientId: number;
-  /** A day about a month ago (Warsaw), with about 86,400 / SPACING_SECONDS samples. */
+  /** A day about a month ago (Warsaw), with about 86,400 / SPACING_SECONDS samples (2,880). */
   day: string;
 }
 
@@ -145,7 +146,11 @@ export async function seedProbesBench(
     probes: BENCH_PROBES,
     seconds: (performance.now() - started) / 1000,
     patientId,
-    day: addDays(warsawDay(), -30),
+    // A month ago, or halfway back for a smaller BENCH_PROBES.
+    day: addDays(
+      warsawDay(),
+      -Math.min(30, Math.floor((BENCH_PROBES * SPACING_SECONDS) / 86_400 / 2)),
+    ),
   };
 }
 
@@ -183,6 +188,12 @@ export async function measureProbes(
     { name: 'page 500', url: '/api/probes?limit=20&page=500' },
   ];
   const results: ProbeCaseResult[] = [];
+  log(
+    `  load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   for (const who of ['admin', 'doctor'] as const) {
     const client = clients[who];
     for (let i = 0; i < 20; i++) await get(client, base);
