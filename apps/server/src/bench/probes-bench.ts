@@ -7,6 +7,7 @@ import { get, measureCase } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
 import type { BenchDatabase } from './databases.js';
 import { firstnames, sqlTextArray, surnamePool } from './names.js';
+import { timeRounds } from './stats.js';
 import type { Rounds } from './stats.js';
 
 /**
@@ -193,6 +194,13 @@ export async function measureProbes(
       .loadavg()
       .map((n) => n.toFixed(1))
       .join(' ')} on ${os.cpus().length} cores`,
+  );
+  // The floor every request pays (HTTP, no database), to read the ratios against.
+  const floor = await timeRounds(rounds, async () => {
+    await get(clients.admin, '/api/health');
+  });
+  log(
+    `  HTTP floor (GET /api/health) p50 ${floor.p50.toFixed(1)} ms / p95 ${floor.p95.toFixed(1)} ms`,
   );
   for (const who of ['admin', 'doctor'] as const) {
     const client = clients[who];

@@ -13,7 +13,7 @@ import type { DateRange, DateRangeChoice } from '../../components/date-range';
 import { PageHeader } from '../../components/page-header';
 import { PatientPicker } from '../../components/patient-picker';
 import { useProbeList } from './probes-api';
-import type { ProbeListFilters } from './probes-api';
+import type { ProbeListFilters } from './probe-list-filters';
 
 const NO_FILTERS: ProbeListFilters = { patientIds: [], range: {} };
 
