@@ -21,6 +21,22 @@ export interface E2eSeed {
     /** POR - ŻYL, not yet scanned: one per attempt of the reception spec. */
     reception: { id: number; code: string }[];
   };
+  /**
+   * The probes list spec's samples (E2E-PL-001…004): today's and two older ones of this unit's
+   * patients, and one of a patient of another unit.
+   */
+  probeList: {
+    other_unit: { id: number; name: string };
+    today: SeededProbe;
+    zalegly_recent: SeededProbe;
+    zalegly_old: SeededProbe;
+    other: SeededProbe;
+  };
+}
+
+export interface SeededProbe {
+  id: number;
+  code: string;
 }
 
 /** The seed of this run's portal (the file is keyed by port, like the portal itself). */

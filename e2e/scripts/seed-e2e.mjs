@@ -228,6 +228,96 @@ try {
     reception: labelSamples.slice(1),
   };
   // --- end of labels and reception ---
+  // --- probes list (issue 10) ---
+  // Samples for e2e/tests/probes-list.spec.ts: three of this unit's patients (one created now,
+  // two days ago) and one of a patient of another unit, which this unit's doctor never sees.
+  // Written directly: only the list is under test. Numbers start E2E-PL, so the spec can search
+  // them apart from samples other specs create.
+  const otherUnit = await createUnit(db, {
+    name: 'Poradnia E2E próbek',
+    street: 'ul. Laboratoryjna',
+    building_nr: '3',
+    postcode: '90-002',
+    city: 'Łódź',
+  });
+  const otherLogin = 'lekarz.probki@e2e.example.pl';
+  const otherDoctor = await createDoctor(db, null, {
+    firstname: 'Piotr',
+    surname: 'Próbkowy',
+    email: otherLogin,
+    phone_number: '501234568',
+    unit_id: otherUnit.id,
+  });
+  const [otherAccount] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.login, otherLogin));
+  const otherPatient = await createPatient(
+    db,
+    {
+      ...actor,
+      userId: otherAccount.id,
+      login: otherLogin,
+      doctorId: otherDoctor.id,
+      unitId: otherUnit.id,
+    },
+    {
+      personal: {
+        firstname: 'Łukasz',
+        surname: 'Ćwikliński',
+        pesel: buildPesel({ year: 1960, month: 5, day: 5 }, 713, 'M'),
+        address_street: 'ul. Laboratoryjna',
+        address_building: '3',
+        address_apartment: null,
+        address_postcode: '90-002',
+        address_city: 'Łódź',
+        phone_number: '501000998',
+        email: null,
+        weight: 75,
+        height: 175,
+        project_number: 'FDC-KARDIO-2026',
+        doctor_id: otherDoctor.id,
+        unit_id: otherUnit.id,
+        acceptance: true,
+      },
+      exclusion: { is_above_18: true, exclusion_criteria_id: null, is_classified: true },
+      inclusion: { group_id: 1, subgroup_id: 1, dose: 5, interval: null },
+      medicines: [{ medicine_id: 5, dose: 5 }],
+      additional_medicines: [],
+    },
+  );
+  const listProbe = async (code, owner, names, material, daysAgo) => {
+    const result = await db.execute(sql`
+      insert into probes (code, patient_id, probe_number, date_of_sample, type_of_material,
+        carrier_id, ordered_by_firstname, ordered_by_surname, ordered_at, patient_firstname,
+        patient_surname, patient_address_street, patient_address_building,
+        patient_address_postcode, patient_address_city, created_by, created_at)
+      values (${code}, ${owner},
+        (select coalesce(max(probe_number), 0) + 1 from probes where patient_id = ${owner}),
+        current_date - ${daysAgo}::int, ${material}, (select min(id) from carriers), 'Wiktor',
+        'Wizytowy', current_date - ${daysAgo}::int, ${names[1]}, ${names[0]}, 'ul. Piotrkowska',
+        '100', '90-001', 'Łódź', ${account.id}, now() - ${daysAgo}::int * interval '1 day')
+      returning id`);
+    const id = result.rows[0].id;
+    await db.execute(
+      sql`insert into probe_medicines (probe_id, patient_id, medicine_id) values (${id}, ${owner}, 5)`,
+    );
+    return { id, code };
+  };
+  const probeList = {
+    other_unit: { id: otherUnit.id, name: otherUnit.name },
+    today: await listProbe(
+      'E2E-PL-001',
+      recorded.id,
+      ['Elektrokardiogramowski', 'Edward'],
+      'venous',
+      0,
+    ),
+    zalegly_recent: await listProbe('E2E-PL-002', overdue.id, ['Zaległy', 'Zenon'], 'capillary', 3),
+    zalegly_old: await listProbe('E2E-PL-003', overdue.id, ['Zaległy', 'Zenon'], 'venous', 10),
+    other: await listProbe('E2E-PL-004', otherPatient.id, ['Ćwikliński', 'Łukasz'], 'venous', 5),
+  };
+  // --- end of probes list (issue 10) ---
 
   const seed = {
     labels,
@@ -236,6 +326,7 @@ try {
     recorded: { patient_id: recorded.id, visit_id: pastVisit.id, date: pastVisit.date },
     overdue: { patient_id: overdue.id, visit_id: overdueVisit.id, date: overdueVisit.date },
     sampleDetail,
+    probeList,
   };
   writeFileSync(seedFile(port), JSON.stringify(seed, null, 2));
 } finally {

@@ -18,6 +18,7 @@ import { RESULTS_FILE, formatResults, writeResults } from './report.js';
 import type { BenchResults, DatabaseRun } from './report.js';
 import { seedStudy } from './seed.js';
 import { formatVisits, measureVisits, seedVisitsBench } from './visits-bench.js';
+import { measureProbes, seedProbesBench, signInDoctor } from './probes-bench.js';
 import { WEB_ROOT, measureShell } from './shell.js';
 import type { Rounds } from './stats.js';
 
@@ -137,6 +138,31 @@ async function onlyCase(db: BenchDatabase, run: (client: Client) => Promise<unkn
   }
 }
 
+/**
+ * `BENCH_ONLY=probes`: issue 10's samples list alone, on its own fixture of BENCH_PROBES
+ * (1,000,000) samples; prints its lines and writes no results file.
+ */
+async function probesOnly(db: BenchDatabase) {
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  log(`${db.label}: seeding samples`);
+  const fixture = await seedProbesBench(db.handle, log);
+  log(`${db.label}: ${fixture.probes} samples seeded in ${fixture.seconds.toFixed(0)} s`);
+  const app = await buildApp({
+    db: db.handle.db,
+    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+    logger: false,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const clients = { admin: await signIn(baseUrl), doctor: await signInDoctor(baseUrl) };
+    await measureProbes(db, clients, fixture, ROUNDS, log);
+  } finally {
+    await app.close();
+  }
+}
+
 function commit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -192,6 +218,11 @@ async function main() {
         await probeCodeOnly(db);
         continue;
       }
+      if (only === 'probes') {
+        log(`\n${db.label}: issue 10 samples list only`);
+        await probesOnly(db);
+        continue;
+      }
       results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
     } finally {
       current = null;
@@ -204,6 +235,7 @@ async function main() {
     return;
   }
   if (only === 'probe-code') return;
+  if (only === 'probes') return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

@@ -562,6 +562,10 @@ export const probes = pgTable(
     uniqueIndex('probes_patient_number_key').on(t.patient_id, t.probe_number),
     index('probes_created_at_id_idx').on(t.created_at, t.id),
     index('probes_patient_id_created_at_idx').on(t.patient_id, t.created_at),
+    // The list's sorts (migration 0014; its trigram and prefix search indexes are SQL only).
+    index('probes_patient_name_id_idx').on(t.patient_surname, t.patient_firstname, t.id),
+    index('probes_type_of_material_id_idx').on(t.type_of_material, t.id),
+    index('probes_status_id_idx').on(t.status, t.id),
   ],
 );
 

@@ -154,6 +154,7 @@ const rules: Record<string, Rule> = {
   'GET /api/probes/:id/label.zpl': { who: 'staff', unitScoped: true },
   'GET /api/probes/:id/label.pdf': { who: 'staff', unitScoped: true },
   'POST /api/probes/receive': { who: 'staff', unitScoped: true },
+  'GET /api/probes': { who: 'staff', unitScoped: true },
 
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
@@ -493,6 +494,23 @@ const scopeRows: ScopeRow[] = [
     route: 'GET /api/visits/overdue',
     // A doctor naming another unit's filter learns nothing about it.
     request: (u) => ({ url: '/api/visits/overdue', query: { unit_id: String(u.unitId) } }),
+  },
+  {
+    route: 'GET /api/probes',
+    // Naming another unit's patient (and searching its name) shows none of its samples.
+    request: (u) => ({
+      url: '/api/probes',
+      query: { patientIds: String(u.patient.id), search: u.patient.surname },
+    }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      const rows = res.json<{ data: { patient_id: number }[] }>().data;
+      expect(rows.every((row) => row.patient_id === u.patient.id)).toBe(true);
+    },
   },
   {
     route: 'POST /api/units/calendar',

@@ -1,5 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse, probeListQuery, probePage, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { actorOf } from '../../plugins/auth.js';
+import { listProbes } from './list.js';
 
 /** Samples: the paged list of every reachable sample (ADR 030). */
-export const probeListRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+export const probeListRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/probes',
+    {
+      config: { access: 'probes.read' },
+      schema: {
+        tags: ['probes'],
+        summary:
+          'Samples of the reachable patients (a doctor: the own unit), paged, sorted and filtered by patient, created day (Warsaw) and search',
+        querystring: probeListQuery,
+        response: {
+          200: probePage,
+          401: errorResponse,
+          403: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    (request) => listProbes(db, actorOf(request), request.query),
+  );
+};

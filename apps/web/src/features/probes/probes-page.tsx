@@ -1,8 +1,155 @@
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconFilterOff } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatDateTime } from '@portal/shared';
+import type { ProbeListItem } from '@portal/shared';
+import { DataTable } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { DateRangeFilter } from '../../components/date-range-filter';
+import { ALL_TIME } from '../../components/date-range';
+import type { DateRange, DateRangeChoice } from '../../components/date-range';
 import { PageHeader } from '../../components/page-header';
+import { PatientPicker } from '../../components/patient-picker';
+import { useProbeList } from './probes-api';
+import type { ProbeListFilters } from './probe-list-filters';
 
-// Issue 10 in progress: the screen is built on its own branch and replaces this file.
+const NO_FILTERS: ProbeListFilters = { patientIds: [], range: {} };
+
+const patientName = (probe: ProbeListItem) =>
+  `${probe.patient.surname} ${probe.patient.firstname}`.trim();
+
+/**
+ * /probes: every sample the user reaches (a doctor: the own unit's patients), newest first;
+ * searched by number or patient, filtered by patients and the created day, sorted by any column
+ * but the shipment's. A table on desktop, cards on a phone.
+ */
 export function ProbesPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('nav.probes')} />;
+  const [filters, setFilters] = useState<ProbeListFilters>(NO_FILTERS);
+  const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
+  const list = useProbeList(filters);
+  const filtered = filters.patientIds.length > 0 || dateChoice.option !== ALL_TIME.option;
+
+  function filter(next: Partial<ProbeListFilters>) {
+    setFilters((previous) => ({ ...previous, ...next }));
+    list.setPage(1);
+  }
+
+  function clearFilters() {
+    setFilters(NO_FILTERS);
+    setDateChoice(ALL_TIME);
+    list.setPage(1);
+  }
+
+  const created = (probe: ProbeListItem) => formatDateTime(probe.created_at);
+  const material = (probe: ProbeListItem) => t(`probe.material.${probe.type_of_material}`);
+  // Probe sets and their shipments come with issue 11; until then every sample shows "-".
+  const shipment = (probe: ProbeListItem) => probe.shipment?.last_status || '-';
+  const details = (probe: ProbeListItem) => (
+    <Anchor
+      component={Link}
+      fz="sm"
+      to={`/probes/${probe.id}`}
+      aria-label={t('probeList.detailsOf', { code: probe.code })}
+    >
+      {t('probe.details')}
+    </Anchor>
+  );
+
+  const columns: Column<ProbeListItem>[] = [
+    {
+      key: 'created_at',
+      header: t('probeList.createdAt'),
+      sortKey: 'created_at',
+      width: 150,
+      cell: (p) => <span style={{ whiteSpace: 'nowrap' }}>{created(p)}</span>,
+    },
+    {
+      key: 'code',
+      header: t('probe.number'),
+      sortKey: 'code',
+      cell: (p) => <span style={{ overflowWrap: 'anywhere' }}>{p.code}</span>,
+    },
+    { key: 'patient', header: t('probeList.patient'), sortKey: 'patient', cell: patientName },
+    {
+      key: 'type_of_material',
+      header: t('probeList.material'),
+      sortKey: 'type_of_material',
+      cell: material,
+    },
+    { key: 'shipment', header: t('probeList.shipment'), cell: shipment },
+    { key: 'details', header: t('probeList.actions'), cell: details, actions: true },
+  ];
+
+  const renderCard = (probe: ProbeListItem) => (
+    <>
+      <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
+        <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {t('probeList.cardTitle', { code: probe.code })}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {created(probe)}
+        </Text>
+      </Group>
+      <Text size="sm">
+        {t('probeList.patient')}: {patientName(probe)}
+      </Text>
+      <Text size="sm">
+        {t('probeList.material')}: {material(probe)}
+      </Text>
+      <Text size="sm">
+        {t('probeList.shipment')}: {shipment(probe)}
+      </Text>
+    </>
+  );
+
+  return (
+    <>
+      <PageHeader title={t('probeList.title')} />
+      <Stack gap="md">
+        <Group
+          component="section"
+          aria-label={t('probeList.filters')}
+          gap="sm"
+          align="flex-end"
+          wrap="wrap"
+        >
+          <PatientPicker
+            label={t('probeList.patients')}
+            placeholder={filters.patientIds.length ? undefined : t('probeList.patientsPlaceholder')}
+            value={filters.patientIds}
+            onChange={(patientIds) => filter({ patientIds })}
+            clearable
+            w={{ base: '100%', xs: 320 }}
+          />
+          <DateRangeFilter
+            label={t('probeList.createdDays')}
+            value={dateChoice}
+            onChange={(choice: DateRangeChoice, dates: DateRange) => {
+              setDateChoice(choice);
+              filter({ range: dates });
+            }}
+          />
+          {filtered && (
+            <Button
+              variant="subtle"
+              leftSection={<IconFilterOff size={16} aria-hidden />}
+              onClick={clearFilters}
+            >
+              {t('probeList.clearFilters')}
+            </Button>
+          )}
+        </Group>
+
+        <DataTable
+          list={list}
+          columns={columns}
+          renderCard={renderCard}
+          label={t('probeList.title')}
+        />
+      </Stack>
+    </>
+  );
 }

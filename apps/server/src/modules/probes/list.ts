@@ -1,0 +1,176 @@
+import { warsawDayEnd, warsawDayStart } from '@portal/shared';
+import type { ProbeListItem, ProbeListQuery } from '@portal/shared';
+import { and, asc, desc, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { patients, probes } from '../../db/schema.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
+import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';
+import { unitScope } from '../../policies/units.js';
+import type { Actor } from '../../plugins/policy.js';
+
+/**
+ * The samples list (GET /api/probes), the pattern of ADR 021: the page's ids from the probes
+ * table alone (an index per sort and filter, migration 0014), then the rows of those ids. The
+ * patient column, its sort and the search use the names written on the sample
+ * (probes.patient_surname / patient_firstname), so no page joins or sorts the patients table;
+ * only a doctor's scope looks at patients.unit_id, a semi-join probing its primary key.
+ */
+
+/**
+ * The text the search looks in: "code surname firstname surname", so "Jan Kowalski",
+ * "Kowalski Jan" and part of the number all match; indexed by probes_search_trgm_idx (0014).
+ */
+export const probeSearchText = sql`${probes.code} || ' ' || ${probes.patient_surname} || ' ' || ${probes.patient_firstname} || ' ' || ${probes.patient_surname}`;
+
+export function probeSearch(term: string | undefined): SQL | undefined {
+  return searchCondition(term, {
+    contains: [probeSearchText],
+    prefix: [
+      prefixKey(probes.code),
+      prefixKey(probes.patient_surname),
+      prefixKey(probes.patient_firstname),
+    ],
+  });
+}
+
+interface ProbeFilter {
+  unit: number | null;
+  patientIds?: number[];
+  from?: Date;
+  to?: Date;
+  search?: string;
+}
+
+function probeFilter(actor: Actor, query: ProbeListQuery): ProbeFilter {
+  const search = query.search?.trim();
+  return {
+    unit: unitScope(actor),
+    // Sorted and unique: the same patients in any order are one remembered total.
+    ...(query.patientIds
+      ? { patientIds: [...new Set(query.patientIds)].sort((a, b) => a - b) }
+      : {}),
+    // The created day in Warsaw, both ends included, whatever the server's time zone.
+    ...(query.from_date ? { from: warsawDayStart(query.from_date) } : {}),
+    ...(query.to_date ? { to: warsawDayEnd(query.to_date) } : {}),
+    ...(search ? { search } : {}),
+  };
+}
+
+function conditions(filter: ProbeFilter): SQL | undefined {
+  return and(
+    // The sample follows its patient: the patient's unit now (as findReachableProbe).
+    filter.unit === null
+      ? undefined
+      : sql`exists (select 1 from ${patients} where ${patients.id} = ${probes.patient_id} and ${patients.unit_id} = ${filter.unit})`,
+    filter.patientIds ? inArray(probes.patient_id, filter.patientIds) : undefined,
+    filter.from ? gte(probes.created_at, filter.from) : undefined,
+    filter.to ? lt(probes.created_at, filter.to) : undefined,
+    probeSearch(filter.search),
+  );
+}
+
+/** The ORDER BY of each sort: an index's columns, ending with the id unless the key is unique. */
+const SORT_COLUMNS = {
+  created_at: ['created_at', 'id'],
+  code: ['code'],
+  patient: ['patient_surname', 'patient_firstname', 'id'],
+  type_of_material: ['type_of_material', 'id'],
+  status: ['status', 'id'],
+} as const satisfies Record<ProbeListQuery['order_by'], readonly (keyof typeof probes._.columns)[]>;
+
+async function pageIds(db: Database, filter: ProbeFilter, query: ProbeListQuery, offset: number) {
+  const columns = SORT_COLUMNS[query.order_by];
+  const where = conditions(filter);
+  // A search pages through its matches: the trigram (or prefix) index finds them and only they
+  // are sorted (ADR 021, matchesPage). Left to itself the planner walks the sort's index and
+  // filters: a searched name clusters in the patient sort's index ("kowal" would skip every
+  // earlier name), and a doctor's "kowal" sorted by date took 527 ms (p50, PostgreSQL, 1,000,000
+  // samples) against 48 ms through its matches (bench, BENCH_ONLY=probes).
+  if (filter.search) {
+    const matches = db
+      .select({
+        id: probes.id,
+        created_at: probes.created_at,
+        code: probes.code,
+        patient_surname: probes.patient_surname,
+        patient_firstname: probes.patient_firstname,
+        type_of_material: probes.type_of_material,
+        status: probes.status,
+      })
+      .from(probes)
+      .where(where);
+    const order = columns.map((column) => `${column} ${query.order_direction}`).join(', ');
+    return matchesPage(db, matches, order, query.limit, offset);
+  }
+  const dir = query.order_direction === 'asc' ? asc : desc;
+  const rows = await db
+    .select({ id: probes.id })
+    .from(probes)
+    .where(where)
+    .orderBy(...columns.map((column) => dir(probes[column])))
+    .limit(query.limit)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}
+
+async function rowsOf(db: Database, ids: number[]): Promise<ProbeListItem[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: probes.id,
+      code: probes.code,
+      created_at: probes.created_at,
+      date_of_sample: probes.date_of_sample,
+      status: probes.status,
+      type_of_test: probes.type_of_test,
+      type_of_material: probes.type_of_material,
+      collect_place: probes.collect_place,
+      patient_id: probes.patient_id,
+      firstname: probes.patient_firstname,
+      surname: probes.patient_surname,
+    })
+    .from(probes)
+    .where(inArray(probes.id, ids));
+  return inOrderOf(ids, rows, (row) => row.id).map(
+    ({ firstname, surname, created_at, ...row }) => ({
+      ...row,
+      created_at: created_at.toISOString(),
+      patient: { firstname, surname },
+      // Probe sets and their shipments arrive with issue 11.
+      shipment: null,
+    }),
+  );
+}
+
+export interface ProbeListOptions {
+  /** Tests only: the table size from which the unfiltered total is estimated. */
+  estimateFrom?: number;
+}
+
+export async function listProbes(
+  db: Database,
+  actor: Actor,
+  query: ProbeListQuery,
+  options: ProbeListOptions = {},
+) {
+  const filter = probeFilter(actor, query);
+  const unfiltered =
+    filter.unit === null && !filter.patientIds && !filter.from && !filter.to && !filter.search;
+  const total = listTotal(db, {
+    key: totalKey('probes', {
+      scope: filter.unit ?? 'all',
+      patientIds: filter.patientIds,
+      from: query.from_date,
+      to: query.to_date,
+      search: filter.search,
+    }),
+    rows: () => db.select({ id: probes.id }).from(probes).where(conditions(filter)).$dynamic(),
+    ...(unfiltered ? { unfilteredTable: 'probes' } : {}),
+    ...(options.estimateFrom !== undefined ? { estimateFrom: options.estimateFrom } : {}),
+  });
+  const ids = await pageIds(db, filter, query, offsetOf(query.page, query.limit));
+  const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
+  return { data, total: counted.total, total_kind: counted.total_kind };
+}
