@@ -43,8 +43,12 @@ async function drag(page: Page, from: Locator, to: Locator) {
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   await page.mouse.down();
   await page.mouse.move(start.x + start.width / 2 + 10, start.y + start.height / 2, { steps: 3 });
-  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 15 });
-  await page.mouse.move(end.x + end.width / 2 - 2, end.y + end.height / 2, { steps: 2 });
+  // Onto the target's left part, then a pause: the list animates aside as the pointer arrives, and
+  // on a busy machine dropping at once may still see the old layout.
+  await page.mouse.move(end.x + end.width / 4, end.y + end.height / 2, { steps: 15 });
+  await page.waitForTimeout(150);
+  await page.mouse.move(end.x + end.width / 4 - 2, end.y + end.height / 2, { steps: 2 });
+  await page.waitForTimeout(150);
   await page.mouse.up();
 }
 

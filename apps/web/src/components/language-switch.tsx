@@ -1,6 +1,6 @@
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isLanguage, LANGUAGES } from '../i18n/i18n';
+import { changeLanguage, isLanguage, LANGUAGES } from '../i18n/i18n';
 
 /** PL/EN; the choice is remembered in localStorage ('portal.lang') by the i18n setup. */
 export function LanguageSwitch({ size = 'xs' }: { size?: 'xs' | 'sm' }) {
@@ -11,7 +11,9 @@ export function LanguageSwitch({ size = 'xs' }: { size?: 'xs' | 'sm' }) {
       size={size}
       aria-label={t('common.language')}
       value={value}
-      onChange={(next) => void i18n.changeLanguage(next)}
+      onChange={(next) => {
+        if (isLanguage(next)) void changeLanguage(next);
+      }}
       data={LANGUAGES.map((language) => ({ value: language, label: language.toUpperCase() }))}
     />
   );
