@@ -1,5 +1,4 @@
-import { Alert, Anchor, Button, Group, MultiSelect, Stack, Text } from '@mantine/core';
-import { IconFilterOff } from '@tabler/icons-react';
+import { Alert, Anchor, Group, MultiSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +10,7 @@ import { ComboboxMessage } from '../../components/combobox-message';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ALL_TIME } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
+import { ListFilterBar } from '../../components/list-filter-bar';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -166,12 +166,11 @@ export function AuditPage() {
     <>
       <PageHeader title={t('audit.title')} />
       <Stack gap="md">
-        <Group
-          component="section"
-          aria-label={t('audit.filters')}
-          gap="sm"
-          align="flex-end"
-          wrap="wrap"
+        <ListFilterBar
+          label={t('audit.filters')}
+          clearLabel={t('audit.clearFilters')}
+          filtered={filtered}
+          onClear={clearFilters}
         >
           <MultiSelect
             label={t('audit.doctors')}
@@ -201,16 +200,7 @@ export function AuditPage() {
               filter({ range: dates });
             }}
           />
-          {filtered && (
-            <Button
-              variant="subtle"
-              leftSection={<IconFilterOff size={16} aria-hidden />}
-              onClick={clearFilters}
-            >
-              {t('audit.clearFilters')}
-            </Button>
-          )}
-        </Group>
+        </ListFilterBar>
 
         <DataTable
           list={list}

@@ -1,10 +1,10 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { IconFilterOff } from '@tabler/icons-react';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { ProbeListItem } from '@portal/shared';
+import { ListFilterBar } from '../../components/list-filter-bar';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
@@ -109,12 +109,11 @@ export function ProbesPage() {
     <>
       <PageHeader title={t('probeList.title')} />
       <Stack gap="md">
-        <Group
-          component="section"
-          aria-label={t('probeList.filters')}
-          gap="sm"
-          align="flex-end"
-          wrap="wrap"
+        <ListFilterBar
+          label={t('probeList.filters')}
+          clearLabel={t('probeList.clearFilters')}
+          filtered={filtered}
+          onClear={clearFilters}
         >
           <PatientPicker
             label={t('probeList.patients')}
@@ -132,16 +131,7 @@ export function ProbesPage() {
               filter({ range: dates });
             }}
           />
-          {filtered && (
-            <Button
-              variant="subtle"
-              leftSection={<IconFilterOff size={16} aria-hidden />}
-              onClick={clearFilters}
-            >
-              {t('probeList.clearFilters')}
-            </Button>
-          )}
-        </Group>
+        </ListFilterBar>
 
         <DataTable
           list={list}
