@@ -4,7 +4,6 @@ import {
   Box,
   Button,
   Group,
-  Loader,
   Paper,
   Stack,
   Text,
@@ -42,8 +41,6 @@ import { useState } from 'react';
 import type { FormEvent, PointerEvent, PointerEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProbeCodePart } from '@portal/shared';
-import { PageHeader } from '../../components/page-header';
-import { commonErrorKey } from '../../lib/api-errors';
 import { notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
 import {
@@ -57,7 +54,8 @@ import {
   VARIABLE_PARTS,
 } from './probe-config-model';
 import type { PlacedPart } from './probe-config-model';
-import { useReloadSetting, useSaveSetting, useSetting } from './settings-api';
+import { SettingScreen } from './setting-screen';
+import { useReloadSetting, useSaveSetting } from './settings-api';
 
 const SEQUENCE_ID = 'sequence';
 const PALETTE_PREFIX = 'palette:';
@@ -473,20 +471,11 @@ function ProbeConfigForm({
 /** Settings › Probe number: the parts of the sample number, in order, with a live example. */
 export function ProbeConfigPage() {
   const { t } = useTranslation();
-  const setting = useSetting('probe_config');
-
   return (
-    <>
-      <PageHeader title={t('probeConfig.title')} />
-      {setting.isPending && <Loader aria-label={t('app.loading')} />}
-      {setting.isError && (
-        <Alert color="red" variant="light">
-          {t(commonErrorKey(setting.error))}
-        </Alert>
-      )}
-      {setting.data && (
-        <ProbeConfigForm initial={setting.data.value} initialVersion={setting.data.version} />
-      )}
-    </>
+    <SettingScreen
+      name="probe_config"
+      title={t('probeConfig.title')}
+      form={(initial, version) => <ProbeConfigForm initial={initial} initialVersion={version} />}
+    />
   );
 }

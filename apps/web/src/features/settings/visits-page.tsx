@@ -1,9 +1,7 @@
 import {
   ActionIcon,
-  Alert,
   Button,
   Group,
-  Loader,
   NumberInput,
   Paper,
   SimpleGrid,
@@ -18,12 +16,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { visitsValue } from '@portal/shared';
 import type { VisitsValue } from '@portal/shared';
-import { PageHeader } from '../../components/page-header';
-import { commonErrorKey } from '../../lib/api-errors';
 import { notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
-import { useReloadSetting, useSaveSetting, useSetting } from './settings-api';
+import { SettingScreen } from './setting-screen';
+import { useReloadSetting, useSaveSetting } from './settings-api';
 
 /** A number input holds '' while emptied; the shared schema answers that with invalid_number. */
 type Num = number | string;
@@ -263,20 +260,11 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
 /** Settings › Visits: the day's hours, the meeting length and the study's visit windows. */
 export function VisitsSettingsPage() {
   const { t } = useTranslation();
-  const setting = useSetting('visits');
-
   return (
-    <>
-      <PageHeader title={t('settings.visits.title')} />
-      {setting.isPending && <Loader aria-label={t('app.loading')} />}
-      {setting.isError && (
-        <Alert color="red" variant="light">
-          {t(commonErrorKey(setting.error))}
-        </Alert>
-      )}
-      {setting.data && (
-        <VisitsForm initial={setting.data.value} initialVersion={setting.data.version} />
-      )}
-    </>
+    <SettingScreen
+      name="visits"
+      title={t('settings.visits.title')}
+      form={(initial, version) => <VisitsForm initial={initial} initialVersion={version} />}
+    />
   );
 }
