@@ -35,24 +35,36 @@ async function openConfig(page: Page, request: Parameters<typeof openSignedIn>[1
   await expect(items(page)).toHaveCount(DEFAULT_CONFIG.length);
 }
 
-/** A pointer drag in small steps: dnd-kit's pointer sensor starts after a few pixels. */
+/**
+ * A pointer drag as a hand makes it: dnd-kit's pointer sensor starts after a few pixels, and the
+ * list re-measures and animates as the part passes, so the pointer moves in paced steps to the
+ * target's centre and rests there before the drop.
+ */
 async function drag(page: Page, from: Locator, to: Locator) {
+  // The parts still glide into place after the previous drop: measure once they rest.
+  await page.waitForTimeout(500);
   const start = await from.boundingBox();
   const end = await to.boundingBox();
   if (!start || !end) throw new Error('drag: element not on screen');
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  const x0 = start.x + start.width / 2;
+  const y0 = start.y + start.height / 2;
+  const x1 = end.x + end.width / 2;
+  const y1 = end.y + end.height / 2;
+  await page.mouse.move(x0, y0);
   await page.mouse.down();
-  await page.mouse.move(start.x + start.width / 2 + 10, start.y + start.height / 2, { steps: 3 });
-  // Onto the target's left part, then a pause: the list animates aside as the pointer arrives, and
-  // on a busy machine dropping at once may still see the old layout.
-  await page.mouse.move(end.x + end.width / 4, end.y + end.height / 2, { steps: 15 });
-  await page.waitForTimeout(150);
-  await page.mouse.move(end.x + end.width / 4 - 2, end.y + end.height / 2, { steps: 2 });
-  await page.waitForTimeout(150);
+  const steps = 20;
+  for (let step = 1; step <= steps; step += 1) {
+    await page.mouse.move(x0 + ((x1 - x0) * step) / steps, y0 + ((y1 - y0) * step) / steps);
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(300);
   await page.mouse.up();
 }
 
 test.describe('Konfiguracja numeru próbki', () => {
+  // Both tests write the one probe_config setting (and restore it): never side by side.
+  test.describe.configure({ mode: 'serial' });
+
   test('an administrator builds the number by keyboard, saves it and finds it after a reload', async ({
     page,
     request,

@@ -83,7 +83,13 @@ function palettePart(id: UniqueIdentifier): ProbeCodePart | null {
  * empty sequence: at the end); reordering uses the nearest centre, which suits the keyboard.
  */
 const collisionDetection: CollisionDetection = (args) => {
-  if (palettePart(args.active.id) === null) return closestCenter(args);
+  // A part being reordered aims at other parts only: the sequence's own droppable area has its
+  // centre mid-row and would often win, leaving the part where it was.
+  if (palettePart(args.active.id) === null)
+    return closestCenter({
+      ...args,
+      droppableContainers: args.droppableContainers.filter((c) => c.id !== SEQUENCE_ID),
+    });
   const hits = pointerWithin(args);
   const onParts = hits.filter((hit) => hit.id !== SEQUENCE_ID);
   return onParts.length > 0 ? onParts : hits;
