@@ -16,7 +16,7 @@ import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
 import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
-import { insertProbe } from './probe-rows-fixture.js';
+import { insertProbe } from './probe-fixture.js';
 import { routeKey } from './routes.js';
 import type { RouteKey } from './routes.js';
 

@@ -7,7 +7,7 @@ import { auditEntries, safetyAlerts, visits } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
-import { insertProbe } from '../../test/probe-results-fixture.js';
+import { insertProbe } from '../../test/probe-fixture.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -24,7 +24,9 @@ afterAll(() => t?.close());
 
 async function sampleOf(sex: 'M' | 'K' = 'M') {
   const patient = await registerPatient(t, doctor, { pesel: freshPesel(sex) });
-  const id = await insertProbe(t, doctor.session.user.id, patient.id);
+  const { id } = await insertProbe(t.db, doctor.session.user.id, patient.id, {
+    medicineIds: [7],
+  });
   return { id, patientId: patient.id };
 }
 const saveResults = (id: number, body: unknown, token = doctor.session.token) =>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
-import { insertProbe } from '../../test/probe-rows-fixture.js';
+import { insertProbe } from '../../test/probe-fixture.js';
 import { labelHeading, labelZpl, zplFieldData } from './label-service.js';
 
 // @zxing/library ships CommonJS: its named exports are reachable through the default only.

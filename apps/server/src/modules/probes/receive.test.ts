@@ -4,7 +4,7 @@ import { auditEntries, probes } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
-import { insertProbe } from '../../test/probe-rows-fixture.js';
+import { insertProbe } from '../../test/probe-fixture.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

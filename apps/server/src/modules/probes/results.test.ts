@@ -7,7 +7,7 @@ import { auditEntries, patients, probes } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
-import { insertProbe } from '../../test/probe-results-fixture.js';
+import { insertProbe } from '../../test/probe-fixture.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -24,7 +24,7 @@ afterAll(() => t?.close());
 
 async function sampleOf(sex: 'M' | 'K' = 'M', medicineIds: number[] = [7]) {
   const patient = await registerPatient(t, doctor, { pesel: freshPesel(sex) });
-  const id = await insertProbe(t, doctor.session.user.id, patient.id, medicineIds);
+  const { id } = await insertProbe(t.db, doctor.session.user.id, patient.id, { medicineIds });
   return { id, patientId: patient.id };
 }
 
@@ -278,7 +278,9 @@ describe('PUT /api/probes/:id/results', () => {
 
   it('lets a second sample of the same patient change independently', async () => {
     const first = await sampleOf();
-    const second = await insertProbe(t, doctor.session.user.id, first.patientId);
+    const { id: second } = await insertProbe(t.db, doctor.session.user.id, first.patientId, {
+      medicineIds: [7],
+    });
     await save(first.id, { biochemistry_results: { alt: 11 } });
     const rows = await t.db
       .select({ id: probes.id, alt: probes.alt })
