@@ -46,6 +46,11 @@ import { probeListRoutes } from './modules/probes/list-routes.js';
 import { receiveRoutes } from './modules/probes/receive-routes.js';
 import { probeResultsRoutes } from './modules/probes/results-routes.js';
 import { overdueRoutes } from './modules/visits/overdue-routes.js';
+import { announcementRoutes } from './modules/announcements/routes.js';
+import { documentRoutes } from './modules/documents/routes.js';
+import { meRoutes } from './modules/me/routes.js';
+import { probeSetRoutes } from './modules/probe-sets/routes.js';
+import { shipmentRoutes } from './modules/shipments/routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
 import { visitRecordRoutes } from './modules/visits/record-routes.js';
 
@@ -196,6 +201,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(labelRoutes, deps);
       await api.register(receiveRoutes, deps);
       await api.register(alertRoutes, deps);
+      await api.register(probeSetRoutes, deps);
+      await api.register(shipmentRoutes, deps);
+      await api.register(announcementRoutes, deps);
+      await api.register(documentRoutes, deps);
+      await api.register(meRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -133,6 +133,49 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="probe_sets.read" />,
+                children: [
+                  {
+                    path: '/probe-sets',
+                    ...lazyPage(
+                      () => import('./features/probe-sets/probe-sets-page'),
+                      'ProbeSetsPage',
+                    ),
+                  },
+                  {
+                    path: '/probe-sets/:id',
+                    ...lazyPage(
+                      () => import('./features/probe-sets/probe-set-detail-page'),
+                      'ProbeSetDetailPage',
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="announcements.read" />,
+                children: [
+                  {
+                    path: '/messages',
+                    ...lazyPage(
+                      () => import('./features/announcements/announcements-page'),
+                      'AnnouncementsPage',
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="documents.read" />,
+                children: [
+                  {
+                    path: '/documents',
+                    ...lazyPage(
+                      () => import('./features/documents/documents-page'),
+                      'DocumentsPage',
+                    ),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="alerts.read" />,
                 children: [
                   {
@@ -165,6 +208,27 @@ export const router = createBrowserRouter([
                     ...lazyPage(
                       () => import('./features/settings/probe-config-page'),
                       'ProbeConfigPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/documents/:panel',
+                    ...lazyPage(
+                      () => import('./features/settings/documents-page'),
+                      'DocumentsSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/synevo',
+                    ...lazyPage(
+                      () => import('./features/settings/synevo-page'),
+                      'SynevoSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/phone',
+                    ...lazyPage(
+                      () => import('./features/settings/phone-page'),
+                      'PhoneSettingsPage',
                     ),
                   },
                 ],

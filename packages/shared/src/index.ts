@@ -21,3 +21,5 @@ export * from './schemas/visits.js';
 export * from './reference-ranges.js';
 export * from './probe-code.js';
 export * from './schemas/probes.js';
+export * from './schemas/probe-sets.js';
+export * from './schemas/announcements.js';

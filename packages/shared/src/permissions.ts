@@ -34,6 +34,20 @@ export const PERMISSIONS = [
   'alerts.read',
   /** Acknowledge a safety alert (audited). */
   'alerts.acknowledge',
+  /** Kit orders of reachable patients: the list, the detail, the labels of their samples. */
+  'probe_sets.read',
+  /** Order kits for a reachable patient. */
+  'probe_sets.order',
+  /** Accept or reject an order, enter waybills, refresh the tracking (administrators). */
+  'probe_sets.manage',
+  /** Announcements: read all. */
+  'announcements.read',
+  /** Send announcements; a doctor edits and deletes only the own (policies/announcements.ts). */
+  'announcements.write',
+  /** The doctor panel's documents (read and download). */
+  'documents.read',
+  /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
+  'patient.self',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

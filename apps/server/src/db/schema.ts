@@ -10,6 +10,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -17,6 +18,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /** Binary file content kept in PostgreSQL, so that one backup holds everything. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -553,6 +555,8 @@ export const probes = pgTable(
     arrived_at: timestamp('arrived_at', { withTimezone: true }),
     arrived_by: integer('arrived_by').references(() => users.id),
     created_by: integer('created_by').references(() => users.id),
+    /** The kit of a home-sampling order the sample was drawn with (migration 0015). */
+    probe_set_kit_id: integer('probe_set_kit_id').references((): AnyPgColumn => probeSetKits.id),
     version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -631,4 +635,111 @@ export const safetyAlerts = pgTable(
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at)],
+);
+
+/** Kit-order statuses (spec §3): 0 registered, 1 accepted, 2 rejected. */
+export const PROBE_SET_STATUSES = [0, 1, 2] as const;
+
+/** An order of home-sampling kits for a patient (migration 0015, ADR 031). */
+export const probeSets = pgTable(
+  'probe_sets',
+  {
+    id: serial('id').primaryKey(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    amount: integer('amount').notNull(),
+    labels_amount: integer('labels_amount').notNull().default(1),
+    street: text('street').notNull(),
+    building: text('building').notNull(),
+    postcode: text('postcode').notNull(),
+    city: text('city').notNull(),
+    status: smallint('status').notNull().default(0),
+    reason: text('reason'),
+    decided_at: timestamp('decided_at', { withTimezone: true }),
+    decided_by: integer('decided_by').references(() => users.id),
+    ordered_by: integer('ordered_by').references(() => users.id),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('probe_sets_created_at_id_idx').on(t.created_at, t.id),
+    index('probe_sets_patient_id_id_idx').on(t.patient_id, t.id),
+  ],
+);
+
+/** One kit of an order, sent under its own waybill; made with the order. */
+export const probeSetKits = pgTable(
+  'probe_set_kits',
+  {
+    id: serial('id').primaryKey(),
+    probe_set_id: integer('probe_set_id')
+      .notNull()
+      .references(() => probeSets.id, { onDelete: 'cascade' }),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    kit_number: integer('kit_number').notNull(),
+    /** Upper-case letters and digits, 4–40 (a database CHECK). */
+    tracking_code: text('tracking_code'),
+    last_status: text('last_status'),
+    last_status_date: timestamp('last_status_date', { withTimezone: true }),
+    delivered: boolean('delivered').notNull().default(false),
+    last_checked_at: timestamp('last_checked_at', { withTimezone: true }),
+    last_error: text('last_error'),
+    /** A running refresh holds the kit until then (ADR 031). */
+    refreshing_until: timestamp('refreshing_until', { withTimezone: true }),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('probe_set_kits_number_key').on(t.probe_set_id, t.kit_number)],
+);
+
+/** The tracking history the provider reported for a kit. */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    id: serial('id').primaryKey(),
+    kit_id: integer('kit_id')
+      .notNull()
+      .references(() => probeSetKits.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    occurred_at: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    place: text('place'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('shipment_events_key').on(t.kit_id, t.occurred_at, t.status)],
+);
+
+/** Announcements to every patient; the sender is a doctor or an administrator. */
+export const globalMessages = pgTable(
+  'global_messages',
+  {
+    id: serial('id').primaryKey(),
+    content: text('content').notNull(),
+    sender_user_id: integer('sender_user_id')
+      .notNull()
+      .references(() => users.id),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('global_messages_created_at_id_idx').on(t.created_at, t.id)],
+);
+
+/** Who has read an announcement (its "Przeczytane przez: N"). */
+export const globalMessageReads = pgTable(
+  'global_message_reads',
+  {
+    message_id: integer('message_id')
+      .notNull()
+      .references(() => globalMessages.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    read_at: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.message_id, t.user_id] })],
 );

@@ -9,8 +9,8 @@ import type { Permission, Role } from '@portal/shared';
 export type { Permission };
 
 const grants: Record<Role, ReadonlySet<Permission>> = {
-  // Administrators manage the whole study: every permission there is.
-  admin: new Set<Permission>(PERMISSIONS),
+  // Administrators manage the whole study: every staff permission there is.
+  admin: new Set<Permission>(PERMISSIONS.filter((permission) => permission !== 'patient.self')),
   // Doctors work with the patients of their own unit only (policies/units.ts) and are read-only
   // on units, doctors and administrators.
   doctor: new Set<Permission>([
@@ -31,6 +31,13 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'probes.results',
     'alerts.read',
     'alerts.acknowledge',
+    // Kit orders of the own unit's patients: read and order; deciding is the coordinators'.
+    'probe_sets.read',
+    'probe_sets.order',
+    // Announcements: send; edit and delete only the own (policies/announcements.ts).
+    'announcements.read',
+    'announcements.write',
+    'documents.read',
   ]),
 };
 

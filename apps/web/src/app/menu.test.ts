@@ -24,6 +24,12 @@ const ADMIN: Permission[] = [
   'probes.results',
   'alerts.read',
   'alerts.acknowledge',
+  'probe_sets.read',
+  'probe_sets.order',
+  'probe_sets.manage',
+  'announcements.read',
+  'announcements.write',
+  'documents.read',
 ];
 const DOCTOR: Permission[] = [
   'credentials.print',
@@ -39,6 +45,11 @@ const DOCTOR: Permission[] = [
   'probes.results',
   'alerts.read',
   'alerts.acknowledge',
+  'probe_sets.read',
+  'probe_sets.order',
+  'announcements.read',
+  'announcements.write',
+  'documents.read',
 ];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
@@ -51,12 +62,18 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probe-sets',
       '/probes',
       '/probes/reception',
       '/alerts',
       '/audit_trial',
       '/settings/visits',
       '/settings/probe_config',
+      '/settings/documents/doctor',
+      '/settings/documents/patient',
+      '/settings/synevo',
+      '/settings/phone',
+      '/messages',
     ]);
   });
 
@@ -65,9 +82,12 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probe-sets',
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/documents',
+      '/messages',
     ]);
   });
 
@@ -75,7 +95,17 @@ describe('menu', () => {
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
-    expect(paths(['settings.manage'])).toEqual(['/settings/visits', '/settings/probe_config']);
+    expect(paths(['settings.manage'])).toEqual([
+      '/settings/visits',
+      '/settings/probe_config',
+      '/settings/documents/doctor',
+      '/settings/documents/patient',
+      '/settings/synevo',
+      '/settings/phone',
+    ]);
+    // The reading screen of the doctor panel's documents is for those who do not manage them.
+    expect(paths(['documents.read'])).toEqual(['/documents']);
+    expect(paths(['documents.read', 'settings.manage'])).not.toContain('/documents');
   });
 
   it('gathers the settings screens in one submenu', () => {
@@ -86,16 +116,22 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probe-sets',
       '/probes',
       '/probes/reception',
       '/alerts',
       '/audit_trial',
       'nav.settings',
+      '/messages',
     ]);
-    const settings = tree.at(-1);
+    const settings = tree.find((entry) => entry.kind === 'group');
     expect(settings?.kind === 'group' && settings.items.map((item) => item.path)).toEqual([
       '/settings/visits',
       '/settings/probe_config',
+      '/settings/documents/doctor',
+      '/settings/documents/patient',
+      '/settings/synevo',
+      '/settings/phone',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);
@@ -109,9 +145,12 @@ describe('menu', () => {
       '/units',
       '/units/calendar/4',
       '/visits/overdue',
+      '/probe-sets',
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/documents',
+      '/messages',
     ]);
     expect(items.filter((item) => item.mobile).map((item) => item.path)).toEqual([
       '/patients',
@@ -123,9 +162,12 @@ describe('menu', () => {
       '/patients',
       '/units',
       '/visits/overdue',
+      '/probe-sets',
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/documents',
+      '/messages',
     ]);
     expect(
       menuFor({ permissions: [...ADMIN, 'calendar.manage'], unit_id: 4 }).map((i) => i.path),

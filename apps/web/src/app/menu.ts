@@ -4,11 +4,17 @@ import {
   IconCalendarEvent,
   IconCalendarExclamation,
   IconCalendarTime,
+  IconFileText,
+  IconFiles,
   IconHistory,
   IconNumbers,
+  IconPackage,
+  IconPhone,
+  IconPlugConnected,
   IconScan,
   IconSettings,
   IconShieldLock,
+  IconSpeakerphone,
   IconStethoscope,
   IconTestPipe,
   IconUsers,
@@ -31,7 +37,14 @@ export interface MenuItem {
     | 'nav.probes'
     | 'nav.reception'
     | 'nav.alerts'
-    | 'nav.settingsProbeConfig';
+    | 'nav.settingsProbeConfig'
+    | 'nav.probeSets'
+    | 'nav.settingsDoctorDocuments'
+    | 'nav.settingsPatientDocuments'
+    | 'nav.settingsSynevo'
+    | 'nav.settingsPhone'
+    | 'nav.messages'
+    | 'nav.documents';
   /** The submenu the entry sits in (spec: settings has its own), under this heading. */
   group?: 'nav.settings';
   icon: Icon;
@@ -79,6 +92,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     permission: 'visits.read',
   },
   {
+    path: '/probe-sets',
+    label: 'nav.probeSets',
+    icon: IconPackage,
+    mobile: false,
+    permission: 'probe_sets.read',
+  },
+  {
     path: '/probes',
     label: 'nav.probes',
     icon: IconTestPipe,
@@ -121,6 +141,53 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconNumbers,
     mobile: false,
     permission: 'settings.manage',
+  },
+  {
+    path: '/settings/documents/doctor',
+    label: 'nav.settingsDoctorDocuments',
+    group: 'nav.settings',
+    icon: IconFileText,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/documents/patient',
+    label: 'nav.settingsPatientDocuments',
+    group: 'nav.settings',
+    icon: IconFileText,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/synevo',
+    label: 'nav.settingsSynevo',
+    group: 'nav.settings',
+    icon: IconPlugConnected,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/phone',
+    label: 'nav.settingsPhone',
+    group: 'nav.settings',
+    icon: IconPhone,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  // The doctor panel's documents to read; administrators manage them under settings instead.
+  {
+    path: '/documents',
+    label: 'nav.documents',
+    icon: IconFiles,
+    mobile: false,
+    permission: 'documents.read',
+  },
+  {
+    path: '/messages',
+    label: 'nav.messages',
+    icon: IconSpeakerphone,
+    mobile: false,
+    permission: 'announcements.read',
   },
 ];
 
@@ -172,7 +239,12 @@ function ownCalendarItem(unitId: number): MenuItem {
 export function menuFor(
   user: Pick<SessionUser, 'permissions'> & Partial<Pick<SessionUser, 'unit_id'>>,
 ): MenuItem[] {
-  const items = MENU_ITEMS.filter((item) => can(user, item.permission));
+  const items = MENU_ITEMS.filter(
+    (item) =>
+      can(user, item.permission) &&
+      // Who manages the panels' documents reads them there, not on the reading screen.
+      !(item.path === '/documents' && can(user, 'settings.manage')),
+  );
   if (user.unit_id && can(user, 'calendar.manage') && !can(user, 'patients.all_units')) {
     const units = items.findIndex((item) => item.path === '/units');
     items.splice(units + 1, 0, ownCalendarItem(user.unit_id));

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { versionField } from './common.js';
+import { richText } from './patient-records.js';
+
+/**
+ * Announcements to every patient (spec "Messages (announcements)", §4 "Global messages", §7
+ * "Notifications"; design §4 roles, §6 "Announcements"; ADR 031). The content is rich text,
+ * sanitised on the server like notes and messages.
+ */
+
+/** POST /api/notifications/global and PUT /api/notifications/global/{id}. */
+export const announcementBody = z.object({
+  content: richText(),
+  /** The spec's client sends `receiver_user_id` fixed 1; it is accepted and ignored. */
+  receiver_user_id: z.unknown().optional(),
+  version: versionField().optional(),
+});
+export type AnnouncementBody = z.infer<typeof announcementBody>;
+
+export const announcement = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The sending doctor; null when an administrator sent it (shown "Administrator"). */
+  sender: z.object({ firstname: z.string(), surname: z.string() }).nullable(),
+  /** The sender's user id, so a doctor's screen knows which are the own (editable) ones. */
+  sender_user_id: z.number().int(),
+  /** How many patients have read it ("Przeczytane przez: N"). */
+  readNum: z.number().int(),
+  version: z.number().int(),
+});
+export type Announcement = z.infer<typeof announcement>;
+
+/** GET /api/notifications/global: newest first. */
+export const announcementList = z.object({
+  data: z.array(announcement),
+  total_count: z.number().int(),
+});
+export type AnnouncementList = z.infer<typeof announcementList>;
+/** POST and PUT answer the stored announcement. */
+export const announcementSaved = z.object({ data: announcement });
+export type AnnouncementSaved = z.infer<typeof announcementSaved>;
