@@ -68,10 +68,11 @@ export const synevoView = z.object({
 });
 export type SynevoView = z.infer<typeof synevoView>;
 
-/** A phone number of the settings: empty (not given) or a Polish number's 9 digits. */
-const optionalPhone = z.union([z.literal(''), phoneField()]);
-
-export const phoneValue = z.object({ courier: optionalPhone, support: optionalPhone });
+/**
+ * The courier's and the support line's numbers, both required (spec "Phone settings"): a Polish
+ * number's 9 digits, entered with or without +48. Empty only while never saved (the default).
+ */
+export const phoneValue = z.object({ courier: phoneField(), support: phoneField() });
 export type PhoneValue = z.infer<typeof phoneValue>;
 /** As read: the stored digits (response schemas take no transforms, design §7). */
 export const phoneView = z.object({ courier: z.string(), support: z.string() });
@@ -244,3 +245,10 @@ export const settingResponse = z.object({
   data: z.object({ value: anySettingValue, version: z.number().int() }),
 });
 export const settingSaved = settingResponse.extend({ status: z.literal('success') });
+
+/**
+ * `GET /api/support` (public): the support line as shown ("+48 600 100 200"), null while not
+ * set. The login page and the credential sheets show it; no other setting is exposed.
+ */
+export const supportResponse = z.object({ support: z.string().nullable() });
+export type SupportResponse = z.infer<typeof supportResponse>;

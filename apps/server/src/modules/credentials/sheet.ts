@@ -15,6 +15,7 @@ const texts = {
     notice:
       'Przy pierwszym logowaniu system poprosi o ustawienie własnego hasła. ' +
       'Nie udostępniaj tych danych innym osobom i przechowuj wydruk w bezpiecznym miejscu.',
+    support: 'W razie problemów:',
   },
   en: {
     title: {
@@ -29,14 +30,20 @@ const texts = {
     notice:
       'At the first sign-in you will be asked to choose your own password. ' +
       'Do not share these details and keep this sheet in a safe place.',
+    support: 'If you have any problems:',
   },
 } as const;
 
-/** A one-page sheet with a user's login, password and the address to sign in at. */
+/**
+ * A one-page sheet with a user's login, password and the address to sign in at, and the support
+ * line to call when signing in fails (the phone setting's `support`, when set; doctors and
+ * patients only).
+ */
 export async function credentialsSheet(
   input: CredentialsSheetBody,
   loginAddress: string,
   locale: Locale,
+  supportPhone: string | null = null,
 ): Promise<Buffer> {
   const t = texts[locale];
   const doc = await newPdf(t.title[input.kind]);
@@ -53,5 +60,10 @@ export async function credentialsSheet(
   row(t.address, loginAddress);
   doc.moveDown(1);
   doc.font('regular').fontSize(10).fillColor('#333333').text(t.notice);
+  // Administrators are the support: their own sheet does not send them to it.
+  if (supportPhone && input.kind !== 'admin') {
+    doc.moveDown(1);
+    doc.font('bold').fontSize(12).fillColor('#000000').text(`${t.support} ${supportPhone}`);
+  }
   return pdfToBuffer(doc);
 }

@@ -5,11 +5,13 @@ import {
   settingParams,
   settingResponse,
   settingSaved,
+  supportResponse,
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { readSupportPhone } from './support.js';
 
 const tags = ['settings'];
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
@@ -62,5 +64,20 @@ export const settingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, s
         request.body,
       ),
     }),
+  );
+
+  app.get(
+    '/support',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary:
+          'The support phone number shown on the login page ("+48 600 100 200"), null while not ' +
+          'set; no other setting',
+        response: { 200: supportResponse },
+      },
+    },
+    async () => ({ support: await readSupportPhone(db) }),
   );
 };
