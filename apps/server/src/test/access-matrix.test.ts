@@ -158,6 +158,14 @@ const rules: Record<string, Rule> = {
 
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
+
+  // Announcements (issue 11): every unit's staff reads them; a doctor changes only the own
+  // (403, below). The support number is on the login page.
+  'GET /api/notifications/global': { who: 'staff' },
+  'POST /api/notifications/global': { who: 'staff' },
+  'PUT /api/notifications/global/:id': { who: 'staff' },
+  'DELETE /api/notifications/global/:id': { who: 'staff' },
+  'GET /api/support': { who: 'public' },
 };
 
 /** The OpenAPI document and its UI are public. */
@@ -1155,5 +1163,42 @@ describe("another author's notes and messages", () => {
     ]) {
       expect((await t.request('DELETE', url, by(author))).statusCode, url).toBe(200);
     }
+  });
+});
+
+describe("another sender's announcements", () => {
+  it('a doctor changes only the own; an administrator any (403: it is visible)', async () => {
+    const admin = await t.readyAdmin();
+    const unit = await t.unit();
+    const author = await t.readyDoctor(unit.id);
+    const colleague = await t.readyDoctor(unit.id);
+    const by = (s: { session: Session }) => ({ token: s.session.token });
+    const send = async (sender: { session: Session }) =>
+      (
+        await t.request('POST', '/api/notifications/global', {
+          ...by(sender),
+          body: { content: '<p>Komunikat</p>' },
+        })
+      ).json<{ data: { id: number } }>().data.id;
+    for (const id of [await send(author), await send(admin)]) {
+      for (const [method, body] of [
+        ['PUT', { content: '<p>Podmiana</p>', version: 1 }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await t.request(method, `/api/notifications/global/${id}`, {
+          ...by(colleague),
+          body,
+        });
+        expect(res.statusCode, `${method} ${id}`).toBe(403);
+        expect(res.json()).toEqual(FORBIDDEN);
+      }
+      expect(
+        (await t.request('DELETE', `/api/notifications/global/${id}`, by(admin))).statusCode,
+      ).toBe(200);
+    }
+    const own = await send(colleague);
+    expect(
+      (await t.request('DELETE', `/api/notifications/global/${own}`, by(colleague))).statusCode,
+    ).toBe(200);
   });
 });

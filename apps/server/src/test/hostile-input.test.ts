@@ -111,6 +111,8 @@ function validBodies(login: string): Record<string, unknown> {
     'POST /api/patients/notes': { content: '<p>Notatka</p>', ref_type: 'patient', ref_id: MISSING },
     'POST /api/notifications': { content: '<p>Wiadomość</p>', receiver_user_id: MISSING },
     'PUT /api/notifications/:id': { content: '<p>Zmiana</p>', version: 1 },
+    'POST /api/notifications/global': { content: '<p>Komunikat</p>' },
+    'PUT /api/notifications/global/:id': { content: '<p>Zmiana</p>', version: 1 },
     'POST /api/units/calendar': calendarBody(),
     'PUT /api/units/calendar/:id': { ...calendarBody(), version: 1 },
     'POST /api/visits': visitBody(),

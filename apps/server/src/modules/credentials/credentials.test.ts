@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
+import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settings } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 
@@ -66,5 +69,41 @@ describe('POST /api/credentials/pdf', () => {
         kind: ['Niektóre pola są nieprawidłowe'],
       },
     });
+  });
+});
+
+function pdfText(pdf: Buffer): string {
+  const document = mupdf.Document.openDocument(pdf, 'application/pdf');
+  return document.loadPage(0).toStructuredText('preserve-whitespace').asText();
+}
+
+describe('the support number on the sheet', () => {
+  const print = async (kind: string, locale = 'pl') =>
+    pdfText(
+      (
+        await t.request('POST', '/api/credentials/pdf', {
+          token: admin.session.token,
+          body: { ...sheet, kind },
+          headers: { 'accept-language': locale },
+        })
+      ).rawPayload,
+    );
+
+  it("is printed for doctors and patients once set, never on an administrator's sheet", async () => {
+    await t.db.delete(settings).where(eq(settings.key, 'phone'));
+    const before = await print('doctor');
+    expect(before).toContain('zofia.zolnierczyk@szpital.test');
+    expect(before).not.toContain('W razie problemów');
+
+    const saved = await t.request('POST', '/api/settings/phone', {
+      token: admin.session.token,
+      body: { value: { courier: '600100200', support: '221112233' } },
+    });
+    expect(saved.statusCode).toBe(200);
+    for (const kind of ['doctor', 'patient']) {
+      expect(await print(kind)).toContain('W razie problemów: +48 221 112 233');
+    }
+    expect(await print('patient', 'en')).toContain('If you have any problems: +48 221 112 233');
+    expect(await print('admin')).not.toContain('+48');
   });
 });

@@ -91,18 +91,17 @@ describe('saving settings', () => {
   });
 
   it('answers 409 conflict to a stale version, and saves without one', async () => {
-    const first = await post('phone', { value: { courier: '600100200', support: '' }, version: 0 });
+    const value = { courier: '600100200', support: '600300400' };
+    const first = await post('phone', { value, version: 0 });
     expect(first.statusCode).toBe(200);
     // A second administrator who read the setting before the first save.
-    const stale = await post('phone', { value: { courier: '', support: '' }, version: 0 });
+    const other = { courier: '700100200', support: '700300400' };
+    const stale = await post('phone', { value: other, version: 0 });
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toEqual({ status: 'conflict' });
-    const late = await post('phone', { value: { courier: '', support: '' }, version: 7 });
+    const late = await post('phone', { value: other, version: 7 });
     expect(late.statusCode).toBe(409);
-    expect((await get('phone')).json<Setting>().data.value).toEqual({
-      courier: '600100200',
-      support: '',
-    });
+    expect((await get('phone')).json<Setting>().data.value).toEqual(value);
     // Phone numbers are stored as their 9 digits.
     const plain = await post('phone', {
       value: { courier: '+48 600 100 200', support: '22 111 22 33' },
@@ -153,7 +152,25 @@ describe('saving settings', () => {
     });
     expect(phone.json()).toEqual({
       status: 'validation_error',
-      errors: { 'value.courier': ['The phone number must have 9 digits'] },
+      errors: {
+        'value.courier': ['The phone number must have 9 digits'],
+        'value.support': ['This field is required'],
+      },
+    });
+    // Both numbers are required (spec "Phone settings").
+    expect((await post('phone', { value: { courier: '', support: ' ' } })).json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        'value.courier': ['To pole musi być wypełnione'],
+        'value.support': ['To pole musi być wypełnione'],
+      },
+    });
+    expect((await post('phone', { value: {} })).json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        'value.courier': ['To pole musi być wypełnione'],
+        'value.support': ['To pole musi być wypełnione'],
+      },
     });
     expect((await post('visits', { value: SETTING_DEFAULTS.visits, version: -1 })).statusCode).toBe(
       422,
@@ -297,7 +314,9 @@ describe('the laboratory password', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ status: 'secret_key_missing' });
       // Everything but a secret still saves.
-      expect((await send('phone', { courier: '', support: '' })).statusCode).toBe(200);
+      expect((await send('phone', { courier: '600100200', support: '600300400' })).statusCode).toBe(
+        200,
+      );
     } finally {
       await keyless.close();
     }
@@ -315,5 +334,20 @@ describe('the laboratory connector’s last error', () => {
     );
     await recordSynevoError(t.db, null);
     expect((await get('synevo_last_error_message')).json<Setting>().data.value).toBeNull();
+  });
+});
+
+describe('GET /api/support', () => {
+  it('answers the support number to anyone, and no other setting', async () => {
+    // The setting may have been saved above (tests share one database): start from none.
+    await t.db.delete(settings).where(eq(settings.key, 'phone'));
+    const none = await t.request('GET', '/api/support');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ support: null });
+
+    await post('phone', { value: { courier: '600100200', support: '+48 22 111 22 33' } });
+    const set = await t.request('GET', '/api/support');
+    expect(set.json()).toEqual({ support: '+48 221 112 233' });
+    expect(set.body).not.toContain('600');
   });
 });
