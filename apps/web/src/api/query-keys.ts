@@ -13,6 +13,7 @@ export const ENTITY = {
   calendar: 'calendar',
   visits: 'visits',
   probes: 'probes',
+  announcements: 'announcements',
 } as const;
 
 export const queryKeys = {
@@ -38,6 +39,8 @@ export const queryKeys = {
   patientFiles: (patientId: number) => [ENTITY.patients, patientId, 'files'] as const,
   /** Messages address the patient's user account, not the patient record. */
   patientMessages: (userId: number) => [ENTITY.patients, 'messages', userId] as const,
+  /** Announcements to every patient: one list, no paging. */
+  announcements: () => [ENTITY.announcements] as const,
   /** A patient's visits and its next visit's window: a booking invalidates `[patients]`. */
   patientVisits: (patientId: number) => [ENTITY.patients, patientId, 'visits'] as const,
   patientVisitWindow: (patientId: number) => [ENTITY.patients, patientId, 'visit_window'] as const,

@@ -1,8 +1,279 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Text,
+  Typography,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatWarsawDate, formatWarsawTime } from '@portal/shared';
+import type { Announcement } from '@portal/shared';
+import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
+import { RichTextDialog } from '../../components/rich-text-dialog';
+import { useIsPhone } from '../../components/use-is-desktop';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { can } from '../../lib/permissions';
+import { htmlToText } from '../../lib/rich-text';
+import { useSession } from '../../lib/session';
+import {
+  useAnnouncements,
+  useDeleteAnnouncement,
+  useSendAnnouncement,
+  useUpdateAnnouncement,
+} from './announcements-api';
+import classes from './announcements.module.css';
 
-// Issue 11 in progress: the screen is built on its own branch and replaces this file.
+type Dialog = { mode: 'send' } | { mode: 'edit' | 'view'; announcement: Announcement } | null;
+
+/**
+ * Rich text sent by staff. dangerouslySetInnerHTML is safe here ONLY because the server sanitises
+ * every announcement to a small allow list before storing it (lib/sanitize.ts).
+ */
+function AnnouncementContent({ html }: { html: string }) {
+  return (
+    <Typography fz="sm" style={{ overflowWrap: 'anywhere' }}>
+      <div dangerouslySetInnerHTML={{ __html: html }} />
+    </Typography>
+  );
+}
+
+/** Who sent it, when, and how many patients have read it. */
+function Byline({ announcement }: { announcement: Announcement }) {
+  const { t } = useTranslation();
+  const { sender } = announcement;
+  return (
+    <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
+      <div>
+        <Text fw={600} size="sm">
+          {sender ? `${sender.firstname} ${sender.surname}` : t('announcements.administrator')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {formatWarsawDate(announcement.created_at)} {formatWarsawTime(announcement.created_at)}
+        </Text>
+      </div>
+      <Badge color="gray" variant="light">
+        {t('announcements.readBy', { n: announcement.readNum })}
+      </Badge>
+    </Group>
+  );
+}
+
+/**
+ * 'Komunikaty' (spec "Messages (announcements)"): announcements to every patient, newest first.
+ * A card opens the edit dialog (with delete) when the user may change it: administrators any,
+ * a doctor the own (the server's rule, policies/announcements.ts); others open read-only.
+ */
 export function AnnouncementsPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('nav.messages')} />;
+  const fullScreen = useIsPhone();
+  const list = useAnnouncements();
+  const send = useSendAnnouncement();
+  const update = useUpdateAnnouncement();
+  const remove = useDeleteAnnouncement();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const user = useSession()?.user;
+  const mayWrite = can(user, 'announcements.write');
+  const mayChange = (announcement: Announcement) =>
+    mayWrite && (user?.role === 'admin' || announcement.sender_user_id === user?.id);
+
+  function failed(error: unknown) {
+    if (isStaleVersion(error) && dialog?.mode === 'edit') {
+      // Someone else edited it: the dialog stays open with what was typed, at the new version.
+      const id = dialog.announcement.id;
+      list.refetch().then(
+        (answer) => {
+          const fresh = answer.data?.data.find((a) => a.id === id);
+          if (fresh) setDialog({ mode: 'edit', announcement: fresh });
+          else close();
+          notifyError(t('common.conflict'));
+        },
+        (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
+      );
+    } else if (isApiError(error) && error.httpStatus === 404) {
+      notifyError(t('announcements.gone'));
+      close();
+    } else {
+      // A 422 names the content's fault in the user's language (e.g. too long).
+      notifyError(serverFieldErrors(error).content ?? t(commonErrorKey(error)));
+    }
+  }
+
+  function submit(content: string) {
+    if (dialog?.mode === 'send') {
+      send.mutate(content, {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          close();
+        },
+        onError: failed,
+      });
+    } else if (dialog?.mode === 'edit') {
+      const { id, version } = dialog.announcement;
+      update.mutate(
+        { id, content, version },
+        {
+          onSuccess: () => {
+            notifySuccess(t('common.saved'));
+            close();
+          },
+          onError: failed,
+        },
+      );
+    }
+  }
+
+  function askDelete(announcement: Announcement) {
+    confirmAction({
+      question: t('list.confirmDelete'),
+      danger: true,
+      onConfirm: () =>
+        remove.mutate(announcement.id, {
+          onSuccess: () => {
+            notifySuccess(t('announcements.removed'));
+            close();
+          },
+          onError: failed,
+        }),
+    });
+  }
+
+  const editing = dialog?.mode === 'edit' ? dialog.announcement : null;
+  const viewing = dialog?.mode === 'view' ? dialog.announcement : null;
+  const count = list.data?.total_count;
+
+  return (
+    <>
+      <PageHeader
+        title={
+          count === undefined
+            ? t('announcements.title')
+            : t('announcements.titleCount', { n: count })
+        }
+        actions={
+          mayWrite && (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setDialog({ mode: 'send' })}
+            >
+              {t('announcements.add')}
+            </Button>
+          )
+        }
+      />
+
+      {list.isPending && (
+        <Center py="xl">
+          <Loader aria-label={t('app.loading')} />
+        </Center>
+      )}
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {t('list.loadError')}
+        </Alert>
+      )}
+      {list.data?.data.length === 0 && (
+        <Text c="dimmed" ta="center" py="xl">
+          {t('announcements.empty')}
+        </Text>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <Stack component="ul" gap="sm" className={classes.list} maw={900}>
+          {list.data.data.map((announcement) => (
+            <Card key={announcement.id} component="li" withBorder padding={0}>
+              <UnstyledButton
+                className={classes.card}
+                p="md"
+                aria-label={t(
+                  mayChange(announcement) ? 'announcements.openEdit' : 'announcements.open',
+                  {
+                    date: `${formatWarsawDate(announcement.created_at)} ${formatWarsawTime(announcement.created_at)}`,
+                  },
+                )}
+                onClick={() =>
+                  setDialog({ mode: mayChange(announcement) ? 'edit' : 'view', announcement })
+                }
+              >
+                <Byline announcement={announcement} />
+                <Text size="sm" mt={6} className={classes.preview}>
+                  {htmlToText(announcement.content)}
+                </Text>
+              </UnstyledButton>
+            </Card>
+          ))}
+        </Stack>
+      )}
+
+      <RichTextDialog
+        opened={dialog?.mode === 'send'}
+        title={t('announcements.sendTitle')}
+        label={t('announcements.content')}
+        submitLabel={t('announcements.send')}
+        saving={send.isPending}
+        onSubmit={submit}
+        onClose={close}
+      />
+
+      <RichTextDialog
+        // A new version after a conflict remounts nothing: what was typed stays.
+        opened={editing !== null}
+        title={t('announcements.editTitle')}
+        label={t('announcements.content')}
+        initialValue={editing?.content ?? ''}
+        submitLabel={t('common.save')}
+        saving={update.isPending}
+        busy={remove.isPending}
+        onSubmit={submit}
+        onClose={close}
+        extraActions={
+          editing && (
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              loading={remove.isPending}
+              disabled={update.isPending}
+              onClick={() => askDelete(editing)}
+            >
+              {t('common.delete')}
+            </Button>
+          )
+        }
+      />
+
+      <Modal
+        opened={viewing !== null}
+        onClose={close}
+        title={t('announcements.viewTitle')}
+        size="lg"
+        centered={!fullScreen}
+        fullScreen={fullScreen}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        {viewing && (
+          <Stack gap="md">
+            <Byline announcement={viewing} />
+            <AnnouncementContent html={viewing.content} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('common.close')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </>
+  );
 }

@@ -22,6 +22,7 @@ import { notifyError } from '../../lib/notify';
 import { sessionStore } from '../../lib/session';
 import { useZodForm } from '../../lib/use-zod-form';
 import { login } from './auth-api';
+import { useSupportPhone } from './use-support-phone';
 
 /**
  * The only screen without a session. On success the session is stored and the route guard takes
@@ -31,6 +32,7 @@ export function LoginPage() {
   const { t } = useTranslation();
   const [role, setRole] = useState<Role>('admin');
   const form = useZodForm(loginBody, { login: '', password: '' });
+  const support = useSupportPhone();
 
   const mutation = useMutation({
     mutationFn: (body: LoginBody) => login(role, body),
@@ -89,6 +91,11 @@ export function LoginPage() {
             </Button>
           </Stack>
         </form>
+        {support && (
+          <Text size="sm" c="dimmed" ta="center" mt="lg">
+            {t('phone.help')} <a href={`tel:${support.replace(/\s/g, '')}`}>{support}</a>
+          </Text>
+        )}
       </Paper>
     </Center>
   );
