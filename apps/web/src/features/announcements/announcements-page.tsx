@@ -196,12 +196,6 @@ export function AnnouncementsPage() {
               <UnstyledButton
                 className={classes.card}
                 p="md"
-                aria-label={t(
-                  mayChange(announcement) ? 'announcements.openEdit' : 'announcements.open',
-                  {
-                    date: `${formatWarsawDate(announcement.created_at)} ${formatWarsawTime(announcement.created_at)}`,
-                  },
-                )}
                 onClick={() =>
                   setDialog({ mode: mayChange(announcement) ? 'edit' : 'view', announcement })
                 }
