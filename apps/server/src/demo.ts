@@ -12,6 +12,7 @@ import { createDoctor } from './modules/doctors/service.js';
 import { createUnit } from './modules/units/service.js';
 import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
 import { eq, inArray } from 'drizzle-orm';
+import { addDemoAnnouncements } from './demo-announcements.js';
 import { addDemoPatients } from './demo-patients.js';
 import { addDemoProbes } from './demo-probes.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
@@ -78,6 +79,7 @@ async function main() {
     const probeCounts = coordinator
       ? await addDemoProbes(db, coordinator.id)
       : { collected: 0, sent: 0, received: 0 };
+    if (coordinator) await addDemoAnnouncements(db, coordinator.id); // issue 11: announcements, phones
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
