@@ -194,3 +194,21 @@ describe('announcements', () => {
     expect(logLines.filter((line) => line.includes('Tajna'))).toEqual([]);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('lets one of two simultaneous edits of the same version win; the other gets 409', async () => {
+    const target = await send(doctor.session.token, '<p>Wersja 1</p>');
+    const edits = await Promise.all(
+      [doctor, admin, doctor, admin].map((who, i) =>
+        t.request('PUT', `${URL}/${target.id}`, {
+          token: who.session.token,
+          body: { content: `<p>Edycja ${i}</p>`, version: 1 },
+        }),
+      ),
+    );
+    expect(edits.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    const winner = edits.find((r) => r.statusCode === 200)!.json<{ data: Announcement }>().data;
+    const [row] = await t.db.select().from(globalMessages).where(eq(globalMessages.id, target.id));
+    expect(row).toMatchObject({ content: winner.content, version: 2 });
+  });
+});
