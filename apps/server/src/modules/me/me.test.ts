@@ -220,9 +220,9 @@ describe('POST /api/auth/login/patient', () => {
     await t.request('PUT', `/api/patients/restore/${patient.id}`, {
       token: doctorA.session.token,
     });
-    expect(
-      (await t.login('patient', patient.login, CHOSEN_PASSWORD)).user.patient_id,
-    ).toBe(patient.id);
+    expect((await t.login('patient', patient.login, CHOSEN_PASSWORD)).user.patient_id).toBe(
+      patient.id,
+    );
   });
 });
 
@@ -297,8 +297,8 @@ describe('GET /api/me/messages', () => {
     expect(data[0]).toEqual({
       id: secondId,
       content: '<p>Od administratora</p>',
-      created_at: expect.any(String),
-      read_at: expect.any(String),
+      created_at: expect.any(String) as string,
+      read_at: expect.any(String) as string,
       sender: null,
     });
     expect(data[1]).toMatchObject({ sender: { firstname: 'Ewa', surname: 'Lekarska' } });
@@ -348,9 +348,7 @@ describe('GET /api/me/messages', () => {
 
     // A second reading keeps the first read time.
     const again = await me(anna, '/messages');
-    expect(again.json<{ data: { read_at: string }[] }>().data[1]!.read_at).toBe(
-      data[1]!.read_at,
-    );
+    expect(again.json<{ data: { read_at: string }[] }>().data[1]!.read_at).toBe(data[1]!.read_at);
   });
 });
 
@@ -429,7 +427,7 @@ describe('GET /api/me/documents', () => {
         {
           id: leaflet,
           original_name: 'Ulotka żółta.txt',
-          created_at: expect.any(String),
+          created_at: expect.any(String) as string,
           size_bytes: 7,
         },
       ],

@@ -18,7 +18,7 @@ export const patientApiTag = {
       'and retry; any other 401 means signing in again. `POST /api/auth/logout` ends every ' +
       'session of the patient.',
     'A patient token reaches only `/api/me/*` and the auth calls (every staff endpoint answers ' +
-      "403); staff tokens get 403 here. Nothing of another patient is reachable: there is no " +
+      '403); staff tokens get 403 here. Nothing of another patient is reachable: there is no ' +
       'patient id to name.',
   ].join('\n\n'),
 };
