@@ -530,3 +530,38 @@ describe('sessions of patients', () => {
     expect(res.json()).toEqual({ status: 'unauthorized', error: 'Expired Token' });
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('counts a reader once and marks a message read once when one patient reads in parallel', async () => {
+    const patient = await readyPatient(t, doctorA, { surname: 'Równoległa' });
+    const [announcement] = await t.db
+      .insert(globalMessages)
+      .values({ content: '<p>Równolegle</p>', sender_user_id: admin.session.user.id })
+      .returning({ id: globalMessages.id });
+    const sent = await t.request('POST', '/api/notifications', {
+      token: doctorA.session.token,
+      body: { content: '<p>Raz</p>', receiver_user_id: patient.userId },
+    });
+    const messageId = sent.json<{ data: { id: number } }>().data.id;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => me(patient, i % 2 ? '/announcements' : '/messages')),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(8).fill(200));
+    const [reads] = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(globalMessageReads)
+      .where(eq(globalMessageReads.message_id, announcement!.id));
+    expect(reads!.n).toBe(1);
+    const readAudit = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.entity_name, 'messages'),
+          eq(auditEntries.entity_id, String(messageId)),
+          eq(auditEntries.column_name, 'read_at'),
+        ),
+      );
+    expect(readAudit[0]!.n).toBe(1);
+  });
+});

@@ -29,7 +29,6 @@ import {
 } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findReachablePatient } from '../../policies/patients.js';
 import { cleanFileName } from '../files/file-name.js';
 import { createProbeSet } from '../probe-sets/create-service.js';
 import { loadProbeSets } from '../probe-sets/queries.js';
@@ -218,8 +217,6 @@ export async function orderProbeSet(
   actor: Actor,
   body: OwnProbeSetBody,
 ): Promise<ProbeSet> {
-  const patientId = ownPatientId(actor);
-  // Through the row policy, not around it: patientScope confines a patient to the own row.
-  await findReachablePatient(db, actor, patientId);
-  return createProbeSet(db, actor, { ...body, patient_id: patientId });
+  // createProbeSet reaches the patient through the row policy (patientScope: the own row only).
+  return createProbeSet(db, actor, { ...body, patient_id: ownPatientId(actor) });
 }
