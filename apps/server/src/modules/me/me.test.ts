@@ -531,6 +531,32 @@ describe('sessions of patients', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the patient API under its own tag, with how to sign in and every status', () => {
+    const doc = t.app.swagger() as {
+      tags?: { name: string; description?: string }[];
+      paths?: Record<string, Record<string, { tags?: string[]; responses?: object }>>;
+    };
+    const tag = doc.tags?.find((x) => x.name === 'patient-api');
+    expect(tag?.description).toContain('POST /api/auth/login/patient');
+    expect(tag?.description).toContain('password_change_required');
+    expect(tag?.description).toContain('POST /api/auth/refresh');
+    const mePaths = Object.entries(doc.paths ?? {}).filter(
+      ([path]) => path === '/api/me' || path.startsWith('/api/me/'),
+    );
+    expect(mePaths).toHaveLength(8);
+    for (const [path, operations] of mePaths) {
+      for (const operation of Object.values(operations)) {
+        expect(operation.tags, path).toEqual(['patient-api']);
+        expect(Object.keys(operation.responses ?? {}), path).toEqual(
+          expect.arrayContaining(['401', '403']),
+        );
+      }
+    }
+    expect(doc.paths?.['/api/auth/login/patient']?.post?.tags).toEqual(['patient-api']);
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
   it('counts a reader once and marks a message read once when one patient reads in parallel', async () => {
     const patient = await readyPatient(t, doctorA, { surname: 'Równoległa' });
