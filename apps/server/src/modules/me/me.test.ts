@@ -226,6 +226,26 @@ describe('POST /api/auth/login/patient', () => {
   });
 });
 
+describe('new printed login details', () => {
+  it("end the patient's sessions and must be changed again before /api/me", async () => {
+    const patient = await readyPatient(t, doctorA, { surname: 'Zapominalska' });
+    const printed = await t.request('GET', `/api/patients/print_password/${patient.id}`, {
+      token: doctorA.session.token,
+    });
+    expect(printed.statusCode).toBe(200);
+    const { password } = printed.json<{ login: string; password: string }>();
+    expect((await me(patient, '')).statusCode).toBe(401);
+    const res = await t.request('POST', '/api/auth/login/patient', {
+      body: { login: patient.login, password: CHOSEN_PASSWORD },
+      remoteAddress: '10.9.4.1',
+    });
+    expect(res.statusCode).toBe(401);
+    const fresh = await t.login('patient', patient.login, password);
+    const blocked = await t.request('GET', '/api/me', { token: fresh.token });
+    expect(blocked.json()).toEqual({ status: 'password_change_required' });
+  });
+});
+
 describe('a patient token on staff endpoints', () => {
   it('gets 403 on staff routes, even aimed at the own record', async () => {
     for (const url of [
