@@ -49,6 +49,7 @@ import { overdueRoutes } from './modules/visits/overdue-routes.js';
 import { announcementRoutes } from './modules/announcements/routes.js';
 import { documentRoutes } from './modules/documents/routes.js';
 import { meRoutes } from './modules/me/routes.js';
+import { patientApiTag } from './modules/me/openapi.js';
 import { probeSetRoutes } from './modules/probe-sets/routes.js';
 import { shipmentRoutes } from './modules/shipments/routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
@@ -143,12 +144,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     openapi: {
       info: {
         title: 'Study portal API',
-        description: 'Administrator and staff API of the cardiology study portal.',
+        description:
+          "Administrator and staff API of the cardiology study portal, and the patient app's API (tag patient-api).",
         version: '1.0.0',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       },
+      tags: [patientApiTag],
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,

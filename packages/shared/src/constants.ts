@@ -20,7 +20,14 @@ export const BREAKPOINTS = { xs: 600, sm: 960, md: 1280, lg: 1560 } as const;
 /** Below this width the web app shows the mobile layout (bottom bar, cards). */
 export const MOBILE_MAX_WIDTH = BREAKPOINTS.md;
 
+/** Staff roles: who signs in to the portal (the web app's login offers these). */
 export const ROLES = ['admin', 'doctor'] as const;
 export type Role = (typeof ROLES)[number];
+/**
+ * Every role an account may hold: the staff roles and `patient`, who signs in only through the
+ * patient API (`POST /api/auth/login/patient`, `/api/me/*`), never to the portal.
+ */
+export const ACCOUNT_ROLES = [...ROLES, 'patient'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
 export const EXPIRED_TOKEN_ERROR = 'Expired Token';

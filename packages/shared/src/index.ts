@@ -23,3 +23,4 @@ export * from './probe-code.js';
 export * from './schemas/probes.js';
 export * from './schemas/probe-sets.js';
 export * from './schemas/announcements.js';
+export * from './schemas/me.js';

@@ -1,4 +1,4 @@
-import type { Role } from './constants.js';
+import type { AccountRole, Role } from './constants.js';
 
 /**
  * Everything a signed-in user may be allowed to do. The server decides which of these an actor
@@ -51,4 +51,4 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-export type { Role };
+export type { AccountRole, Role };

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '@portal/shared';
-import type { Permission, Role } from '@portal/shared';
+import type { AccountRole, Permission } from '@portal/shared';
 
 /**
  * Who may do what (design.md §4). Routes name the permission they need; the rules about rows
@@ -8,7 +8,7 @@ import type { Permission, Role } from '@portal/shared';
  */
 export type { Permission };
 
-const grants: Record<Role, ReadonlySet<Permission>> = {
+const grants: Record<AccountRole, ReadonlySet<Permission>> = {
   // Administrators manage the whole study: every staff permission there is.
   admin: new Set<Permission>(PERMISSIONS.filter((permission) => permission !== 'patient.self')),
   // Doctors work with the patients of their own unit only (policies/units.ts) and are read-only
@@ -39,6 +39,9 @@ const grants: Record<Role, ReadonlySet<Permission>> = {
     'announcements.write',
     'documents.read',
   ]),
+  // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
+  // them 403, and the row scopes confine them to the own patient row (policies/patients.ts).
+  patient: new Set<Permission>(['patient.self']),
 };
 
 /** The signed-in user on whose behalf a request runs. */
@@ -46,10 +49,12 @@ export interface Actor {
   userId: number;
   sessionId: number;
   login: string;
-  role: Role;
+  role: AccountRole;
   doctorId: number | null;
-  /** The doctor's care unit; null for administrators. */
+  /** The doctor's care unit; null for administrators and patients (who reach no unit). */
   unitId: number | null;
+  /** A patient's own patient row; absent or null for staff. */
+  patientId?: number | null;
   changedPasswordAt: Date | null;
 }
 
@@ -58,7 +63,7 @@ export function can(actor: Actor, permission: Permission): boolean {
 }
 
 /** Every permission the role holds, in a stable order; sent to the web app with the session. */
-export function permissionsOf(role: Role): Permission[] {
+export function permissionsOf(role: AccountRole): Permission[] {
   return [...grants[role]].sort();
 }
 

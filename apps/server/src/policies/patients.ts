@@ -8,8 +8,12 @@ import { reachesUnit, unitScope } from './units.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 
-/** Rows an actor may reach: every unit with `patients.all_units`, otherwise the own unit. */
+/**
+ * Rows an actor may reach: every unit with `patients.all_units`, otherwise the own unit; a
+ * patient only the own row (fail closed: a patient actor without one reaches none).
+ */
 export function patientScope(actor: Actor): SQL | undefined {
+  if (actor.role === 'patient') return eq(patients.id, actor.patientId ?? 0);
   const unit = unitScope(actor);
   return unit === null ? undefined : eq(patients.unit_id, unit);
 }

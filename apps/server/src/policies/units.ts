@@ -8,6 +8,8 @@ import type { Actor } from '../plugins/policy.js';
  */
 export function unitScope(actor: Actor): number | null {
   if (can(actor, 'patients.all_units')) return null;
+  // A patient reaches no unit's rows through unit scopes, only the own record (patients.ts).
+  if (actor.role === 'patient') return 0;
   // Fail closed: an actor without a unit reaches no unit (no unit has id 0).
   return actor.unitId ?? 0;
 }

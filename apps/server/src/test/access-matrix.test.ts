@@ -9,12 +9,14 @@ import type * as Fastify from 'fastify';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPesel } from '@portal/shared';
-import type { CriteriaGroup, Role } from '@portal/shared';
+import type { AccountRole, CriteriaGroup, Role } from '@portal/shared';
 import { inTransaction } from '../db/client.js';
 import { probes, safetyAlerts, sessions, visits } from '../db/schema.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
+import { readyPatient, registerPatient } from './patients-fixture.js';
+import type { ReadyPatient } from './patients-fixture.js';
 import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
 import { insertProbe } from './probe-fixture.js';
 import { routeKey } from './routes.js';
@@ -38,13 +40,15 @@ vi.mock('fastify', async (importOriginal) => {
  * - signed-in: any signed-in user, also before a generated password was replaced (auth calls).
  * - staff: administrators and doctors with a chosen password.
  * - admin: administrators only; a doctor gets 403.
+ * - patient: the patient API (`/api/me/*`): patients only, staff get 403; a patient gets 403 on
+ *   every staff and admin route (the "a patient token" block below).
  */
-type Who = 'public' | 'signed-in' | 'staff' | 'admin';
+type Who = 'public' | 'signed-in' | 'staff' | 'admin' | 'patient';
 
 interface Rule {
   who: Who;
-  /** validate_token answers 401 to the other role. */
-  role?: Role;
+  /** validate_token answers 401 to the other roles. */
+  role?: AccountRole;
   /** The call ends the caller's sessions, so it gets a session of its own. */
   endsSession?: boolean;
   /** Doctors reach only their own unit's rows here: see the unit-scope rows below. */
@@ -55,10 +59,12 @@ const rules: Record<string, Rule> = {
   'GET /api/health': { who: 'public' },
   'POST /api/auth/login/admin': { who: 'public' },
   'POST /api/auth/login/doctor': { who: 'public' },
+  'POST /api/auth/login/patient': { who: 'public' },
   'POST /api/auth/refresh': { who: 'public' },
 
   'GET /api/auth/validate_token/admin': { who: 'signed-in', role: 'admin' },
   'GET /api/auth/validate_token/doctor': { who: 'signed-in', role: 'doctor' },
+  'GET /api/auth/validate_token/patient': { who: 'signed-in', role: 'patient' },
   'POST /api/auth/logout': { who: 'signed-in', endsSession: true },
   'PUT /api/change_password': { who: 'signed-in' },
 
@@ -166,6 +172,17 @@ const rules: Record<string, Rule> = {
   'PUT /api/notifications/global/:id': { who: 'staff' },
   'DELETE /api/notifications/global/:id': { who: 'staff' },
   'GET /api/support': { who: 'public' },
+
+  // The patient API (issue 11): the signed-in patient's own record only.
+  'GET /api/me': { who: 'patient' },
+  'GET /api/me/messages': { who: 'patient' },
+  'GET /api/me/announcements': { who: 'patient' },
+  'GET /api/me/documents': { who: 'patient' },
+  'GET /api/me/documents/:id': { who: 'patient' },
+  'GET /api/me/visits': { who: 'patient' },
+  'GET /api/me/probes': { who: 'patient' },
+  'GET /api/me/probe-sets': { who: 'patient' },
+  'POST /api/me/probe-sets': { who: 'patient' },
 };
 
 /** The OpenAPI document and its UI are public. */
@@ -372,6 +389,103 @@ describe('signed in', () => {
       expect(res.body).not.toContain('$argon2');
     });
   }
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* A patient token (the patient API)                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+describe('a patient token', () => {
+  let patient: ReadyPatient;
+  /** A patient who signed in but has not replaced the printed password. */
+  let pending: string;
+  let admin: ReadyAdmin;
+  let doctor: ReadyDoctor;
+  beforeAll(async () => {
+    admin = await t.readyAdmin();
+    doctor = await t.readyDoctor((await t.unit()).id);
+    patient = await readyPatient(t, doctor);
+    const printed = await registerPatient(t, doctor);
+    pending = (await t.login('patient', printed.login, printed.password)).token;
+  });
+
+  const staffRoutes = withRule((rule) => rule.who === 'staff' || rule.who === 'admin', 'no-head');
+  it('covers every staff route the app registers', () => {
+    // Built from the app's own routes: a new staff route is refused to patients here unasked.
+    const everyStaffRoute = apiRoutes.filter((r) => {
+      const who = ruleOf(r)?.who;
+      return r.method !== 'HEAD' && who !== 'public' && who !== 'signed-in' && who !== 'patient';
+    });
+    expect(staffRoutes.map(([key]) => key).sort()).toEqual(everyStaffRoute.map(routeKey).sort());
+    expect(staffRoutes.length).toBeGreaterThan(60);
+  });
+
+  it.each(staffRoutes)('%s forbids a patient', async (_, route) => {
+    const res = await call(route, { token: patient.session.token, body: {} });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual(FORBIDDEN);
+  });
+
+  const patientRoutes = withRule((rule) => rule.who === 'patient', 'no-head');
+  it.each(patientRoutes)('%s forbids administrators and doctors', async (_, route) => {
+    for (const token of [admin.session.token, doctor.session.token]) {
+      const res = await call(route, { token, body: {} });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    }
+  });
+
+  it.each(patientRoutes)(
+    '%s requires a patient to change the printed password first',
+    async (_, route) => {
+      const res = await call(route, { token: pending, body: {} });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(MUST_CHANGE);
+    },
+  );
+
+  it.each(patientRoutes)('%s lets a patient through', async (_, route) => {
+    const res = await call(route, { token: patient.session.token, body: {} });
+    expect([401, 403]).not.toContain(res.statusCode);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.body).not.toContain('password_hash');
+    expect(res.body).not.toContain('$argon2');
+  });
+
+  it.each(withRule((rule) => rule.who === 'signed-in', 'no-head'))(
+    '%s is open to a patient, also before the password change',
+    async (_, route) => {
+      const rule = ruleOf(route)!;
+      for (const ready of [true, false]) {
+        // Logout ends every session of its user: it gets a throwaway patient.
+        let token = ready ? patient.session.token : pending;
+        if (rule.endsSession) {
+          const own = await registerPatient(t, doctor);
+          const first = await t.login('patient', own.login, own.password);
+          token = ready ? (await t.changePassword(first, own.password)).token : first.token;
+        }
+        const res = await call(route, { token, body: {} });
+        if (rule.role && rule.role !== 'patient') {
+          expect(res.statusCode).toBe(401);
+          expect(res.json()).toEqual(UNAUTHORIZED);
+          continue;
+        }
+        expect([401, 403]).not.toContain(res.statusCode);
+        expect(res.statusCode).toBeLessThan(500);
+      }
+    },
+  );
+
+  it('sends with the session exactly the patient permission', async () => {
+    const res = await t.request('GET', '/api/auth/validate_token/patient', {
+      token: patient.session.token,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ user: { permissions: string[] } }>().user.permissions).toEqual([
+      'patient.self',
+    ]);
+    expect(permissionsOf('patient')).toEqual(['patient.self']);
+  });
 });
 
 /* ------------------------------------------------------------------------------------------ */

@@ -236,7 +236,7 @@ function testApi(
 
   /** Signs in through the real endpoint; fails loudly unless the answer is 200. */
   async function login(
-    role: 'admin' | 'doctor',
+    role: 'admin' | 'doctor' | 'patient',
     login: string,
     password: string,
   ): Promise<Session> {

@@ -1,8 +1,8 @@
 /**
  * Hostile input on every /api route the built app registers (issue 7, item 9): NUL and other
  * control characters in every string of the path, the query string and the body, ids beyond
- * PostgreSQL's integer, impossible dates and values of the wrong type. Sent as an administrator,
- * so access is never what refuses. Nothing may answer 500; control characters answer 422 on the
+ * PostgreSQL's integer, impossible dates and values of the wrong type. Sent as an administrator
+ * (the patient API's routes as a patient), so access is never what refuses. Nothing may answer 500; control characters answer 422 on the
  * field, ids beyond 2³¹−1 answer 404 and impossible dates 422.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { buildPesel } from '@portal/shared';
 import { CHOSEN_PASSWORD, createTestApp } from './harness.js';
 import type { ReadyAdmin } from './harness.js';
+import { readyPatient } from './patients-fixture.js';
 
 interface RecordedRoute {
   method: HTTPMethods;
@@ -89,6 +90,7 @@ function validBodies(login: string): Record<string, unknown> {
   return {
     'POST /api/auth/login/admin': { login, password: 'zle-haslo' },
     'POST /api/auth/login/doctor': { login, password: 'zle-haslo' },
+    'POST /api/auth/login/patient': { login, password: 'zle-haslo' },
     'PUT /api/change_password': {
       oldPassword: CHOSEN_PASSWORD,
       newPassword: 'Inne-Haslo-2027',
@@ -161,6 +163,15 @@ function validBodies(login: string): Record<string, unknown> {
     'POST /api/probes/receive': { code: 'NIE-MA-TAKIEJ' },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
+    },
+    // The patient API: the own order (no patient id to name).
+    'POST /api/me/probe-sets': {
+      amount: 2,
+      labels_amount: 3,
+      street: 'Długa',
+      building: '5',
+      postcode: '00-001',
+      city: 'Łódź',
     },
   };
 }
@@ -349,11 +360,19 @@ const key = (r: RecordedRoute) => `${r.method} ${r.url}`;
 
 describe('hostile input on every route', () => {
   let admin: ReadyAdmin;
+  /** The patient API's routes are a patient's only: attacked with a patient's token. */
+  let patientToken: string;
   let bodies: Record<string, unknown>;
   beforeAll(async () => {
     admin = await t.readyAdmin();
+    const doctor = await t.readyDoctor((await t.unit()).id);
+    patientToken = (await readyPatient(t, doctor)).session.token;
     bodies = validBodies(admin.login);
   });
+  const tokenFor = (route: RecordedRoute) =>
+    route.url === '/api/me' || route.url.startsWith('/api/me/')
+      ? patientToken
+      : admin.session.token;
 
   it('has a valid body for every route that takes one', () => {
     const missing = routes.filter((r) => r.body && !(key(r) in bodies)).map(key);
@@ -375,7 +394,7 @@ describe('hostile input on every route', () => {
             ...(a.query && Object.keys(a.query).length ? { query: a.query } : {}),
             ...(a.payload === undefined ? {} : { payload: a.payload }),
             headers: {
-              authorization: `Bearer ${admin.session.token}`,
+              authorization: `Bearer ${tokenFor(route)}`,
               ...(a.payload === undefined ? {} : { 'content-type': 'application/json' }),
             },
           }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MIN, ROLES, STRING_MAX } from '../constants.js';
+import { ACCOUNT_ROLES, PASSWORD_MIN, STRING_MAX } from '../constants.js';
 import { requiredText, secretText, text } from '../validation.js';
 import { PERMISSIONS } from '../permissions.js';
 import { normalizeLogin } from '../login.js';
@@ -16,13 +16,18 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const sessionUser = z.object({
   id: z.number().int(),
   login: z.string(),
-  role: z.enum(ROLES),
+  /** `patient` only for the patient API's sessions (the web app signs in staff only). */
+  role: z.enum(ACCOUNT_ROLES),
   changed_password_at: z.string().nullable(),
   /** Set for doctors: the staff record behind the account. */
   doctor_id: z.number().int().nullable(),
+  /** The doctor's or the patient's name; null for administrators. */
   firstname: z.string().nullable(),
   surname: z.string().nullable(),
+  /** The doctor's (or the patient's) care unit; null for administrators. */
   unit_id: z.number().int().nullable(),
+  /** Set for patients: the patient record behind the account. */
+  patient_id: z.number().int().nullable().optional(),
   /** What this user may do, computed by the server's policy; the web app asks these. */
   permissions: z.array(z.enum(PERMISSIONS)),
 });

@@ -11,7 +11,8 @@ import {
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
-import type { Role } from '@portal/shared';
+import { ACCOUNT_ROLES } from '@portal/shared';
+import type { AccountRole } from '@portal/shared';
 import { unauthorized } from '../../lib/errors.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { AppDeps } from '../../app.js';
@@ -46,14 +47,24 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     void reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
   }
 
-  for (const role of ['admin', 'doctor'] as const satisfies readonly Role[]) {
+  const who: Record<AccountRole, { login: string; token: string; tag: string }> = {
+    admin: { login: 'an administrator', token: 'an administrator', tag: 'auth' },
+    doctor: { login: 'a doctor (login = e-mail)', token: 'a doctor', tag: 'auth' },
+    // The patient app's sign-in, documented with the rest of the patient API.
+    patient: {
+      login: 'a patient (the printed login); the same 401 for a staff login',
+      token: 'a patient',
+      tag: 'patient-api',
+    },
+  };
+  for (const role of ACCOUNT_ROLES) {
     app.post(
       `/auth/login/${role}`,
       {
         config: { access: 'public', noStore: true },
         schema: {
-          tags: ['auth'],
-          summary: `Sign in as ${role === 'admin' ? 'an administrator' : 'a doctor (login = e-mail)'}`,
+          tags: [who[role].tag],
+          summary: `Sign in as ${who[role].login}`,
           body: loginBody,
           response: { 200: loginResponse, 401: errorResponse, 429: errorResponse },
         },
@@ -75,8 +86,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
       {
         config: { access: 'authenticated', allowBeforePasswordChange: true, noStore: true },
         schema: {
-          tags: ['auth'],
-          summary: `Check ${role === 'admin' ? 'an administrator' : 'a doctor'}'s access token`,
+          tags: [who[role].tag],
+          summary: `Check ${who[role].token}'s access token`,
           response: { 200: z.object({ user: sessionUser, access_token: z.string() }) },
         },
       },

@@ -1,10 +1,10 @@
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@portal/shared';
-import type { ChangePasswordBody, Role, SessionUser } from '@portal/shared';
+import type { AccountRole, ChangePasswordBody, SessionUser } from '@portal/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { inTransaction, preparedOnce } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { revokeAllSessions } from '../../lib/accounts.js';
-import { admins, doctors, sessions, usedRefreshTokens, users } from '../../db/schema.js';
+import { admins, doctors, patients, sessions, usedRefreshTokens, users } from '../../db/schema.js';
 import { AppError, invalid, unauthorized } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -20,24 +20,37 @@ export interface IssuedSession {
   user: SessionUser;
 }
 
-/** The account, with its staff record, behind a login of the given role. */
-async function findStaffAccount(db: Queryable, role: Role, login: string) {
+/**
+ * The account behind a login of the given role, with the record that must stay live for it to
+ * sign in: the administrator's, the doctor's or the patient's (a deleted patient signs in no more).
+ */
+async function findAccount(db: Queryable, role: AccountRole, login: string) {
   const [row] = await db
     .select({
       userId: users.id,
       passwordHash: users.password_hash,
       deletedAt: users.deleted_at,
-      staffDeletedAt: role === 'admin' ? admins.deleted_at : doctors.deleted_at,
+      recordDeletedAt:
+        role === 'admin'
+          ? admins.deleted_at
+          : role === 'doctor'
+            ? doctors.deleted_at
+            : patients.deleted_at,
+      patientId: patients.id,
     })
     .from(users)
     .leftJoin(admins, eq(admins.user_id, users.id))
     .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .leftJoin(patients, eq(patients.user_id, users.id))
     .where(and(sql`lower(${users.login}) = lower(${login})`, eq(users.role, role)))
     .limit(1);
   return row;
 }
 
-/** The user as the web app sees it. */
+/**
+ * The user as the web app (or, for a patient, the patient app) sees it. A patient's name and
+ * unit come from the patient row; a deleted patient has no session.
+ */
 export async function loadSessionUser(db: Queryable, userId: number): Promise<SessionUser> {
   const [row] = await db
     .select({
@@ -49,16 +62,33 @@ export async function loadSessionUser(db: Queryable, userId: number): Promise<Se
       firstname: doctors.firstname,
       surname: doctors.surname,
       unit_id: doctors.unit_id,
+      patient: {
+        id: patients.id,
+        firstname: patients.firstname,
+        surname: patients.surname,
+        unit_id: patients.unit_id,
+        deleted_at: patients.deleted_at,
+      },
     })
     .from(users)
     .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .leftJoin(patients, eq(patients.user_id, users.id))
     .where(eq(users.id, userId));
-  if (!row || row.role === 'patient') throw unauthorized();
-  return {
-    ...row,
-    role: row.role,
+  if (!row) throw unauthorized();
+  const { patient, ...user } = row;
+  const base = {
+    ...user,
     changed_password_at: row.changed_password_at?.toISOString() ?? null,
     permissions: permissionsOf(row.role),
+  };
+  if (row.role !== 'patient') return base;
+  if (!patient || patient.deleted_at) throw unauthorized();
+  return {
+    ...base,
+    firstname: patient.firstname,
+    surname: patient.surname,
+    unit_id: patient.unit_id,
+    patient_id: patient.id,
   };
 }
 
@@ -80,7 +110,7 @@ async function issueSession(db: Queryable, userId: number): Promise<IssuedSessio
 export async function login(
   db: Database,
   throttle: LoginThrottle,
-  input: { role: Role; login: string; password: string; address: string },
+  input: { role: AccountRole; login: string; password: string; address: string },
 ): Promise<IssuedSession> {
   // The attempt is counted before the password is hashed, so parallel guesses cannot all pass a
   // check made before any of them failed (ADR 016).
@@ -89,8 +119,13 @@ export async function login(
     throw new AppError(429, 'too_many_attempts', { retry_after: reservation.retryAfter });
   }
 
-  const account = await findStaffAccount(db, input.role, input.login);
-  const usable = account && !account.deletedAt && !account.staffDeletedAt;
+  const account = await findAccount(db, input.role, input.login);
+  const usable =
+    account &&
+    !account.deletedAt &&
+    !account.recordDeletedAt &&
+    // A patient account without its patient row is no one's.
+    (input.role !== 'patient' || account.patientId !== null);
   // Hashing happens outside any transaction (PGlite has one connection).
   const ok = usable
     ? await verifyPassword(account.passwordHash, input.password)
@@ -122,10 +157,13 @@ function sessionQuery(db: Database) {
       userDeletedAt: users.deleted_at,
       doctorId: doctors.id,
       unitId: doctors.unit_id,
+      patientId: patients.id,
+      patientDeletedAt: patients.deleted_at,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .leftJoin(patients, eq(patients.user_id, users.id))
     .where(
       and(eq(sessions.access_token_hash, sql.placeholder('digest')), isNull(sessions.revoked_at)),
     )
@@ -134,9 +172,13 @@ function sessionQuery(db: Database) {
 export async function authenticate(db: Database, accessToken: string): Promise<Actor> {
   const query = preparedOnce(db, 'authenticate_session', () => sessionQuery(db));
   const [row] = await query.execute({ digest: tokenDigest(accessToken) });
-  if (!row || row.userDeletedAt || row.role === 'patient') throw unauthorized();
+  if (!row || row.userDeletedAt) throw unauthorized();
+  // A patient signs in while the patient row is live: deleting the patient ends the sessions.
+  if (row.role === 'patient' && (row.patientId === null || row.patientDeletedAt)) {
+    throw unauthorized();
+  }
   if (row.accessExpiresAt.getTime() <= Date.now()) throw unauthorized(EXPIRED_TOKEN_ERROR);
-  return {
+  const actor: Actor = {
     userId: row.userId,
     sessionId: row.sessionId,
     login: row.login,
@@ -145,6 +187,13 @@ export async function authenticate(db: Database, accessToken: string): Promise<A
     unitId: row.unitId,
     changedPasswordAt: row.changedPasswordAt,
   };
+  if (row.role === 'patient') {
+    // A patient reaches no unit (unitId stays null): only the own row (policies/patients.ts).
+    actor.doctorId = null;
+    actor.unitId = null;
+    actor.patientId = row.patientId;
+  }
+  return actor;
 }
 
 /**
