@@ -13,6 +13,7 @@ export const ENTITY = {
   calendar: 'calendar',
   visits: 'visits',
   probes: 'probes',
+  documents: 'documents',
 } as const;
 
 export const queryKeys = {
@@ -60,4 +61,6 @@ export const queryKeys = {
   calendarMonth: (unitId: number, year: number, month: number) =>
     [ENTITY.calendar, unitId, 'count', year, month] as const,
   calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
+  /** A panel's documents (doctor or patient). */
+  panelDocuments: (panel: string) => [ENTITY.documents, panel] as const,
 };
