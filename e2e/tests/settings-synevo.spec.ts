@@ -63,7 +63,7 @@ test.describe(TITLE, () => {
     await expect(importSwitch).toBeChecked();
     // The password is never sent back: the field is empty and says one is stored.
     await expect(password(page)).toHaveValue('');
-    await expect(page.getByText('zapisane', { exact: true })).toBeVisible();
+    await expect(password(page)).toHaveAccessibleName(/^Hasło \(zapisane\)/);
     await expect(
       page.getByText('Hasło jest zapisane. Zostaw pole puste, aby je zachować, lub wpisz nowe.'),
     ).toBeVisible();
