@@ -25,10 +25,9 @@ async function choose(page: Page, name: string, buffer: Buffer, mimeType: string
 const toast = (page: Page, text: string) =>
   page.locator('.mantine-Notification-root').filter({ hasText: text }).last();
 
-async function closeToasts(page: Page) {
-  const close = page.locator('.mantine-Notification-root').getByRole('button', { name: 'Zamknij' });
-  while ((await close.count()) > 0) await close.first().click();
-  await expect(close).toHaveCount(0);
+/** Waits until the toasts have closed by themselves (6 s): clicking a leaving one is flaky. */
+async function waitForToastsToClose(page: Page) {
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 15_000 });
 }
 
 async function expectDownload(page: Page, name: string) {
@@ -79,8 +78,8 @@ test.describe('Dokumenty paneli', () => {
       // Nothing was stored.
       await expect(table.getByRole('row')).toHaveCount(rows);
 
-      // Toasts under the question's overlay would be measured through it: closed first.
-      await closeToasts(page);
+      // Toasts under the question's overlay would be measured through it: gone first.
+      await waitForToastsToClose(page);
       await page.getByRole('button', { name: `Usuń dokument: ${pdfName}`, exact: true }).click();
       const question = page.getByRole('dialog', {
         name: `Czy na pewno usunąć dokument „${pdfName}”?`,
