@@ -15,6 +15,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { addDemoPatients } from './demo-patients.js';
 import { addDemoProbes } from './demo-probes.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
+import { addDemoDocuments } from './demo-documents.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -78,6 +79,7 @@ async function main() {
     const probeCounts = coordinator
       ? await addDemoProbes(db, coordinator.id)
       : { collected: 0, sent: 0, received: 0 };
+    if (coordinator) await addDemoDocuments(db, coordinator.id); // issue 11: panel documents
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +

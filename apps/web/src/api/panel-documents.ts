@@ -1,4 +1,4 @@
-import { DOCUMENT_EXTENSIONS, MAX_FILE_BYTES, documentRefType } from '@portal/shared';
+import { documentRefType } from '@portal/shared';
 import type { DocumentPanel, FileSaved, PanelDocument, PanelDocumentList } from '@portal/shared';
 import { api } from '../lib/api-client';
 
@@ -18,18 +18,4 @@ export function uploadPanelDocument(panel: DocumentPanel, file: File) {
   form.set('ref_type', documentRefType(panel));
   form.set('file', file, file.name);
   return api.postForm<FileSaved>('/files', form);
-}
-
-/** What the drop zone's file picker offers (spec §5: txt and pdf). */
-export const DOCUMENT_ACCEPT: Record<string, string[]> = {
-  'application/pdf': ['.pdf'],
-  'text/plain': ['.txt'],
-};
-
-/** What is wrong with a chosen file before it is sent (the server checks its content too). */
-export function documentProblem(file: { name: string; size: number }): 'type' | 'size' | null {
-  const dot = file.name.lastIndexOf('.');
-  const extension = dot > 0 ? file.name.slice(dot + 1).toLowerCase() : '';
-  if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(extension)) return 'type';
-  return file.size > MAX_FILE_BYTES ? 'size' : null;
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { DOCUMENT_EXTENSIONS, DOCUMENT_PANELS, MAX_FILE_BYTES } from '@portal/shared';
 import type { DocumentPanel, PanelDocument } from '@portal/shared';
-import { DOCUMENT_ACCEPT, documentProblem } from '../../api/panel-documents';
+import { DOCUMENT_ACCEPT, documentProblem } from '../../lib/document-file';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
 import { PanelDocumentList } from '../../components/panel-document-list';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '@portal/shared';
-import { documentProblem } from './panel-documents';
+import { documentProblem } from './document-file';
 
 describe('documentProblem', () => {
   it('takes one txt or pdf of at most 20 MB', () => {
