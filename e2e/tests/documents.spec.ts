@@ -82,7 +82,7 @@ test.describe('Dokumenty paneli', () => {
       await waitForToastsToClose(page);
       await page.getByRole('button', { name: `Usuń dokument: ${pdfName}`, exact: true }).click();
       const question = page.getByRole('dialog', {
-        name: `Czy na pewno usunąć dokument „${pdfName}”?`,
+        name: `Czy na pewno chcesz usunąć dokument ${pdfName}?`,
       });
       await expectAccessible(page, `${panel} documents, delete question`);
       await question.getByRole('button', { name: 'Tak' }).click();

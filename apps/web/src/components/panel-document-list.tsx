@@ -67,9 +67,9 @@ export function PanelDocumentList({
           size="sm"
           ta="left"
           style={{ overflowWrap: 'anywhere' }}
-          aria-label={t('documents.download', { name: document.original_name })}
+          aria-label={t('card.files.download', { name: document.original_name })}
           onClick={() =>
-            void downloadFile(document).catch(() => notifyError(t('documents.downloadError')))
+            void downloadFile(document).catch(() => notifyError(t('card.files.downloadError')))
           }
         >
           {document.original_name}
@@ -92,8 +92,8 @@ export function PanelDocumentList({
         <Table striped verticalSpacing="sm" aria-label={label}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('documents.name')}</Table.Th>
-              <Table.Th w={170}>{t('documents.addedAt')}</Table.Th>
+              <Table.Th>{t('card.files.fileName')}</Table.Th>
+              <Table.Th w={170}>{t('card.files.addedAt')}</Table.Th>
               <Table.Th w={110}>{t('documents.size')}</Table.Th>
               {onDelete && <Table.Th w={100}>{t('common.operations')}</Table.Th>}
             </Table.Tr>
@@ -124,7 +124,7 @@ export function PanelDocumentList({
             <div style={{ minWidth: 0 }}>
               {name(document)}
               <Text size="xs" c="dimmed" mt={4}>
-                {t('documents.addedAt')}: {formatDateTime(document.created_at)} ·{' '}
+                {t('card.files.addedAt')}: {formatDateTime(document.created_at)} ·{' '}
                 {sizeText(document.size_bytes)}
               </Text>
             </div>

@@ -1,4 +1,4 @@
-import { Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
 import { PanelDocumentList } from '../../components/panel-document-list';
@@ -10,11 +10,8 @@ export function DocumentsPage() {
   const documents = useDoctorDocuments();
   return (
     <Stack gap="md">
-      <PageHeader title={t('documents.readTitle')} />
-      <Text size="sm" c="dimmed">
-        {t('documents.readHint')}
-      </Text>
-      <PanelDocumentList query={documents} label={t('documents.readTitle')} />
+      <PageHeader title={t('nav.documents')} />
+      <PanelDocumentList query={documents} label={t('nav.documents')} />
     </Stack>
   );
 }

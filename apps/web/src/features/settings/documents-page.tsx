@@ -33,23 +33,23 @@ function PanelDocuments({ panel }: { panel: DocumentPanel }) {
   function send(dropped: File[]) {
     const [file] = dropped;
     if (!file) return;
-    if (dropped.length > 1) return notifyError(t('documents.oneFile'));
+    if (dropped.length > 1) return notifyError(t('card.files.oneFile'));
     const problem = documentProblem(file);
     if (problem) return notifyError(problemText(problem));
     upload.mutate(file, {
-      onSuccess: () => notifySuccess(t('documents.file_successfully_uploaded')),
+      onSuccess: () => notifySuccess(t('card.files.file_successfully_uploaded')),
       // The server names what is wrong with the file in the user's language, when it can.
       onError: (error) =>
-        notifyError(serverFieldErrors(error).file ?? t('documents.file_unsuccessfully_uploaded')),
+        notifyError(serverFieldErrors(error).file ?? t('card.files.file_unsuccessfully_uploaded')),
     });
   }
 
   function reject(rejections: FileRejection[]) {
     const codes = rejections.flatMap((r) => r.errors.map((e) => e.code));
-    if (codes.includes('too-many-files')) notifyError(t('documents.oneFile'));
+    if (codes.includes('too-many-files')) notifyError(t('card.files.oneFile'));
     else if (codes.includes('file-invalid-type')) notifyError(problemText('type'));
     else if (codes.includes('file-too-large')) notifyError(problemText('size'));
-    else notifyError(t('documents.file_unsuccessfully_uploaded'));
+    else notifyError(t('card.files.file_unsuccessfully_uploaded'));
   }
 
   function askDelete(document: PanelDocument) {
@@ -108,10 +108,10 @@ function PanelDocuments({ panel }: { panel: DocumentPanel }) {
             </Dropzone.Idle>
             <div>
               <Text size="md" fw={500}>
-                {t('documents.dropTitle')}
+                {t('card.files.dropTitle')}
               </Text>
               <Text size="sm" c="dimmed" mt={4}>
-                {t('documents.dropHint', { extensions: DOCUMENT_EXTENSIONS.join(', ') })}
+                {t('card.files.dropHint', { extensions: DOCUMENT_EXTENSIONS.join(', ') })}
               </Text>
             </div>
           </Group>
@@ -119,7 +119,7 @@ function PanelDocuments({ panel }: { panel: DocumentPanel }) {
       </Paper>
       {upload.isPending && (
         <Text size="sm" c="dimmed" role="status">
-          {t('documents.uploading')}
+          {t('card.files.uploading')}
         </Text>
       )}
       <PanelDocumentList query={documents} label={title} onDelete={askDelete} />

@@ -168,7 +168,7 @@ export function SynevoSettingsPage() {
   return (
     <SettingScreen
       name="synevo"
-      title={t('synevo.title')}
+      title={t('nav.settingsSynevo')}
       form={(initial, version) => <SynevoForm initial={initial} initialVersion={version} />}
     />
   );
