@@ -5,6 +5,14 @@ import { PORT } from './env.js';
 
 /** What scripts/seed-e2e.mjs added before the portal started (past visits the UI cannot book). */
 export interface E2eSeed {
+  // ---- panel documents and laboratory integration (issue 11) ----
+  documents: {
+    /** A doctor-panel document (txt) the doctor downloads on /documents. */
+    doctor_document: { id: number; name: string };
+    /** The stored synevo_last_error_message. */
+    synevo_error: string;
+  };
+  // ---- end of panel documents ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card spec records it). */

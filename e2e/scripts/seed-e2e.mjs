@@ -319,7 +319,32 @@ try {
   };
   // --- end of probes list (issue 10) ---
 
+  // ---- panel documents and laboratory integration (issue 11, documents.spec.ts and
+  // settings-synevo.spec.ts): a doctor-panel document for the doctor's reading screen, and the
+  // laboratory connector's last error, shown as a toast on the integration screen.
+  const doctorDocumentText = Buffer.from('Procedura pobrania krwi w domu pacjenta.\n', 'utf8');
+  const [doctorDocument] = await db
+    .insert(schema.files)
+    .values({
+      ref_type: 'doctor_documents',
+      ref_id: 0,
+      patient_id: null,
+      original_name: 'Procedura pobrania – E2E.txt',
+      mime_type: 'text/plain; charset=utf-8',
+      size_bytes: doctorDocumentText.length,
+      content: doctorDocumentText,
+      uploaded_by: account.id,
+    })
+    .returning({ id: schema.files.id, name: schema.files.original_name });
+  const synevoError = 'Laboratorium odrzuciło logowanie: nieprawidłowy login (E2E)';
+  await db
+    .insert(schema.settings)
+    .values({ key: 'synevo_last_error_message', value: { message: synevoError } });
+  const documents = { doctor_document: doctorDocument, synevo_error: synevoError };
+  // ---- end of panel documents and laboratory integration ----
+
   const seed = {
+    documents,
     labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },

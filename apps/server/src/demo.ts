@@ -16,6 +16,7 @@ import { addDemoAnnouncements } from './demo-announcements.js';
 import { addDemoPatients } from './demo-patients.js';
 import { addDemoProbes } from './demo-probes.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
+import { addDemoDocuments } from './demo-documents.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -80,6 +81,7 @@ async function main() {
       ? await addDemoProbes(db, coordinator.id)
       : { collected: 0, sent: 0, received: 0 };
     if (coordinator) await addDemoAnnouncements(db, coordinator.id); // issue 11: announcements, phones
+    if (coordinator) await addDemoDocuments(db, coordinator.id); // issue 11: panel documents
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +

@@ -163,6 +163,9 @@ const rules: Record<string, Rule> = {
   'GET /api/probes': { who: 'staff', unitScoped: true },
 
   'GET /api/settings/:name': { who: 'admin' },
+  // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
+  // a doctor 403 (modules/documents/documents.test.ts).
+  'GET /api/settings/documents/:panel': { who: 'staff' },
   'POST /api/settings/:name': { who: 'admin' },
 
   // Announcements (issue 11): every unit's staff reads them; a doctor changes only the own

@@ -213,7 +213,11 @@ function doctorBody() {
 }
 
 /** Path parameters that reach the handler: a missing id, a real setting's name. */
-const pathBase: Record<string, string> = { id: String(MISSING), name: 'synevo' };
+const pathBase: Record<string, string> = {
+  id: String(MISSING),
+  name: 'synevo',
+  panel: 'doctor',
+};
 /** Query parameters a route requires, valid. */
 const queryBase: Record<string, string> = {
   ref_type: 'patient',
@@ -455,6 +459,26 @@ describe('hostile input on every route', () => {
         const res = await send({ ...fields, ref_id: id }, 'wynik.txt');
         if (res.statusCode !== 404)
           failures.push(`${ref_type} ref_id ${id}: ${res.statusCode} ${res.body}`);
+      }
+    }
+    // A panel's document: no ref_id, administrators only; every bad field is named, nothing stored.
+    for (const ref_type of ['doctor_documents', 'patient_documents']) {
+      const fields = { ref_type, comment: 'dokument' };
+      for (const c of CONTROLS) {
+        for (const field of Object.keys(fields)) {
+          const res = await send({ ...fields, [field]: `1${c}` }, 'dokument.txt');
+          const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
+          if (!(field in errors)) failures.push(`${field} ${JSON.stringify(c)}: ${res.statusCode}`);
+        }
+        const res = await send(fields, `do${c}kument.txt`);
+        const errors = res.statusCode === 422 ? res.json<{ errors: object }>().errors : {};
+        if (!('file' in errors))
+          failures.push(`${ref_type} file name ${JSON.stringify(c)}: ${res.statusCode}`);
+      }
+      for (const id of HUGE_IDS) {
+        // A ref_id means nothing to a document, but a malformed one is still refused.
+        const res = await send({ ...fields, ref_id: id }, 'dokument.txt');
+        if (res.statusCode >= 500) failures.push(`${ref_type} ref_id ${id}: ${res.statusCode}`);
       }
     }
     expect(failures).toEqual([]);

@@ -14,6 +14,7 @@ export const ENTITY = {
   visits: 'visits',
   probes: 'probes',
   announcements: 'announcements',
+  documents: 'documents',
 } as const;
 
 export const queryKeys = {
@@ -63,4 +64,6 @@ export const queryKeys = {
   calendarMonth: (unitId: number, year: number, month: number) =>
     [ENTITY.calendar, unitId, 'count', year, month] as const,
   calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
+  /** A panel's documents (doctor or patient). */
+  panelDocuments: (panel: string) => [ENTITY.documents, panel] as const,
 };

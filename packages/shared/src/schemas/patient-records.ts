@@ -36,14 +36,32 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
  * JPEG) and the electrocardiograph's own export (HL7 aECG or vendor XML), checked by content too.
  */
 export const ECG_FILE_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'xml'] as const;
-/** What a file hangs on: a patient (attachments) or a visit (ECG files). */
-export const FILE_REF_TYPES = ['patient', 'visit'] as const;
+/** What a patient's file hangs on: the patient (attachments) or a visit (ECG files). */
+export const PATIENT_FILE_REF_TYPES = ['patient', 'visit'] as const;
+export type PatientFileRefType = (typeof PATIENT_FILE_REF_TYPES)[number];
+
+/** The panels with documents of their own (spec "Documents settings (panel)"). */
+export const DOCUMENT_PANELS = ['doctor', 'patient'] as const;
+export type DocumentPanel = (typeof DOCUMENT_PANELS)[number];
+/** A panel's documents are files of ref_type `{panel}_documents`, tied to no patient. */
+export const DOCUMENT_REF_TYPES = ['doctor_documents', 'patient_documents'] as const;
+export type DocumentRefType = (typeof DOCUMENT_REF_TYPES)[number];
+export const documentRefType = (panel: DocumentPanel): DocumentRefType => `${panel}_documents`;
+/** Documents upload (spec §5): txt and pdf, one file, checked by content too. */
+export const DOCUMENT_EXTENSIONS = ['pdf', 'txt'] as const;
+
+/** What a file hangs on: a patient, a visit or a panel. */
+export const FILE_REF_TYPES = [...PATIENT_FILE_REF_TYPES, ...DOCUMENT_REF_TYPES] as const;
 export type FileRefType = (typeof FILE_REF_TYPES)[number];
 
-/** The text fields of `POST /api/files` (multipart, beside the `file` part). */
+/**
+ * The text fields of `POST /api/files` (multipart, beside the `file` part). A patient's or a
+ * visit's file names its owner in `ref_id` (the service answers its absence as required); a
+ * panel's document has none.
+ */
 export const fileUploadFields = z.object({
   ref_type: z.enum(FILE_REF_TYPES, { error: 'invalid' }).default('patient'),
-  ref_id: requiredId(),
+  ref_id: requiredId().optional(),
   comment: text({ max: RICH_TEXT_MAX, trim: false }).optional(),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFields>;
@@ -63,6 +81,20 @@ export type FileView = z.infer<typeof fileView>;
 export const fileList = z.object({ data: z.array(fileView) });
 export const fileSaved = z.object({ status: z.literal('success'), file: fileView });
 export type FileSaved = z.infer<typeof fileSaved>;
+
+/** One of a panel's documents (`GET /api/settings/documents/{panel}`). */
+export const panelDocument = z.object({
+  id: z.number().int(),
+  original_name: z.string(),
+  created_at: z.string(),
+  size_bytes: z.number().int(),
+});
+export type PanelDocument = z.infer<typeof panelDocument>;
+/** The spec's shape: `data.data`, newest first. */
+export const panelDocumentList = z.object({
+  data: z.object({ data: z.array(panelDocument) }),
+});
+export type PanelDocumentList = z.infer<typeof panelDocumentList>;
 
 export const messageBody = z.object({
   content: richText(),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  FILE_REF_TYPES,
   MAX_FILE_BYTES,
+  PATIENT_FILE_REF_TYPES,
   errorResponse,
   fileList,
   fileSaved,
@@ -29,7 +29,7 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         summary:
           "A patient's attachments (ref_type patient) or a visit's ECG files (ref_type visit)",
         querystring: z.object({
-          ref_type: z.enum(FILE_REF_TYPES),
+          ref_type: z.enum(PATIENT_FILE_REF_TYPES),
           ref_id: idField(),
         }),
         response: { 200: fileList, 403: errorResponse, 404: errorResponse },
@@ -46,7 +46,7 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       schema: {
         tags,
         summary:
-          'Uploads one file (multipart: file, comment, ref_type, ref_id); 20 MB at most. ref_type visit: an ECG file (pdf, png, jpg, xml) of a reachable visit',
+          'Uploads one file (multipart: file, comment, ref_type, ref_id); 20 MB at most. ref_type visit: an ECG file (pdf, png, jpg, xml) of a reachable visit; ref_type doctor_documents or patient_documents: a panel document (pdf, txt; no ref_id; settings.manage only, 403 otherwise)',
         consumes: ['multipart/form-data'],
         response: {
           200: fileSaved,
@@ -82,7 +82,12 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
     '/files/:id',
     {
       config: { access: 'patients.read' },
-      schema: { tags, summary: 'Downloads a file under its original name', params: idParams },
+      schema: {
+        tags,
+        summary:
+          "Downloads a file under its original name. The doctor panel's documents: documents.read; the patient panel's: settings.manage (403 otherwise)",
+        params: idParams,
+      },
     },
     async (request, reply) => {
       const file = await service.downloadFile(db, actorOf(request), request.params.id);
@@ -98,7 +103,12 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
     '/files/:id',
     {
       config: { access: 'patients.write' },
-      schema: { tags, params: idParams, response: { 200: successResponse, 404: errorResponse } },
+      schema: {
+        tags,
+        summary: "Deletes a file; a panel's document needs settings.manage (403 otherwise)",
+        params: idParams,
+        response: { 200: successResponse, 403: errorResponse, 404: errorResponse },
+      },
     },
     async (request) => {
       await service.deleteFile(db, actorOf(request), request.params.id);

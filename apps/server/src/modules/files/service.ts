@@ -1,5 +1,5 @@
-import { ECG_FILE_EXTENSIONS } from '@portal/shared';
-import type { FileRefType, FileView } from '@portal/shared';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_REF_TYPES, ECG_FILE_EXTENSIONS } from '@portal/shared';
+import type { DocumentRefType, FileRefType, FileView, PatientFileRefType } from '@portal/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
@@ -49,7 +49,7 @@ function present({ patient_id: _p, ...row }: ListedRow): FileView {
 async function reachRef(
   db: Database,
   actor: Actor,
-  refType: FileRefType,
+  refType: PatientFileRefType,
   refId: number,
   change: boolean,
 ): Promise<number> {
@@ -64,7 +64,12 @@ async function reachRef(
 }
 
 /** A patient's attachments or a visit's ECG files, newest first. */
-export async function listFiles(db: Database, actor: Actor, refType: FileRefType, refId: number) {
+export async function listFiles(
+  db: Database,
+  actor: Actor,
+  refType: PatientFileRefType,
+  refId: number,
+) {
   await reachRef(db, actor, refType, refId, false);
   const rows = await db
     .select(listed)
@@ -81,14 +86,28 @@ export interface Upload {
   fileName: string;
   content: Buffer;
   comment: string | null;
-  refId: number;
-  /** A patient's attachment (the default) or a visit's ECG file. */
+  /** The patient or visit; absent for a panel's document. */
+  refId?: number | undefined;
+  /** A patient's attachment (the default), a visit's ECG file or a panel's document. */
   refType?: FileRefType;
 }
 
+export const isDocumentRefType = (refType: string): refType is DocumentRefType =>
+  (DOCUMENT_REF_TYPES as readonly string[]).includes(refType);
+
 /**
- * Stores a patient attachment or a visit's ECG file whose content matches its extension
- * (checked by magic bytes; each kind has its own list of extensions).
+ * A panel's documents are managed by administrators only (settings.manage); the doctor panel's
+ * are read by whoever holds documents.read. They belong to no patient: 403, never 404.
+ */
+function reachDocument(actor: Actor, refType: DocumentRefType, change: boolean) {
+  const needed = change || refType === 'patient_documents' ? 'settings.manage' : 'documents.read';
+  if (!can(actor, needed)) throw forbidden();
+}
+
+/**
+ * Stores a patient attachment, a visit's ECG file or a panel's document whose content matches
+ * its extension (checked by magic bytes; each kind has its own list of extensions). A document
+ * hangs on no patient (patient_id null, ref_id 0).
  */
 export async function uploadPatientFile(
   db: Database,
@@ -96,12 +115,23 @@ export async function uploadPatientFile(
   upload: Upload,
 ): Promise<FileView> {
   const refType = upload.refType ?? 'patient';
-  const patientId = await reachRef(db, actor, refType, upload.refId, true);
+  let patientId: number | null = null;
+  let refId = 0;
+  if (isDocumentRefType(refType)) reachDocument(actor, refType, true);
+  else {
+    if (upload.refId === undefined) throw invalid({ ref_id: ['required'] });
+    refId = upload.refId;
+    patientId = await reachRef(db, actor, refType, refId, true);
+  }
   const fileName = cleanFileName(upload.fileName);
   const mimeType = await checkAttachment(
     fileName,
     upload.content,
-    refType === 'visit' ? ECG_FILE_EXTENSIONS : undefined,
+    refType === 'visit'
+      ? ECG_FILE_EXTENSIONS
+      : isDocumentRefType(refType)
+        ? DOCUMENT_EXTENSIONS
+        : undefined,
   );
   if (!mimeType) throw invalid({ file: ['invalid_file_type'] });
   const comment = upload.comment ? sanitizeRichText(upload.comment) : '';
@@ -110,7 +140,7 @@ export async function uploadPatientFile(
       .insert(files)
       .values({
         ref_type: refType,
-        ref_id: upload.refId,
+        ref_id: refId,
         patient_id: patientId,
         original_name: fileName,
         mime_type: mimeType,
@@ -130,8 +160,10 @@ async function findReachableFile(db: Database, actor: Actor, id: number, change 
     .select({ patientId: files.patient_id, refType: files.ref_type, refId: files.ref_id })
     .from(files)
     .where(eq(files.id, id));
-  // Files not tied to a patient (panel documents) come with the settings feature.
-  if (!row?.patientId) throw notFound();
+  if (!row) throw notFound();
+  // A panel's document belongs to no patient: its panel decides.
+  if (isDocumentRefType(row.refType)) return reachDocument(actor, row.refType, change);
+  if (!row.patientId) throw notFound();
   // A visit's file is reached through its visit (the visit's unit, not cancelled).
   if (row.refType === 'visit') await reachRef(db, actor, 'visit', row.refId, change);
   else await (change ? findChangeablePatient : findReachablePatient)(db, actor, row.patientId);
