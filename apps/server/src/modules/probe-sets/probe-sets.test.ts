@@ -393,6 +393,29 @@ describe('waybills', () => {
   });
 });
 
+describe("a deleted patient's orders", () => {
+  it('stay readable but take no new order, decision or waybill (409 patient_deleted)', async () => {
+    const patient = (await registerPatient(t, doctor)).id;
+    const registered = await order(patient);
+    const acceptedSet = await accepted(patient);
+    const removed = await t.request('DELETE', `/api/patients/${patient}`, as(admin));
+    expect(removed.statusCode).toBe(200);
+    const answers = [
+      await t.request('POST', '/api/probe-sets', { ...as(doctor), body: orderBody(patient) }),
+      await decide(registered.id, { status: 1 }),
+      await track(acceptedSet.sets[0]!.id, { tracking_code: 'RR123456789PL' }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ status: 'patient_deleted' });
+    }
+    expect((await stored(registered.id)).status).toBe(0);
+    expect(
+      (await t.request('GET', `/api/probe-sets/${registered.id}`, as(doctor))).statusCode,
+    ).toBe(200);
+  });
+});
+
 describe('the refresh of a new waybill', () => {
   const adminActor = (): Actor => ({
     userId: admin.session.user.id,
