@@ -15,6 +15,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { addDemoAnnouncements } from './demo-announcements.js';
 import { addDemoPatients } from './demo-patients.js';
 import { addDemoProbes } from './demo-probes.js';
+import { addDemoProbeSets } from './demo-probe-sets.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 import { addDemoDocuments } from './demo-documents.js';
 
@@ -82,6 +83,7 @@ async function main() {
       : { collected: 0, sent: 0, received: 0 };
     if (coordinator) await addDemoAnnouncements(db, coordinator.id); // issue 11: announcements, phones
     if (coordinator) await addDemoDocuments(db, coordinator.id); // issue 11: panel documents
+    if (coordinator) await addDemoProbeSets(db, coordinator.id); // ---- kit orders (issue 11) ----
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
