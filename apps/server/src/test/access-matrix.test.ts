@@ -156,6 +156,9 @@ const rules: Record<string, Rule> = {
   'POST /api/probes/receive': { who: 'staff', unitScoped: true },
   'GET /api/probes': { who: 'staff', unitScoped: true },
 
+  // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
+  'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
+
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
 };
