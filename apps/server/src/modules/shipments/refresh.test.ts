@@ -193,15 +193,15 @@ describe('refreshShipments', () => {
     expect((await kit(id)).last_status).toBe(FAKE_STEPS[0]!.status);
   });
 
-  it('drops a late answer when another run took the kit over or the waybill changed meanwhile', async () => {
+  it('drops a late answer when another run took the kit over meanwhile', async () => {
     const { kitIds } = await insertOrder(db, patientId, [waybill()]);
     await onlyDue(kitIds);
     const [id] = kitIds as [number];
-    // While this run waits for the provider, its lease expires and a new waybill is saved.
+    // While this run waits for the provider, its lease passes and another run takes the kit.
     const provider = new CountingProvider(new FakeTrackingProvider(), 0, async () => {
       await db
         .update(probeSetKits)
-        .set({ tracking_code: waybill(), refreshing_until: null })
+        .set({ refreshing_until: sql`now() + interval '1 hour'` })
         .where(eq(probeSetKits.id, id));
     });
     expect(await refreshShipments(db, provider)).toEqual({
@@ -210,8 +210,43 @@ describe('refreshShipments', () => {
       updated: 0,
       failed: 0,
     });
+    expect(provider.calls).toHaveLength(1);
     expect(await eventsOf(id)).toEqual([]);
     expect((await kit(id)).last_status).toBeNull();
+  });
+
+  it('drops the answer about a waybill replaced meanwhile and asks about the new one', async () => {
+    const old = waybill();
+    const replacement = waybill();
+    const { kitIds } = await insertOrder(db, patientId, [old]);
+    await onlyDue(kitIds);
+    const [id] = kitIds as [number];
+    // The order API saves a new waybill (and lets go of the lease) while the post is asked.
+    const provider = new CountingProvider(new FakeTrackingProvider(), 0, async (query) => {
+      if (query.trackingCode !== old) return;
+      await db
+        .update(probeSetKits)
+        .set({ tracking_code: replacement, refreshing_until: null })
+        .where(eq(probeSetKits.id, id));
+    });
+    const result = await refreshShipments(db, provider);
+    expect(result.checked).toBe(1);
+    expect(provider.calls).toEqual([old, replacement]);
+    expect(await eventsOf(id)).toHaveLength(1);
+  });
+
+  it('ends even when the waybill changes under every answer (asked twice at most)', async () => {
+    const { kitIds } = await insertOrder(db, patientId, [waybill()]);
+    await onlyDue(kitIds);
+    const [id] = kitIds as [number];
+    const provider = new CountingProvider(new FakeTrackingProvider(), 0, async () => {
+      await db
+        .update(probeSetKits)
+        .set({ tracking_code: waybill(), refreshing_until: null })
+        .where(eq(probeSetKits.id, id));
+    });
+    expect((await refreshShipments(db, provider)).checked).toBe(0);
+    expect(provider.calls).toHaveLength(2);
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(

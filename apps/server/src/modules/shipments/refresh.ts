@@ -48,9 +48,19 @@ type Outcome = 'unchanged' | 'updated' | 'failed' | 'lost';
 async function claim(
   db: Database,
   startedAt: string,
-  options: Required<Pick<RefreshOptions, 'leaseSeconds' | 'batch'>> & { kitId?: number },
+  options: Required<Pick<RefreshOptions, 'leaseSeconds' | 'batch'>> & {
+    kitId?: number;
+    skip: readonly number[];
+  },
 ): Promise<ClaimedKit[]> {
   const only = options.kitId === undefined ? sql`` : sql`and k.id = ${options.kitId}`;
+  const skip =
+    options.skip.length === 0
+      ? sql``
+      : sql`and k.id not in (${sql.join(
+          options.skip.map((id) => sql`${id}`),
+          sql`, `,
+        )})`;
   const result = await db.execute(sql`
     update probe_set_kits set refreshing_until = now() + make_interval(secs => ${options.leaseSeconds})
     where id in (
@@ -59,7 +69,7 @@ async function claim(
       where k.tracking_code is not null and not k.delivered and s.status = 1
         and (k.refreshing_until is null or k.refreshing_until < now())
         and (k.last_checked_at is null or k.last_checked_at < ${startedAt}::timestamptz)
-        ${only}
+        ${only} ${skip}
       order by k.last_checked_at nulls first, k.id
       limit ${options.batch}
       for update of k skip locked
@@ -230,10 +240,15 @@ export async function refreshShipments(
   const started = await db.execute(sql`select now()::text as now`);
   const startedAt = (started as { rows: { now: string }[] }).rows[0]!.now;
   const result: TrackingRefreshResult = { status: 'success', checked: 0, updated: 0, failed: 0 };
+  // A kit whose answer was dropped (its waybill changed meanwhile) is claimed again for the new
+  // waybill, but at most twice per run: a kit changing under every answer cannot keep it going.
+  const claims = new Map<number, number>();
 
   for (;;) {
-    const kits = await claim(db, startedAt, { leaseSeconds, batch, kitId: options.kitId });
+    const skip = [...claims].filter(([, n]) => n >= 2).map(([id]) => id);
+    const kits = await claim(db, startedAt, { leaseSeconds, batch, kitId: options.kitId, skip });
     if (kits.length === 0) break;
+    for (const kit of kits) claims.set(kit.id, (claims.get(kit.id) ?? 0) + 1);
     const events = await db
       .select()
       .from(shipmentEvents)
