@@ -1,12 +1,12 @@
 import type { TrackingEvent, TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
 
-/** The way a kit travels in the fake: posted, sorted, carried, out for delivery, delivered. */
+/** The way a kit travels in the fake (the post's wording, as the demo's histories): posted, sent, sorted, out for delivery, delivered. */
 export const FAKE_STEPS: readonly { status: string; place: string }[] = [
-  { status: 'Nadanie', place: 'UP Warszawa 1' },
-  { status: 'Wysłanie z placówki', place: 'WER Warszawa' },
-  { status: 'Przybycie do placówki', place: 'WER Kraków' },
-  { status: 'Wydanie do doręczenia', place: 'UP Kraków 12' },
-  { status: 'Doręczenie', place: 'UP Kraków 12' },
+  { status: 'Przyjęcie przesyłki w placówce', place: 'UP Warszawa 1' },
+  { status: 'Wysłanie przesyłki z placówki', place: 'UP Warszawa 1' },
+  { status: 'Przyjęcie przesyłki w sortowni', place: 'WER Warszawa' },
+  { status: 'Wydanie przesyłki do doręczenia', place: 'UP Kraków 12' },
+  { status: 'Doręczenie przesyłki', place: 'UP Kraków 12' },
 ];
 
 export interface FakeProviderOptions {
