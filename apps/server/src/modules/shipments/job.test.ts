@@ -16,7 +16,7 @@ import { appServerUrl } from '../../test/harness.js';
 import { databaseUrl } from '../../test/server-database.js';
 import { FAKE_STEPS, FakeTrackingProvider } from './fake-provider.js';
 import { REFRESH_JOB } from './job.js';
-import { insertOrder, insertPatient, waybill } from './kit-fixture.js';
+import { insertOrder, insertPatient, waybill } from '../../test/kit-fixture.js';
 
 /** As jobs/queue.test.ts: a database that outlives the app; each start is a process restart. */
 const serverUrl = process.env.TEST_DATABASE_URL;

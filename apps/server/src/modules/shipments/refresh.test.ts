@@ -5,7 +5,7 @@ import { auditEntries, probeSetKits, shipmentEvents } from '../../db/schema.js';
 import { openTestDatabase } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/harness.js';
 import { FAKE_STEPS, FakeTrackingProvider } from './fake-provider.js';
-import { insertOrder, insertPatient, waybill } from './kit-fixture.js';
+import { insertOrder, insertPatient, waybill } from '../../test/kit-fixture.js';
 import { TrackingError } from './provider.js';
 import type { TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
 import { refreshShipments } from './refresh.js';

@@ -5,7 +5,7 @@ import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
 import { FAKE_STEPS } from './fake-provider.js';
-import { insertOrder, waybill } from './kit-fixture.js';
+import { insertOrder, waybill } from '../../test/kit-fixture.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { buildPesel, doctorBody, patientCreateBody } from '@portal/shared';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { inTransaction } from '../../db/client.js';
-import { admins, probeSetKits, probeSets } from '../../db/schema.js';
-import { createAdmin } from '../admins/service.js';
-import { createDoctor } from '../doctors/service.js';
-import { createPatient } from '../patients/commands.js';
-import { createUnit } from '../units/service.js';
-import type { Actor } from '../../plugins/policy.js';
+import type { Database } from '../db/client.js';
+import { inTransaction } from '../db/client.js';
+import { admins, probeSetKits, probeSets } from '../db/schema.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { createPatient } from '../modules/patients/commands.js';
+import { createUnit } from '../modules/units/service.js';
+import type { Actor } from '../plugins/policy.js';
 
 let serial = 0;
 const tag = () => `${randomBytes(3).toString('hex')}-${++serial}`;
