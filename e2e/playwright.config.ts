@@ -47,6 +47,8 @@ export default defineConfig({
       PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       PUBLIC_URL: BASE_URL,
       LOG_LEVEL: 'warn',
+      // Browser tests never ask the real post: "refresh now" moves shipments one fake step.
+      TRACKING_PROVIDER: 'fake',
     },
   },
 });

@@ -94,6 +94,8 @@ async function main() {
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );
+    // ---- tracking ---- the demo's waybills are invented: only the fake provider moves them.
+    console.log('Start it with TRACKING_PROVIDER=fake npm start to see its shipments move.');
   } finally {
     await database.close();
   }

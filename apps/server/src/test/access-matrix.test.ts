@@ -172,6 +172,9 @@ const rules: Record<string, Rule> = {
   'PUT /api/probe-sets/:id': { who: 'admin' },
   'PUT /api/probe-sets/tracking/:id': { who: 'admin' },
 
+  // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
+  'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
+
   'GET /api/settings/:name': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
   // a doctor 403 (modules/documents/documents.test.ts).
