@@ -13,6 +13,8 @@ export const ENTITY = {
   calendar: 'calendar',
   visits: 'visits',
   probes: 'probes',
+  /** Kit orders (issue 11): the list, one order, a patient's orders. */
+  probeSets: 'probe_sets',
 } as const;
 
 export const queryKeys = {
@@ -60,4 +62,10 @@ export const queryKeys = {
   calendarMonth: (unitId: number, year: number, month: number) =>
     [ENTITY.calendar, unitId, 'count', year, month] as const,
   calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
+  /** One kit order with its kits and their tracking histories. */
+  probeSet: (id: number) => [ENTITY.probeSets, 'detail', id] as const,
+  /** A patient's kit orders (the samples tab and the sample dialog's kit select). */
+  patientProbeSets: (patientId: number) => [ENTITY.probeSets, 'patient', patientId] as const,
+  /** The samples drawn with an order's kits: under `probes`, so a new sample refreshes them. */
+  probeSetProbes: (id: number) => [ENTITY.probes, 'probe_set', id] as const,
 };
