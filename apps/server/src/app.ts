@@ -50,6 +50,8 @@ import { announcementRoutes } from './modules/announcements/routes.js';
 import { documentRoutes } from './modules/documents/routes.js';
 import { meRoutes } from './modules/me/routes.js';
 import { probeSetRoutes } from './modules/probe-sets/routes.js';
+import { trackingProviderFor } from './modules/shipments/job.js';
+import type { TrackingProvider } from './modules/shipments/provider.js';
 import { shipmentRoutes } from './modules/shipments/routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
 import { visitRecordRoutes } from './modules/visits/record-routes.js';
@@ -63,6 +65,8 @@ export interface AppDeps {
   jobs: JobQueue;
   /** Seals stored secrets (ADR 010); null when there is no key, and saving a secret is refused. */
   secrets: SecretBox | null;
+  /** Where kit shipment statuses come from (config TRACKING_PROVIDER; tests pass their own). */
+  tracking: TrackingProvider;
 }
 
 declare module 'fastify' {
@@ -86,6 +90,8 @@ export interface BuildOptions {
   jobs?: JobQueueOptions;
   /** The 32-byte key for stored secrets (main.ts: lib/secrets.ts resolveSecretKey); none refuses. */
   secretKey?: Buffer | null;
+  /** Replaces the provider that config.tracking names (tests: a fake or a counting double). */
+  trackingProvider?: TrackingProvider;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -109,6 +115,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     throttle: options.throttle ?? new LoginThrottle(db),
     jobs,
     secrets: options.secretKey ? new SecretBox(options.secretKey) : null,
+    tracking: options.trackingProvider ?? trackingProviderFor(config.tracking),
   };
   app.decorate('jobs', jobs);
   // Started once every module has registered its handlers; stopped on close, which main.ts

@@ -22,6 +22,15 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/)
     .optional(),
+  /** Where kit shipment statuses come from: the Polish post, or the fake (tests, the demo). */
+  TRACKING_PROVIDER: z.enum(['poczta-polska', 'fake']).default('poczta-polska'),
+  /** When the background refresh of undelivered shipments runs (cron, Warsaw time): 2-hourly. */
+  TRACKING_REFRESH_CRON: z
+    .string()
+    .regex(/^\S+( \S+){4,5}$/)
+    .default('0 */2 * * *'),
+  /** The Polish post's tracking service (SOAP); another address only for a test double. */
+  TRACKING_URL: z.string().url().optional(),
 });
 
 export interface AppConfig {
@@ -40,6 +49,12 @@ export interface AppConfig {
   secureCookies: boolean;
   /** PORTAL_SECRET_KEY as 32 bytes; null when not set (see lib/secrets.ts). */
   secretKey: Buffer | null;
+  /** Shipment tracking (modules/shipments): the provider, its address and the refresh schedule. */
+  tracking: {
+    provider: 'poczta-polska' | 'fake';
+    refreshCron: string;
+    url: string | null;
+  };
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -72,5 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
     webRoot,
     secureCookies: publicUrl.startsWith('https://'),
     secretKey: e.PORTAL_SECRET_KEY ? Buffer.from(e.PORTAL_SECRET_KEY, 'hex') : null,
+    tracking: {
+      provider: e.TRACKING_PROVIDER,
+      refreshCron: e.TRACKING_REFRESH_CRON,
+      url: e.TRACKING_URL ?? null,
+    },
   };
 }

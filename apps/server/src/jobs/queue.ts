@@ -43,6 +43,7 @@ export class JobQueue {
   readonly #log: ErrorLog;
   readonly #handlers = new Map<string, JobHandler>();
   readonly #queues = new Set<string>();
+  readonly #schedules = new Map<string, string>();
   #boss: PgBoss | null = null;
 
   constructor(options: JobQueueOptions | null, log: ErrorLog) {
@@ -64,6 +65,27 @@ export class JobQueue {
         this.#log.error({ err: error, job: name }, 'job worker failed to start'),
       );
     }
+  }
+
+  /**
+   * Runs job `name` (with `{}`) on a cron schedule in Warsaw time. pg-boss keeps the schedule in
+   * the database and sends each run once however many servers run the queue. Registered at build
+   * time; written when the queue starts (again on every start, so a changed cron replaces the old).
+   */
+  schedule(name: string, cron: string): void {
+    this.#schedules.set(name, cron);
+    if (this.#boss) {
+      this.#schedule(this.#boss, name, cron).catch((error: unknown) =>
+        this.#log.error({ err: error, job: name }, 'job schedule failed'),
+      );
+    }
+  }
+
+  /** The schedules stored in the database (name and cron). */
+  async schedules(): Promise<{ name: string; cron: string }[]> {
+    const boss = this.#boss;
+    if (!boss) return [];
+    return (await boss.getSchedules()).map(({ name, cron }) => ({ name, cron }));
   }
 
   /** Stores a job; it runs once a handler for its name is working, even after a restart. */
@@ -100,6 +122,7 @@ export class JobQueue {
     await Promise.all(
       [...this.#handlers].map(([name, handler]) => this.#work(boss, name, handler)),
     );
+    for (const [name, cron] of this.#schedules) await this.#schedule(boss, name, cron);
   }
 
   /**
@@ -117,6 +140,11 @@ export class JobQueue {
     if (this.#queues.has(name)) return;
     await boss.createQueue(name);
     this.#queues.add(name);
+  }
+
+  async #schedule(boss: PgBoss, name: string, cron: string): Promise<void> {
+    await this.#ensureQueue(boss, name);
+    await boss.schedule(name, cron, {}, { tz: 'Europe/Warsaw' });
   }
 
   async #work(boss: PgBoss, name: string, handler: JobHandler): Promise<void> {

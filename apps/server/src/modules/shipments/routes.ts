@@ -1,5 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse, trackingRefreshResult } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
+import { registerTrackingJob } from './job.js';
+import { refreshShipments } from './refresh.js';
 
 /** Shipment tracking: refresh now (the background job's work) (ADR 031). */
-export const shipmentRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+export const shipmentRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { db, jobs, tracking, config },
+) => {
+  registerTrackingJob(jobs, db, tracking, config.tracking, app.log);
+
+  app.post(
+    '/probe-sets/tracking/refresh',
+    {
+      config: { access: 'probe_sets.manage' },
+      schema: {
+        tags: ['probe-sets'],
+        summary:
+          'Refreshes now the shipment status of every kit not yet delivered (waybill set, order accepted) and answers the counts; kits another refresh is asking about are left to it, a provider failure is recorded on the kit (last_error) and counted as failed',
+        response: {
+          200: trackingRefreshResult,
+          401: errorResponse,
+          403: errorResponse,
+        },
+      },
+    },
+    // Awaited inline: an administrator asked and waits for the answer (the job does the same).
+    async (request) => refreshShipments(db, tracking, { log: request.log }),
+  );
+};

@@ -1,0 +1,191 @@
+import { XMLParser } from 'fast-xml-parser';
+import { WARSAW } from '@portal/shared';
+import { TrackingError } from './provider.js';
+import type { TrackingEvent, TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
+
+/** Poczta Polska's public tracking web service (SOAP 1.1). */
+export const POCZTA_POLSKA_URL = 'https://tt.poczta-polska.pl/Sledzenie/services/Sledzenie';
+/** The published account for one-off queries (poczta-polska.pl, "system śledzenia WSDL/SOAP"). */
+const PUBLIC_LOGIN = 'sledzeniepp';
+const PUBLIC_PASSWORD = 'PPSA';
+const NAMESPACE = 'http://sledzenie.pocztapolska.pl';
+/** An answer about one shipment is a few kilobytes; anything far larger is not one. */
+const MAX_ANSWER_CHARS = 1_000_000;
+
+/**
+ * The answer's `status`: 0 found, 1 found (with other shipments), 2 found without events yet,
+ * -1 not (yet) in the system, -2 not a valid number, -99 the service's own error.
+ */
+const FOUND = new Set([0, 1]);
+const NOT_YET = new Set([2, -1]);
+
+/**
+ * A finishing event (`konczace`) that means the addressee has the shipment: delivery (`P_D…`:
+ * Doręczenie), collection at a post office or a parcel machine (`P_OWU`, `P_ODB…`). Returns and
+ * other finishing events are not deliveries: the kit keeps being asked about.
+ */
+const DELIVERY_CODE = /^P_(D|KWD|OWU|ODB|DOR)/i;
+const DELIVERY_NAME = /^(doręczen|odebran|wydan\w* adresatowi)/i;
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  // Entities stay text (no expansion, no external fetch): design §7.
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => name === 'zdarzenie',
+});
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The request: WS-Security UsernameToken with the public account, then `sprawdzPrzesylke`. */
+export function trackingEnvelope(
+  trackingCode: string,
+  login = PUBLIC_LOGIN,
+  password = PUBLIC_PASSWORD,
+): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:sled="${NAMESPACE}">` +
+    '<soapenv:Header>' +
+    '<wsse:Security soapenv:mustUnderstand="1" xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">' +
+    '<wsse:UsernameToken>' +
+    `<wsse:Username>${escapeXml(login)}</wsse:Username>` +
+    `<wsse:Password Type="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText">${escapeXml(password)}</wsse:Password>` +
+    '</wsse:UsernameToken></wsse:Security></soapenv:Header>' +
+    `<soapenv:Body><sled:sprawdzPrzesylke><sled:numer>${escapeXml(trackingCode)}</sled:numer></sled:sprawdzPrzesylke></soapenv:Body>` +
+    '</soapenv:Envelope>'
+  );
+}
+
+const wallClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: WARSAW,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** How far Warsaw's wall clock is ahead of UTC at an instant. */
+function warsawOffsetMs(instant: number): number {
+  const p: Record<string, string> = {};
+  for (const part of wallClock.formatToParts(new Date(instant))) p[part.type] = part.value;
+  const wall = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The post writes times as Warsaw wall clock, `YYYY-MM-DD HH:mm[:ss]`. */
+export function parseWarsawTime(text: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
+  if (!m) return null;
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
+  // Two passes: the offset at the guess equals the offset at the answer except near a DST change.
+  let guess = wall - warsawOffsetMs(wall);
+  guess = wall - warsawOffsetMs(guess);
+  return Number.isNaN(guess) ? null : new Date(guess);
+}
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Reads a `sprawdzPrzesylke` answer; anything unexpected is a TrackingError. */
+export function parseTrackingAnswer(xml: string): TrackingResult {
+  // A DOCTYPE may declare entities (billion laughs, external files): refused outright.
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new TrackingError('answer with a DOCTYPE refused');
+  let doc: unknown;
+  try {
+    doc = parser.parse(xml, true);
+  } catch {
+    throw new TrackingError('unreadable answer');
+  }
+  const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : undefined;
+  if (!isNode(body)) throw new TrackingError('unreadable answer');
+  if (body.Fault !== undefined) throw new TrackingError('service fault');
+  const answer = isNode(body.sprawdzPrzesylkeResponse)
+    ? body.sprawdzPrzesylkeResponse.return
+    : undefined;
+  if (!isNode(answer)) throw new TrackingError('unreadable answer');
+  const status = Number(text(answer.status));
+  if (NOT_YET.has(status)) return { events: [], delivered: false };
+  if (!FOUND.has(status)) {
+    throw new TrackingError(
+      Number.isInteger(status) ? `service status ${status}` : 'unreadable answer',
+    );
+  }
+  const data = isNode(answer.danePrzesylki) ? answer.danePrzesylki : {};
+  const list = isNode(data.zdarzenia) ? data.zdarzenia.zdarzenie : undefined;
+  const raw = Array.isArray(list) ? list.filter(isNode) : [];
+  const events: (TrackingEvent & { finishing: boolean; code: string })[] = [];
+  for (const item of raw) {
+    const occurredAt = parseWarsawTime(text(item.czas));
+    const status = text(item.nazwa);
+    if (!occurredAt || !status) throw new TrackingError('unreadable event');
+    const unit = isNode(item.jednostka) ? text(item.jednostka.nazwa) : '';
+    events.push({
+      status: status.slice(0, 200),
+      occurredAt,
+      place: unit ? unit.slice(0, 200) : null,
+      finishing: text(item.konczace) === 'true',
+      code: text(item.kod),
+    });
+  }
+  events.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+  const last = events.at(-1);
+  const delivered =
+    last !== undefined &&
+    last.finishing &&
+    (DELIVERY_CODE.test(last.code) || DELIVERY_NAME.test(last.status));
+  return {
+    events: events.map(({ status, occurredAt, place }) => ({ status, occurredAt, place })),
+    delivered,
+  };
+}
+
+export interface PocztaPolskaOptions {
+  /** The service's address; tests point it at a local fake. */
+  url?: string | null;
+}
+
+/** Asks Poczta Polska about one waybill per call. */
+export class PocztaPolskaProvider implements TrackingProvider {
+  readonly name = 'poczta-polska';
+  readonly #url: string;
+
+  constructor(options: PocztaPolskaOptions = {}) {
+    this.#url = options.url ?? POCZTA_POLSKA_URL;
+  }
+
+  async track(query: TrackingQuery, signal: AbortSignal): Promise<TrackingResult> {
+    let answer: string;
+    try {
+      const res = await fetch(this.#url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'text/xml; charset=utf-8',
+          soapaction: `"${NAMESPACE}/sprawdzPrzesylke"`,
+        },
+        body: trackingEnvelope(query.trackingCode),
+        signal,
+      });
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new TrackingError(`HTTP ${res.status}`);
+      }
+      answer = await res.text();
+    } catch (error) {
+      if (error instanceof TrackingError) throw error;
+      throw new TrackingError(signal.aborted ? 'timed out' : 'service unreachable');
+    }
+    if (answer.length > MAX_ANSWER_CHARS) throw new TrackingError('answer too large');
+    return parseTrackingAnswer(answer);
+  }
+}
