@@ -47,6 +47,8 @@ export default defineConfig({
       PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       PUBLIC_URL: BASE_URL,
       LOG_LEVEL: 'warn',
+      // Kit shipments (issue 11): each refresh moves a waybill one status on, no postal service.
+      TRACKING_PROVIDER: 'fake',
     },
   },
 });

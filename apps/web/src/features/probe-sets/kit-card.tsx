@@ -53,8 +53,8 @@ export function KitCard({
     event.preventDefault();
     const result = validateWith(trackingBody, { tracking_code: code, version: kit.version });
     if (!result.ok) {
-      const field = result.codes.tracking_code ?? 'invalid';
-      setError(t(`validation.${field}` as 'validation.required'));
+      const field = result.codes.tracking_code;
+      setError(field === 'required' ? t('validation.required') : t('probeSets.kit.invalidCode'));
       return;
     }
     save.mutate(
