@@ -2,53 +2,19 @@ import { NumberInput, SimpleGrid, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  LABEL_AMOUNT_DEFAULT,
-  LABEL_AMOUNT_MAX,
-  PROBE_SET_AMOUNT_MAX,
-  probeSetBody,
-} from '@portal/shared';
+import { LABEL_AMOUNT_MAX, PROBE_SET_AMOUNT_MAX, probeSetBody } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 import { FormModal } from '../../../components/form-modal';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
 import { validateWith } from '../../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { initialOrder } from './probe-set-order-form';
+import type { OrderValues } from './probe-set-order-form';
 import { useCreateProbeSet } from './probe-sets-api';
-
-interface OrderValues {
-  amount: number | string;
-  labels_amount: number | string;
-  street: string;
-  building: string;
-  postcode: string;
-  city: string;
-}
 
 type AddressField = 'street' | 'building' | 'postcode' | 'city';
 type FieldErrors = Partial<Record<keyof OrderValues, string>>;
-
-/** One kit, one label, to the patient's own address (the coordinator changes what differs). */
-export function initialOrder(
-  patient: Pick<
-    PatientDetail,
-    | 'address_street'
-    | 'address_building'
-    | 'address_apartment'
-    | 'address_postcode'
-    | 'address_city'
-  >,
-): OrderValues {
-  const building = patient.address_building ?? '';
-  return {
-    amount: 1,
-    labels_amount: LABEL_AMOUNT_DEFAULT,
-    street: patient.address_street ?? '',
-    building: patient.address_apartment ? `${building}/${patient.address_apartment}` : building,
-    postcode: patient.address_postcode ?? '',
-    city: patient.address_city ?? '',
-  };
-}
 
 /** "Zamów zestawy": home-sampling kits for the patient (issue 11), sent to the address given. */
 export function ProbeSetOrderDialog({
