@@ -155,6 +155,16 @@ const rules: Record<string, Rule> = {
   'GET /api/probes/:id/label.pdf': { who: 'staff', unitScoped: true },
   'POST /api/probes/receive': { who: 'staff', unitScoped: true },
   'GET /api/probes': { who: 'staff', unitScoped: true },
+  // Kit orders (issue 11): a doctor reads and orders for the own unit; deciding and waybills
+  // are an administrator's (probe_sets.manage).
+  'GET /api/probe-sets': { who: 'staff', unitScoped: true },
+  'POST /api/probe-sets': { who: 'staff', unitScoped: true },
+  'PUT /api/probe-sets/patient-sets': { who: 'staff', unitScoped: true },
+  'GET /api/probe-sets/patient-sets/:patient_id': { who: 'staff', unitScoped: true },
+  'GET /api/probe-sets/probes/:id': { who: 'staff', unitScoped: true },
+  'GET /api/probe-sets/:id': { who: 'staff', unitScoped: true },
+  'PUT /api/probe-sets/:id': { who: 'admin' },
+  'PUT /api/probe-sets/tracking/:id': { who: 'admin' },
 
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
@@ -389,6 +399,8 @@ interface UnitData {
   alertId: number;
   /** A sample of the patient (written directly), for its labels and the reception scan. */
   labelProbe: { id: number; code: string };
+  /** A kit order of the patient (registered). */
+  probeSetId: number;
 }
 
 interface ScopeRow {
@@ -693,6 +705,44 @@ const scopeRows: ScopeRow[] = [
     },
   },
   {
+    route: 'GET /api/probe-sets',
+    // Naming another unit's patient (and searching its name) shows none of its orders.
+    request: (u) => ({
+      url: '/api/probe-sets',
+      query: { patientIds: String(u.patient.id), search: u.patient.surname },
+    }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.probeSetId]);
+    },
+  },
+  {
+    route: 'GET /api/probe-sets/:id',
+    request: (u) => ({ url: `/api/probe-sets/${u.probeSetId}` }),
+  },
+  {
+    route: 'GET /api/probe-sets/patient-sets/:patient_id',
+    request: (u) => ({ url: `/api/probe-sets/patient-sets/${u.patient.id}` }),
+  },
+  {
+    route: 'GET /api/probe-sets/probes/:id',
+    request: (u) => ({ url: `/api/probe-sets/probes/${u.probeSetId}` }),
+  },
+  {
+    route: 'POST /api/probe-sets',
+    request: (u) => ({ url: '/api/probe-sets', body: probeSetBody(u) }),
+    own: (res) => expect(res.statusCode, res.body).toBe(201),
+  },
+  {
+    route: 'PUT /api/probe-sets/patient-sets',
+    request: (u) => ({ url: '/api/probe-sets/patient-sets', body: probeSetBody(u) }),
+    own: (res) => expect(res.statusCode, res.body).toBe(201),
+  },
+  {
     route: 'PUT /api/alerts/:id/acknowledge',
     request: (u) => ({ url: `/api/alerts/${u.alertId}/acknowledge`, body: { comment: 'Znane' } }),
   },
@@ -761,6 +811,18 @@ function probeBody(u: UnitData) {
     patient_address_building: '5',
     patient_address_postcode: '00-001',
     patient_address_city: 'Łódź',
+  };
+}
+
+/** A kit order for the unit's patient. */
+function probeSetBody(u: UnitData) {
+  return {
+    patient_id: u.patient.id,
+    amount: 1,
+    street: 'Długa',
+    building: '5',
+    postcode: '00-001',
+    city: 'Łódź',
   };
 }
 
@@ -937,6 +999,12 @@ describe('a doctor reaching into another unit', () => {
       probeId,
       alertId: alert!.id,
       labelProbe: await insertProbe(t.db, doctor.session.user.id, patientId),
+      probeSetId: (
+        await t.request('POST', '/api/probe-sets', {
+          ...as,
+          body: probeSetBody({ patient: { id: patientId } } as UnitData),
+        })
+      ).json<{ probe_set: { id: number } }>().probe_set.id,
     };
   }
 

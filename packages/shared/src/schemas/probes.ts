@@ -58,6 +58,11 @@ export const probeBody = z.object({
   type_of_test: z.enum(TYPES_OF_TEST, { error: 'invalid' }).default('biochemistry'),
   type_of_material: z.enum(TYPES_OF_MATERIAL, { error: 'invalid' }).default('venous'),
   collect_place: z.enum(COLLECT_PLACES, { error: 'invalid' }).default('clinic'),
+  /**
+   * The kit a home sample was drawn with (issue 11): a kit of an accepted order of the same
+   * patient, only with `collect_place: "home"` (422 `invalid` otherwise, checked on the server).
+   */
+  probe_set_kit_id: idField().nullish(),
 });
 export type ProbeBody = z.infer<typeof probeBody>;
 export type ProbeBodyInput = z.input<typeof probeBody>;

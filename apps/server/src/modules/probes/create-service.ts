@@ -3,7 +3,16 @@ import type { LaboratoryValue, Probe, ProbeBody, ShippingValue } from '@portal/s
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { carriers, medicines, probeMedicines, probes, settings, visits } from '../../db/schema.js';
+import {
+  carriers,
+  medicines,
+  probeMedicines,
+  probeSetKits,
+  probeSets,
+  probes,
+  settings,
+  visits,
+} from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -72,7 +81,7 @@ export async function previewCode(
  */
 async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Promise<void> {
   const medicineIds = [...new Set(body.medicine_ids)];
-  const [visit, foundMedicines, carrier] = await Promise.all([
+  const [visit, foundMedicines, carrier, kit] = await Promise.all([
     body.visit_id
       ? db
           .select({ id: visits.id })
@@ -86,11 +95,28 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
       .select({ id: carriers.id })
       .from(carriers)
       .where(and(eq(carriers.id, body.carrier_id), eq(carriers.is_visible, true))),
+    // A kit of an accepted order of the same patient (an accepted order stays accepted).
+    body.probe_set_kit_id
+      ? db
+          .select({ id: probeSetKits.id })
+          .from(probeSetKits)
+          .innerJoin(probeSets, eq(probeSets.id, probeSetKits.probe_set_id))
+          .where(
+            and(
+              eq(probeSetKits.id, body.probe_set_kit_id),
+              eq(probeSetKits.patient_id, body.patient_id),
+              eq(probeSets.status, 1),
+            ),
+          )
+      : Promise.resolve([{ id: 0 }]),
   ]);
   const errors: Record<string, string[]> = {};
   if (visit.length === 0) errors.visit_id = ['invalid'];
   if (foundMedicines.length !== medicineIds.length) errors.medicine_ids = ['invalid'];
   if (carrier.length === 0) errors.carrier_id = ['invalid'];
+  // A kit is sent home: a sample drawn in the clinic was not drawn with one.
+  if (kit.length === 0 || (body.probe_set_kit_id && body.collect_place !== 'home'))
+    errors.probe_set_kit_id = ['invalid'];
   if (body.date_of_sample > today) errors.date_of_sample = ['future_date'];
   if (body.ordered_at > today) errors.ordered_at = ['future_date'];
   if (Object.keys(errors).length > 0) throw invalid(errors);
@@ -147,6 +173,7 @@ export async function createProbe(
     const values = {
       patient_id: body.patient_id,
       visit_id: body.visit_id ?? null,
+      probe_set_kit_id: body.probe_set_kit_id ?? null,
       probe_number: facts.last_probe_number + 1,
       date_of_sample: body.date_of_sample,
       type_of_test: body.type_of_test,

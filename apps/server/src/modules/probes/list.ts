@@ -1,9 +1,10 @@
 import { warsawDayEnd, warsawDayStart } from '@portal/shared';
 import type { ProbeListItem, ProbeListQuery } from '@portal/shared';
-import { and, asc, desc, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { patients, probes } from '../../db/schema.js';
+import { patients, probeSetKits, probes } from '../../db/schema.js';
+import { shipmentOf } from '../probe-sets/queries.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';
@@ -130,16 +131,22 @@ async function rowsOf(db: Database, ids: number[]): Promise<ProbeListItem[]> {
       patient_id: probes.patient_id,
       firstname: probes.patient_firstname,
       surname: probes.patient_surname,
+      kit: {
+        tracking_code: probeSetKits.tracking_code,
+        last_status: probeSetKits.last_status,
+        last_status_date: probeSetKits.last_status_date,
+      },
     })
     .from(probes)
+    // A home sample's kit, by its primary key: a page's 20–100 probes, no sort over kits.
+    .leftJoin(probeSetKits, eq(probeSetKits.id, probes.probe_set_kit_id))
     .where(inArray(probes.id, ids));
   return inOrderOf(ids, rows, (row) => row.id).map(
-    ({ firstname, surname, created_at, ...row }) => ({
+    ({ firstname, surname, created_at, kit, ...row }) => ({
       ...row,
       created_at: created_at.toISOString(),
       patient: { firstname, surname },
-      // Probe sets and their shipments arrive with issue 11.
-      shipment: null,
+      shipment: kit ? shipmentOf(kit) : null,
     }),
   );
 }

@@ -4,12 +4,14 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
+import { shipmentOf } from '../probe-sets/queries.js';
 import {
   carriers,
   doctors,
   medicines,
   patients,
   probeMedicines,
+  probeSetKits,
   probes,
   referenceRanges,
   users,
@@ -50,6 +52,12 @@ export async function loadProbes(db: Queryable, where: SQL | undefined): Promise
       probe: probes,
       carrier: { id: carriers.id, name: carriers.name },
       sex: patients.sex,
+      kit: {
+        probe_set_id: probeSetKits.probe_set_id,
+        tracking_code: probeSetKits.tracking_code,
+        last_status: probeSetKits.last_status,
+        last_status_date: probeSetKits.last_status_date,
+      },
       arrived_by_name: sql<
         string | null
       >`case when ${probes.arrived_by} is null then null else ${userNameSql(probes.arrived_by)} end`,
@@ -57,6 +65,8 @@ export async function loadProbes(db: Queryable, where: SQL | undefined): Promise
     .from(probes)
     .innerJoin(patients, eq(patients.id, probes.patient_id))
     .innerJoin(carriers, eq(carriers.id, probes.carrier_id))
+    // The kit the sample was drawn with at home (issue 11), by its primary key.
+    .leftJoin(probeSetKits, eq(probeSetKits.id, probes.probe_set_kit_id))
     .where(where)
     .orderBy(sql`${probes.created_at} desc`, sql`${probes.id} desc`);
   if (rows.length === 0) return [];
@@ -83,10 +93,11 @@ export async function loadProbes(db: Queryable, where: SQL | undefined): Promise
     medicinesOf.set(row.probe_id, list);
   }
 
-  return rows.map(({ probe, carrier, sex, arrived_by_name }) =>
+  return rows.map(({ probe, carrier, sex, kit, arrived_by_name }) =>
     presentProbe(probe, {
       carrier,
       sex,
+      set: kit ? { id: kit.probe_set_id, shipment: shipmentOf(kit) } : null,
       medicines: medicinesOf.get(probe.id) ?? [],
       ranges,
       arrivedByName: arrived_by_name,
@@ -100,6 +111,8 @@ export interface ProbeRelations {
   medicines: readonly { medicine_id: number; concentration: number | null; inn: string }[];
   ranges: readonly ReferenceRangeRow[];
   arrivedByName: string | null;
+  /** The order whose kit the sample was drawn with, and that kit's shipment. */
+  set?: Probe['set'];
 }
 
 /** A probe row in the shape of design §6: every field named, so no new column leaks out. */
@@ -161,8 +174,7 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
     patient_sex: sex,
     visit_id: probe.visit_id,
     laboratory,
-    // Probe sets and their shipments arrive with issue 11.
-    set: null,
+    set: related.set ?? null,
     adverse_events: probe.adverse_events,
     biochemistry_results: biochemistry,
     concentrations_results: {
