@@ -101,7 +101,7 @@ export function KitCard({
             {t('probeSets.kit.title', { number: kit.kit_number })}
           </Title>
           {kit.delivered && (
-            <Badge color="green" variant="light">
+            <Badge color="green" variant="dot">
               {t('probeSets.kit.delivered')}
             </Badge>
           )}

@@ -247,7 +247,7 @@ export function ProbeSetDetailPage() {
           </Title>
           <Badge
             color={PROBE_SET_STATUS_COLOR[order.status]}
-            variant="light"
+            variant="dot"
             size="lg"
             data-testid="order-status"
           >

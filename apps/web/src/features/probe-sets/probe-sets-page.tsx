@@ -54,7 +54,7 @@ export function ProbeSetsPage() {
   const status = (order: ProbeSetListItem) => (
     <Badge
       color={PROBE_SET_STATUS_COLOR[order.status]}
-      variant="light"
+      variant="dot"
       style={{ whiteSpace: 'nowrap' }}
     >
       {t(`probeSets.status.${order.status}`)}

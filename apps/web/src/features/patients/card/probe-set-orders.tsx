@@ -42,7 +42,7 @@ function OrderCard({ order }: { order: ProbeSet }) {
             <Title order={3} size="h5" id={titleId}>
               {t('probeSets.orderNumber', { id: order.id })}
             </Title>
-            <Badge color={PROBE_SET_STATUS_COLOR[order.status]} variant="light">
+            <Badge color={PROBE_SET_STATUS_COLOR[order.status]} variant="dot">
               {t(`probeSets.status.${order.status}`)}
             </Badge>
           </Group>
