@@ -186,6 +186,48 @@ test.describe('Zestawy próbek', () => {
     await expect(page.getByTestId('order-status')).toHaveText('Zaakceptowane');
   });
 
+  test('a home sample names a kit of an accepted order and shows on the order with its labels', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const { patient } = await arrange(api);
+    const accepted = await order(api, patient.id, 2);
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    await order(api, patient.id); // a new order: its kits are not offered
+
+    await openSignedIn(page, request, samplesPath(patient.id));
+    await page.getByRole('button', { name: 'Dodaj próbkę' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Wyślij próbkę do analizy' });
+    await expect(dialog).toBeVisible();
+    const kitSelect = dialog.getByRole('combobox', { name: 'Zestaw do pobrań' });
+    await expect(kitSelect).toHaveCount(0);
+    await dialog.getByRole('radio', { name: 'Dom' }).check();
+    await kitSelect.click();
+    await expect(page.getByRole('option', { name: /^Zestaw \d z zamówienia nr/ })).toHaveCount(2);
+    await page.getByRole('option', { name: `Zestaw 2 z zamówienia nr ${accepted.id}` }).click();
+    await expectAccessible(page, 'próbka z zestawu');
+    // The administrator has no name of their own: the orderer is typed.
+    await dialog.getByRole('textbox', { name: 'Imię zlecającego' }).fill('Jan');
+    await dialog.getByRole('textbox', { name: 'Nazwisko zlecającego' }).fill('Koordynator');
+    await dialog.getByRole('combobox', { name: 'Przewoźnik', exact: true }).click();
+    await page.getByRole('option').first().click();
+    await dialog.getByRole('button', { name: 'Wyślij' }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.goto(`/probe-sets/${accepted.id}`);
+    const samples = page.getByRole('region', { name: 'Próbki z zestawów' });
+    const sample = samples.getByRole('listitem');
+    await expect(sample).toHaveCount(1);
+    await expect(sample.getByRole('link', { name: /^Próbka nr / })).toHaveAttribute(
+      'href',
+      /\/probes\/\d+$/,
+    );
+    await sample.getByRole('button', { name: 'Drukuj etykiety' }).click();
+    const labels = page.getByRole('dialog', { name: 'Drukuj etykiety' });
+    await expect(labels.getByRole('textbox', { name: 'Liczba etykiet' })).toHaveValue('2');
+  });
+
   test('a doctor sees the own unit orders but cannot accept, reject or enter waybills', async ({
     page,
     request,
@@ -253,6 +295,7 @@ test.describe('Zestawy próbek na telefonie', () => {
 
     await page.goto(samplesPath(patient.id));
     await expect(page.getByRole('heading', { name: `Zamówienie nr ${accepted.id}` })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Zamów zestawy' }).click();
     await expect(page.getByRole('dialog', { name: ORDER_DIALOG })).toBeVisible();
     await expectAccessible(page, 'zamów zestawy na telefonie');
