@@ -14,6 +14,7 @@ import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.j
 import { eq, inArray } from 'drizzle-orm';
 import { addDemoPatients } from './demo-patients.js';
 import { addDemoProbes } from './demo-probes.js';
+import { addDemoProbeSets } from './demo-probe-sets.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 
 /**
@@ -78,6 +79,7 @@ async function main() {
     const probeCounts = coordinator
       ? await addDemoProbes(db, coordinator.id)
       : { collected: 0, sent: 0, received: 0 };
+    if (coordinator) await addDemoProbeSets(db, coordinator.id); // ---- kit orders (issue 11) ----
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +

@@ -157,9 +157,25 @@ function validBodies(login: string): Record<string, unknown> {
     },
     'PUT /api/alerts/:id/acknowledge': { comment: 'Wynik znany', version: 1 },
     'POST /api/probes/receive': { code: 'NIE-MA-TAKIEJ' },
+    'POST /api/probe-sets': probeSetBody(),
+    'PUT /api/probe-sets/patient-sets': probeSetBody(),
+    'PUT /api/probe-sets/:id': { status: 2, reason: 'Błędny adres', version: 1 },
+    'PUT /api/probe-sets/tracking/:id': { tracking_code: 'RR123456789PL', version: 1 },
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
+  };
+}
+
+function probeSetBody() {
+  return {
+    patient_id: MISSING,
+    amount: 2,
+    labels_amount: 1,
+    street: 'Długa',
+    building: '5',
+    postcode: '00-001',
+    city: 'Łódź',
   };
 }
 

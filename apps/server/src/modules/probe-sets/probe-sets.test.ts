@@ -14,6 +14,8 @@ import {
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
+import type { Actor } from '../../plugins/policy.js';
+import { REFRESH_KIT_JOB, saveTracking } from './service.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 
 let t: TestApp;
@@ -388,6 +390,78 @@ describe('waybills', () => {
       (await track(set.sets[0]!.id, { tracking_code: 'RR123456789PL' }, doctor)).statusCode,
     ).toBe(403);
     expect((await track(2147483647, { tracking_code: 'RR123456789PL' })).statusCode).toBe(404);
+  });
+});
+
+describe("a deleted patient's orders", () => {
+  it('stay readable but take no new order, decision or waybill (409 patient_deleted)', async () => {
+    const patient = (await registerPatient(t, doctor)).id;
+    const registered = await order(patient);
+    const acceptedSet = await accepted(patient);
+    const removed = await t.request('DELETE', `/api/patients/${patient}`, as(admin));
+    expect(removed.statusCode).toBe(200);
+    const answers = [
+      await t.request('POST', '/api/probe-sets', { ...as(doctor), body: orderBody(patient) }),
+      await decide(registered.id, { status: 1 }),
+      await track(acceptedSet.sets[0]!.id, { tracking_code: 'RR123456789PL' }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ status: 'patient_deleted' });
+    }
+    expect((await stored(registered.id)).status).toBe(0);
+    expect(
+      (await t.request('GET', `/api/probe-sets/${registered.id}`, as(doctor))).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('the refresh of a new waybill', () => {
+  const adminActor = (): Actor => ({
+    userId: admin.session.user.id,
+    sessionId: 0,
+    login: admin.login,
+    role: 'admin',
+    doctorId: null,
+    unitId: null,
+    changedPasswordAt: new Date(),
+  });
+  const silent = { warn: () => undefined };
+
+  it('queues shipments.refresh once per kit when the queue runs, and only for a new code', async () => {
+    const set = await accepted();
+    const kitId = set.sets[0]!.id;
+    const sent: unknown[] = [];
+    const jobs = {
+      running: true,
+      send: (name: string, data: { kit_id: number }, options: { singletonKey: string }) => {
+        sent.push([name, data, options]);
+        return Promise.resolve('job-1');
+      },
+    };
+    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR111222333PL' }, jobs, silent);
+    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR111222333PL' }, jobs, silent);
+    expect(sent).toEqual([[REFRESH_KIT_JOB, { kit_id: kitId }, { singletonKey: `kit-${kitId}` }]]);
+    const idle = { running: false, send: () => Promise.reject(new Error('not running')) };
+    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR444555666PL' }, idle, silent);
+  });
+
+  it('saves the waybill even when the queue fails, and logs it', async () => {
+    const set = await accepted();
+    const kitId = set.sets[0]!.id;
+    const warnings: string[] = [];
+    const broken = { running: true, send: () => Promise.reject(new Error('queue down')) };
+    const saved = await saveTracking(
+      t.db,
+      adminActor(),
+      kitId,
+      { tracking_code: 'RR777888999PL' },
+      broken,
+      { warn: (_details: object, message: string) => void warnings.push(message) },
+    );
+    expect(saved.sets[0]!.shipment?.tracking_code).toBe('RR777888999PL');
+    expect((await storedKit(kitId)).tracking_code).toBe('RR777888999PL');
+    expect(warnings).toHaveLength(1);
   });
 });
 
