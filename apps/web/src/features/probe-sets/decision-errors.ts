@@ -1,10 +1,14 @@
 import { isApiError } from '../../lib/api';
 
 /**
- * A write refused because the order moved on under this screen (design §3): someone else
- * decided it (`already_decided`), changed it (`conflict`), or it is no longer accepted
- * (`not_accepted`). The screen then says so and reloads the order.
+ * What to say when a write is refused because the order moved on under this screen (409,
+ * design §3): the patient's data was deleted (`patient_deleted`: the order is read-only now), or
+ * someone else decided it, changed it or it is no longer accepted (`already_decided`, `conflict`,
+ * `not_accepted`). Either way the screen reloads the order. Null for any other failure.
  */
-export function isOrderMovedOn(error: unknown): boolean {
-  return isApiError(error) && error.httpStatus === 409;
+export function orderRefusalKey(
+  error: unknown,
+): 'probeSets.patientDeleted' | 'probeSets.movedOn' | null {
+  if (!isApiError(error) || error.httpStatus !== 409) return null;
+  return error.status === 'patient_deleted' ? 'probeSets.patientDeleted' : 'probeSets.movedOn';
 }

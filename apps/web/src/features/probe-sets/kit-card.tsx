@@ -21,7 +21,7 @@ import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { validateWith } from '../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { isOrderMovedOn } from './decision-errors';
+import { orderRefusalKey } from './decision-errors';
 import { useSaveTracking } from './probe-sets-api';
 
 /**
@@ -70,8 +70,9 @@ export function KitCard({
             setError(serverFieldErrors(failure).tracking_code ?? t('common.validationError'));
             return;
           }
-          if (isOrderMovedOn(failure)) {
-            notifyError(t('probeSets.movedOn'));
+          const refusal = orderRefusalKey(failure);
+          if (refusal) {
+            notifyError(t(refusal));
             onMovedOn();
             return;
           }

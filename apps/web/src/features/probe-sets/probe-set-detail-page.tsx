@@ -28,7 +28,7 @@ import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
-import { isOrderMovedOn } from './decision-errors';
+import { orderRefusalKey } from './decision-errors';
 import { KitCard } from './kit-card';
 import { OrderSamples } from './order-samples';
 import { useDecideProbeSet, useProbeSet, useRefreshTracking } from './probe-sets-api';
@@ -97,8 +97,9 @@ function Decision({ order, onMovedOn }: { order: ProbeSet; onMovedOn: () => void
       {
         onSuccess: () => notifySuccess(t('probeSets.accepted')),
         onError: (failure) => {
-          if (isOrderMovedOn(failure)) {
-            notifyError(t('probeSets.movedOn'));
+          const refusal = orderRefusalKey(failure);
+          if (refusal) {
+            notifyError(t(refusal));
             onMovedOn();
             return;
           }

@@ -9,7 +9,7 @@ import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { validateWith } from '../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { isOrderMovedOn } from './decision-errors';
+import { orderRefusalKey } from './decision-errors';
 import { useDecideProbeSet } from './probe-sets-api';
 
 /** "Odrzuć": the reason is required (spec §5 "Rejecting a probe set"). */
@@ -49,8 +49,9 @@ export function RejectDialog({
           setError(serverFieldErrors(failure).reason ?? t('common.validationError'));
           return;
         }
-        if (isOrderMovedOn(failure)) {
-          notifyError(t('probeSets.movedOn'));
+        const refusal = orderRefusalKey(failure);
+        if (refusal) {
+          notifyError(t(refusal));
           onMovedOn();
           onClose();
           return;
