@@ -166,6 +166,9 @@ const rules: Record<string, Rule> = {
   'PUT /api/probe-sets/:id': { who: 'admin' },
   'PUT /api/probe-sets/tracking/:id': { who: 'admin' },
 
+  // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
+  'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
+
   'GET /api/settings/:name': { who: 'admin' },
   'POST /api/settings/:name': { who: 'admin' },
 };

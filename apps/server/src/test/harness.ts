@@ -15,6 +15,8 @@ import type { ThrottleLimits } from '../lib/login-throttle.js';
 import { createAdmin } from '../modules/admins/service.js';
 import { REFRESH_COOKIE } from '../modules/auth/routes.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
+import { FakeTrackingProvider } from '../modules/shipments/fake-provider.js';
+import type { TrackingProvider } from '../modules/shipments/provider.js';
 import { createUnit } from '../modules/units/service.js';
 import { databaseUrl, withServer } from './server-database.js';
 import { dropDatabase } from '../db/drop-database.js';
@@ -174,6 +176,8 @@ export interface TestAppOptions {
   secretKey?: Buffer | null;
   /** Log every line (level trace) to this stream instead of logging nothing. */
   logStream?: LogDestination;
+  /** The shipment tracking provider (the fake by default: tests never ask the real post). */
+  trackingProvider?: TrackingProvider;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -201,6 +205,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       logger: Boolean(logStream),
       ...(logStream ? { logStream } : {}),
       secretKey,
+      trackingProvider: options.trackingProvider ?? new FakeTrackingProvider(),
     });
     await app.ready();
   } catch (error) {

@@ -67,7 +67,7 @@ async function claim(
     returning id, tracking_code, refreshing_until::text as lease, last_status,
       last_status_date::text as last_status_date`);
   const rows = (
-    result as unknown as {
+    result as {
       rows: {
         id: number;
         tracking_code: string;
@@ -228,7 +228,7 @@ export async function refreshShipments(
   const batch = options.batch ?? REFRESH_DEFAULTS.batch;
   // The database's clock, as the leases use it: a kit checked after this is not asked again.
   const started = await db.execute(sql`select now()::text as now`);
-  const startedAt = (started as unknown as { rows: { now: string }[] }).rows[0]!.now;
+  const startedAt = (started as { rows: { now: string }[] }).rows[0]!.now;
   const result: TrackingRefreshResult = { status: 'success', checked: 0, updated: 0, failed: 0 };
 
   for (;;) {
