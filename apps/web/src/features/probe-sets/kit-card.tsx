@@ -124,7 +124,8 @@ export function KitCard({
               maxLength={200}
               autoComplete="off"
               style={{ flex: '1 1 220px' }}
-              ff="monospace"
+              // The number in monospace, easier to compare with the waybill; the label as usual.
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             />
             {manager &&
               (locked ? (

@@ -92,7 +92,14 @@ export function ProbeSetsPage() {
       header: t('probeSets.address'),
       cell: (o) => <span style={{ overflowWrap: 'anywhere' }}>{probeSetAddress(o)}</span>,
     },
-    { key: 'status', header: t('probeSets.statusLabel'), sortKey: 'status', cell: status },
+    {
+      key: 'status',
+      header: t('probeSets.statusLabel'),
+      sortKey: 'status',
+      // Wide enough for "Zaakceptowane" on its badge.
+      width: 170,
+      cell: status,
+    },
     { key: 'shipment', header: t('probeSets.shipment'), cell: shipment },
     { key: 'details', header: t('probeSets.actions'), cell: details, actions: true },
   ];
