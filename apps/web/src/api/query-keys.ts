@@ -15,6 +15,8 @@ export const ENTITY = {
   probes: 'probes',
   announcements: 'announcements',
   documents: 'documents',
+  /** Kit orders (issue 11): the list, one order, a patient's orders. */
+  probeSets: 'probe_sets',
 } as const;
 
 export const queryKeys = {
@@ -66,4 +68,10 @@ export const queryKeys = {
   calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
   /** A panel's documents (doctor or patient). */
   panelDocuments: (panel: string) => [ENTITY.documents, panel] as const,
+  /** One kit order with its kits and their tracking histories. */
+  probeSet: (id: number) => [ENTITY.probeSets, 'detail', id] as const,
+  /** A patient's kit orders (the samples tab and the sample dialog's kit select). */
+  patientProbeSets: (patientId: number) => [ENTITY.probeSets, 'patient', patientId] as const,
+  /** The samples drawn with an order's kits: under `probes`, so a new sample refreshes them. */
+  probeSetProbes: (id: number) => [ENTITY.probes, 'probe_set', id] as const,
 };

@@ -7,6 +7,8 @@ export interface ProbeLabelTarget {
   code: string;
   type_of_material: string;
   collect_place: string;
+  /** The dialog's starting amount (a kit order's labels_amount); 1 when not given. */
+  labels_amount?: number;
 }
 
 /** Renders the label button for one sample. */

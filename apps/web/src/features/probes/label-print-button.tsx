@@ -4,7 +4,14 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface LabelPrintButtonProps {
-  probe: { id: number; code: string; type_of_material: string; collect_place: string };
+  probe: {
+    id: number;
+    code: string;
+    type_of_material: string;
+    collect_place: string;
+    /** The amount the dialog starts with (a kit order's labels_amount); 1 when not given. */
+    labels_amount?: number;
+  };
 }
 
 // The dialog (and the Browser Print client) loads when first opened, not with every sample card.

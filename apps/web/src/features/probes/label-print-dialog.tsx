@@ -33,7 +33,7 @@ export function LabelPrintDialog({
 }: LabelPrintButtonProps & { onClose: () => void }) {
   const { t } = useTranslation();
   const fullScreen = useIsPhone();
-  const [amount, setAmount] = useState<number | string>(1);
+  const [amount, setAmount] = useState<number | string>(probe.labels_amount ?? 1);
   const [failure, setFailure] = useState<PrintFailure | null>(null);
   const [busy, setBusy] = useState<'zpl' | 'pdf' | null>(null);
 

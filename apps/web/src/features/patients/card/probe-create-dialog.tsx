@@ -35,9 +35,11 @@ import { isApiError } from '../../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
 import { validateWith } from '../../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
-import { initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
+import { acceptedKits, initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
 import type { ProbeFormValues } from './probe-form';
+import { usePatientProbeSets } from './probe-sets-api';
 import { useCreateProbe, useProbeCarriers, useProbeCodePreview } from './samples-api';
 import { ordinalKey } from './visit-format';
 import { usePatientVisits } from './visits-api';
@@ -96,6 +98,8 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
   const carriers = useProbeCarriers();
   const visits = usePatientVisits(patient.id);
   const create = useCreateProbe();
+  const can = useCan();
+  const orders = usePatientProbeSets(patient.id, { enabled: can('probe_sets.read') });
 
   const body = probeBodyFrom(patient.id, values);
   const [previewBody] = useDebouncedValue(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
@@ -174,6 +178,11 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
     const { key, options } = ordinalKey(visit.ordinal);
     return { value: String(visit.id), label: `${t(key, options)}, ${formatDay(visit.date)}` };
   });
+
+  const kitData = acceptedKits(orders.data ?? []).map((kit) => ({
+    value: String(kit.kitId),
+    label: t('probeSets.kitSelect.option', { kit: kit.kitNumber, order: kit.orderId }),
+  }));
 
   const dateInput = (field: 'date_of_sample' | 'ordered_at', label: string) => (
     <DateInput
@@ -292,6 +301,18 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
           )}
           {radios('collect_place', t('samples.form.collectPlace'), COLLECT_PLACES, (option) =>
             t(`probe.place.${option}`),
+          )}
+          {values.collect_place === 'home' && kitData.length > 0 && (
+            <Select
+              label={t('probeSets.kitSelect.label')}
+              data={kitData}
+              value={values.probe_set_kit_id}
+              onChange={(id) => set('probe_set_kit_id', id)}
+              error={errors.probe_set_kit_id}
+              placeholder={t('probeSets.kitSelect.placeholder')}
+              clearable
+              comboboxProps={{ withinPortal: true }}
+            />
           )}
           <Select
             label={t('samples.form.visit')}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { probeBody } from '@portal/shared';
-import { initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
+import { acceptedKits, initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
 
 const patient = {
   firstname: 'Anna',
@@ -69,6 +69,38 @@ describe('probeBodyFrom', () => {
         'ordered_by_firstname',
       ]),
     );
+  });
+});
+
+describe('kits of home samples', () => {
+  const base = { ...initialProbeForm(patient, null, '2026-11-24'), probe_set_kit_id: '9' };
+
+  it('sends the chosen kit only with a home sample', () => {
+    expect(probeBodyFrom(12, { ...base, collect_place: 'home' })).toMatchObject({
+      probe_set_kit_id: 9,
+    });
+    expect(probeBodyFrom(12, { ...base, collect_place: 'clinic' })).not.toHaveProperty(
+      'probe_set_kit_id',
+    );
+    expect(
+      probeBodyFrom(12, { ...base, collect_place: 'home', probe_set_kit_id: null }),
+    ).not.toHaveProperty('probe_set_kit_id');
+  });
+
+  it('offers the kits of accepted orders only, newest order first', () => {
+    const kit = (id: number, kit_number: number) => ({ id, kit_number }) as never;
+    expect(
+      acceptedKits([
+        { id: 3, status: 1, sets: [kit(31, 2), kit(30, 1)] },
+        { id: 5, status: 0, sets: [kit(50, 1)] },
+        { id: 7, status: 1, sets: [kit(70, 1)] },
+        { id: 8, status: 2, sets: [kit(80, 1)] },
+      ]),
+    ).toEqual([
+      { kitId: 70, kitNumber: 1, orderId: 7 },
+      { kitId: 30, kitNumber: 1, orderId: 3 },
+      { kitId: 31, kitNumber: 2, orderId: 3 },
+    ]);
   });
 });
 

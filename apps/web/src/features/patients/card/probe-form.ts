@@ -2,6 +2,7 @@ import { warsawToday } from '@portal/shared';
 import type {
   COLLECT_PLACES,
   PatientDetail,
+  ProbeSet,
   ProbeBodyInput,
   SessionUser,
   TYPES_OF_MATERIAL,
@@ -27,6 +28,8 @@ export interface ProbeFormValues {
   type_of_material: (typeof TYPES_OF_MATERIAL)[number];
   collect_place: (typeof COLLECT_PLACES)[number];
   visit_id: string | null;
+  /** A kit of the patient's accepted order the sample was drawn with (home samples only). */
+  probe_set_kit_id: string | null;
 }
 
 type FormPatient = Pick<
@@ -68,6 +71,7 @@ export function initialProbeForm(
     type_of_material: 'venous',
     collect_place: 'clinic',
     visit_id: null,
+    probe_set_kit_id: null,
   };
 }
 
@@ -76,7 +80,8 @@ const toId = (value: string | null): number | undefined =>
 
 /** The body of `POST /api/probes` (and of the number preview); missing values left out. */
 export function probeBodyFrom(patientId: number, values: ProbeFormValues): ProbeBodyInput {
-  const body: Partial<ProbeBodyInput> = {
+  // `probe_set_kit_id` is spelled out until every branch's ProbeBodyInput carries it (issue 11).
+  const body: Partial<ProbeBodyInput> & { probe_set_kit_id?: number } = {
     patient_id: patientId,
     visit_id: toId(values.visit_id) ?? null,
     medicine_ids: values.medicine_ids.map(Number),
@@ -93,12 +98,35 @@ export function probeBodyFrom(patientId: number, values: ProbeFormValues): Probe
     type_of_material: values.type_of_material,
     collect_place: values.collect_place,
   };
+  // A kit goes to patients' homes: a sample drawn at the clinic never names one.
+  const kit = values.collect_place === 'home' ? toId(values.probe_set_kit_id) : undefined;
+  if (kit !== undefined) body.probe_set_kit_id = kit;
   const carrier = toId(values.carrier_id);
   if (carrier !== undefined) body.carrier_id = carrier;
   if (values.date_of_sample) body.date_of_sample = values.date_of_sample;
   if (values.ordered_at) body.ordered_at = values.ordered_at;
   // The schema reports what is still missing; the type only says which keys may exist.
   return body as ProbeBodyInput;
+}
+
+/** A kit a home sample may name: one of an accepted order of the patient. */
+export interface KitChoice {
+  kitId: number;
+  kitNumber: number;
+  orderId: number;
+}
+
+/** The kits of the patient's accepted orders, newest order first, kits in their order. */
+export function acceptedKits(orders: readonly Pick<ProbeSet, 'id' | 'status' | 'sets'>[]) {
+  return orders
+    .filter((order) => order.status === 1)
+    .sort((a, b) => b.id - a.id)
+    .flatMap((order) =>
+      order.sets
+        .slice()
+        .sort((a, b) => a.kit_number - b.kit_number)
+        .map((kit): KitChoice => ({ kitId: kit.id, kitNumber: kit.kit_number, orderId: order.id })),
+    );
 }
 
 /** DD.MM.YYYY (also D.M.YYYY) typed into a date input -> YYYY-MM-DD; null when not a day. */

@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { IconEye, IconPlus, IconTruckDelivery } from '@tabler/icons-react';
+import { IconEye, IconPackage, IconPlus, IconTruckDelivery } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { formatDay, formatWarsawDate } from '@portal/shared';
 import type { PatientDetail, Probe } from '@portal/shared';
 import { useCan } from '../../../lib/permissions';
 import { ProbeLabelButton } from '../../../components/probe-label-slot';
+import { ProbeSetOrders } from './probe-set-orders';
+import { ProbeSetOrderDialog } from './probe-set-order-dialog';
 import classes from './card.module.css';
 import { ProbeCreateDialog } from './probe-create-dialog';
 import { useOrderLink, usePatientProbes } from './samples-api';
@@ -24,6 +26,8 @@ export function SamplesTab({ patient, readOnly }: { patient: PatientDetail; read
   const probes = usePatientProbes(patient.id);
   const orderLink = useOrderLink();
   const [adding, setAdding] = useState(false);
+  const mayOrderKits = !readOnly && can('probe_sets.order');
+  const [ordering, setOrdering] = useState(false);
   const orderUrl = orderLink.data ?? '';
 
   return (
@@ -41,6 +45,15 @@ export function SamplesTab({ patient, readOnly }: { patient: PatientDetail; read
             {t('samples.order')}
           </Button>
         )}
+        {mayOrderKits && (
+          <Button
+            variant="light"
+            leftSection={<IconPackage size={16} aria-hidden />}
+            onClick={() => setOrdering(true)}
+          >
+            {t('probeSets.order.button')}
+          </Button>
+        )}
         {mayCreate && (
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
             {t('samples.add')}
@@ -56,7 +69,9 @@ export function SamplesTab({ patient, readOnly }: { patient: PatientDetail; read
           </Stack>
         )}
       </TabState>
+      {can('probe_sets.read') && <ProbeSetOrders patientId={patient.id} />}
       <ProbeCreateDialog opened={adding} patient={patient} onClose={() => setAdding(false)} />
+      <ProbeSetOrderDialog opened={ordering} patient={patient} onClose={() => setOrdering(false)} />
     </Stack>
   );
 }

@@ -1,0 +1,138 @@
+import { NumberInput, SimpleGrid, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LABEL_AMOUNT_MAX, PROBE_SET_AMOUNT_MAX, probeSetBody } from '@portal/shared';
+import type { PatientDetail } from '@portal/shared';
+import { FormModal } from '../../../components/form-modal';
+import { isApiError } from '../../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
+import { validateWith } from '../../../lib/form-validation';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { initialOrder } from './probe-set-order-form';
+import type { OrderValues } from './probe-set-order-form';
+import { useCreateProbeSet } from './probe-sets-api';
+
+type AddressField = 'street' | 'building' | 'postcode' | 'city';
+type FieldErrors = Partial<Record<keyof OrderValues, string>>;
+
+/** "Zamów zestawy": home-sampling kits for the patient (issue 11), sent to the address given. */
+export function ProbeSetOrderDialog({
+  opened,
+  patient,
+  onClose,
+}: {
+  opened: boolean;
+  patient: PatientDetail;
+  onClose: () => void;
+}) {
+  // Mounted afresh for every opening: a new order starts from the patient's address again.
+  return opened ? <OrderForm patient={patient} onClose={onClose} /> : null;
+}
+
+function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<OrderValues>(() => initialOrder(patient));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useCreateProbeSet();
+
+  function set<K extends keyof OrderValues>(field: K, value: OrderValues[K]) {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setErrors((previous) => {
+      if (!(field in previous)) return previous;
+      const next = { ...previous };
+      delete next[field];
+      return next;
+    });
+  }
+
+  const text = (field: AddressField) => ({
+    value: values[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.currentTarget.value),
+    error: errors[field],
+    required: true,
+    maxLength: 255,
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validateWith(probeSetBody, {
+      patient_id: patient.id,
+      ...values,
+      // An emptied number input holds '': the schema then reports it as missing.
+      amount: values.amount === '' ? undefined : values.amount,
+      labels_amount: values.labels_amount === '' ? undefined : values.labels_amount,
+    });
+    if (!result.ok) {
+      const translated: FieldErrors = {};
+      for (const [field, code] of Object.entries(result.codes)) {
+        translated[field as keyof OrderValues] = t(`validation.${code}` as 'validation.required');
+      }
+      setErrors(translated);
+      notifyError(t('common.validationError'));
+      return;
+    }
+    create.mutate(result.data, {
+      onSuccess: () => {
+        notifySuccess(t('common.saved'));
+        onClose();
+      },
+      onError: (error) => {
+        if (isApiError(error) && error.httpStatus === 422) {
+          setErrors(serverFieldErrors(error));
+          notifyError(t('common.validationError'));
+          return;
+        }
+        notifyError(t(commonErrorKey(error)));
+      },
+    });
+  }
+
+  return (
+    <FormModal
+      opened
+      title={t('probeSets.order.title')}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={create.isPending}
+      submitLabel={t('probeSets.order.submit')}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <NumberInput
+          label={t('probeSets.order.amount')}
+          description={t('probeSets.order.amountHint')}
+          required
+          min={1}
+          max={PROBE_SET_AMOUNT_MAX}
+          allowDecimal={false}
+          allowNegative={false}
+          value={values.amount}
+          onChange={(value) => set('amount', value)}
+          error={errors.amount}
+          data-autofocus
+        />
+        <NumberInput
+          label={t('probeSets.order.labelsAmount')}
+          description={t('probeSets.order.labelsAmountHint')}
+          required
+          min={0}
+          max={LABEL_AMOUNT_MAX}
+          allowDecimal={false}
+          allowNegative={false}
+          value={values.labels_amount}
+          onChange={(value) => set('labels_amount', value)}
+          error={errors.labels_amount}
+        />
+      </SimpleGrid>
+      <Title order={3} size="h5" mt="sm">
+        {t('probeSets.order.address')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <TextInput label={t('probeSets.order.street')} {...text('street')} />
+        <TextInput label={t('probeSets.order.building')} {...text('building')} />
+        <TextInput label={t('probeSets.order.postcode')} {...text('postcode')} />
+        <TextInput label={t('probeSets.order.city')} {...text('city')} />
+      </SimpleGrid>
+    </FormModal>
+  );
+}
