@@ -112,6 +112,8 @@ export const probeSet = z.object({
   status: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   reason: z.string().nullable(),
   decided_at: z.string().nullable(),
+  /** Who accepted or rejected it: a doctor's name, else the login (administrators). */
+  decided_by: z.string().nullable(),
   /** The order's shipment as a whole: its least advanced kit with a waybill (ADR 031). */
   shipment: shipment.nullable(),
   sets: z.array(probeSetKit),
@@ -134,7 +136,7 @@ export const probeSetListQuery = pagedListQuery(PROBE_SET_ORDER_BY).extend({
     .optional(),
 });
 export type ProbeSetListQuery = z.infer<typeof probeSetListQuery>;
-export const probeSetListItem = probeSet.omit({ sets: true, version: true });
+export const probeSetListItem = probeSet.omit({ sets: true, version: true, decided_by: true });
 export type ProbeSetListItem = z.infer<typeof probeSetListItem>;
 export const probeSetPage = pagedResponse(probeSetListItem);
 export type ProbeSetPage = z.infer<typeof probeSetPage>;

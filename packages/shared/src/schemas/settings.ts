@@ -177,7 +177,8 @@ export const SETTING_DEFAULTS: {
     password: '',
     password_set: false,
     unit_code: '',
-    enable_results_import: false,
+    // Spec: the switch is on by default; nothing arrives until a login and password are saved.
+    enable_results_import: true,
   },
   phone: { courier: '', support: '' },
   visits: {

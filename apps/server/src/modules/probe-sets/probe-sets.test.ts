@@ -116,6 +116,7 @@ describe('ordering kits', () => {
       status: 0,
       reason: null,
       decided_at: null,
+      decided_by: null,
       shipment: null,
       version: 1,
     });
@@ -200,6 +201,8 @@ describe('accepting and rejecting', () => {
     expect(saved.status).toBe('success');
     expect(saved.probe_set).toMatchObject({ status: 1, reason: null, version: 2 });
     expect(saved.probe_set.decided_at).not.toBeNull();
+    // The administrator's login names who decided (a doctor would be named).
+    expect(saved.probe_set.decided_by).toBe(admin.session.user.login);
     const row = await stored(set.id);
     expect(row.decided_by).toBe(admin.session.user.id);
     const [entry] = await t.db

@@ -3,6 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { ProbeSet, ProbeSetKit, Shipment } from '@portal/shared';
 import type { Queryable } from '../../db/client.js';
 import { patients, probeSetKits, probeSets, shipmentEvents } from '../../db/schema.js';
+import { userNameSql } from '../probes/queries.js';
 
 type KitRow = typeof probeSetKits.$inferSelect;
 
@@ -48,6 +49,9 @@ export async function loadProbeSets(db: Queryable, where: SQL | undefined): Prom
     .select({
       set: probeSets,
       patient: { firstname: patients.firstname, surname: patients.surname },
+      decided_by: sql<
+        string | null
+      >`case when ${probeSets.decided_by} is null then null else ${userNameSql(probeSets.decided_by)} end`,
     })
     .from(probeSets)
     .innerJoin(patients, eq(patients.id, probeSets.patient_id))
@@ -80,7 +84,7 @@ export async function loadProbeSets(db: Queryable, where: SQL | undefined): Prom
 
   const eventsOf = groupBy(events, (event) => event.kit_id);
   const kitsOf = groupBy(kits, (kit) => kit.probe_set_id);
-  return rows.map(({ set, patient }) => {
+  return rows.map(({ set, patient, decided_by }) => {
     const own = kitsOf.get(set.id) ?? [];
     return {
       id: set.id,
@@ -96,6 +100,7 @@ export async function loadProbeSets(db: Queryable, where: SQL | undefined): Prom
       status: set.status as ProbeSet['status'],
       reason: set.reason,
       decided_at: set.decided_at?.toISOString() ?? null,
+      decided_by,
       shipment: orderShipment(own),
       sets: own.map((kit): ProbeSetKit => ({
         id: kit.id,

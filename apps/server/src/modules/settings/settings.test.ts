@@ -55,7 +55,7 @@ describe('reading settings', () => {
           password: '',
           password_set: false,
           unit_code: '',
-          enable_results_import: false,
+          enable_results_import: true,
         },
         version: 0,
       },

@@ -79,7 +79,9 @@ function OrderData({ order }: { order: ProbeSet }) {
   if (order.decided_at) {
     facts.push([
       order.status === 2 ? t('probeSets.rejectedAt') : t('probeSets.acceptedAt'),
-      formatDateTime(order.decided_at),
+      order.decided_by
+        ? `${formatDateTime(order.decided_at)}, ${order.decided_by}`
+        : formatDateTime(order.decided_at),
     ]);
   }
   if (order.status === 2) facts.push([t('probeSets.reason'), order.reason ?? '-']);

@@ -79,8 +79,8 @@ function SynevoForm({ initial, initialVersion }: { initial: SynevoView; initialV
       login: initial.login,
       password: '',
       unit_code: initial.unit_code,
-      // Never saved: the import starts switched on (spec: default true).
-      enable_results_import: initialVersion === 0 ? true : initial.enable_results_import,
+      // On until switched off (the setting's default, spec: default true).
+      enable_results_import: initial.enable_results_import,
     },
   );
 
