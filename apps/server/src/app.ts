@@ -54,6 +54,11 @@ import { probeSetRoutes } from './modules/probe-sets/routes.js';
 import { trackingProviderFor } from './modules/shipments/job.js';
 import type { TrackingProvider } from './modules/shipments/provider.js';
 import { shipmentRoutes } from './modules/shipments/routes.js';
+import { exportRoutes } from './modules/exports/routes.js';
+import { importRoutes } from './modules/imports/routes.js';
+import { hl7Routes } from './modules/lab/hl7-routes.js';
+import { unmatchedRoutes } from './modules/lab/unmatched-routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
 import { visitRecordRoutes } from './modules/visits/record-routes.js';
 
@@ -216,6 +221,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(announcementRoutes, deps);
       await api.register(documentRoutes, deps);
       await api.register(meRoutes, deps);
+      await api.register(hl7Routes, deps);
+      await api.register(unmatchedRoutes, deps);
+      await api.register(importRoutes, deps);
+      await api.register(reportRoutes, deps);
+      await api.register(exportRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -176,6 +176,33 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="imports.manage" />,
+                children: [
+                  {
+                    path: '/data_import',
+                    ...lazyPage(() => import('./features/imports/import-page'), 'ImportPage'),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="reports.generate" />,
+                children: [
+                  {
+                    path: '/reports',
+                    ...lazyPage(() => import('./features/reports/reports-page'), 'ReportsPage'),
+                  },
+                ],
+              },
+              {
+                element: <RequirePermission permission="lab.unmatched" />,
+                children: [
+                  {
+                    path: '/lab/unmatched',
+                    ...lazyPage(() => import('./features/lab/unmatched-page'), 'UnmatchedPage'),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="alerts.read" />,
                 children: [
                   {

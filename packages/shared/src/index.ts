@@ -24,3 +24,6 @@ export * from './schemas/probes.js';
 export * from './schemas/probe-sets.js';
 export * from './schemas/announcements.js';
 export * from './schemas/me.js';
+export * from './schemas/reports.js';
+export * from './schemas/imports.js';
+export * from './schemas/laboratory.js';

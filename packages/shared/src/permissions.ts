@@ -46,6 +46,12 @@ export const PERMISSIONS = [
   'announcements.write',
   /** The doctor panel's documents (read and download). */
   'documents.read',
+  /** Results the laboratory sent that match no sample: see, match, discard (administrators). */
+  'lab.unmatched',
+  /** The data import: upload batches, flush and restore, templates (administrators). */
+  'imports.manage',
+  /** The Excel report and the CDISC ODM export (administrators). */
+  'reports.generate',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;

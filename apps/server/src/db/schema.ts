@@ -303,6 +303,8 @@ export const patients = pgTable(
       .references(() => units.id),
     version,
     ...timestamps,
+    /** The import batch that brought the patient in (migration 0016); null when registered. */
+    import_batch_id: integer('import_batch_id').references((): AnyPgColumn => importBatches.id),
   },
   (t) => [
     uniqueIndex('patients_pesel_key').on(t.pesel),
@@ -557,6 +559,10 @@ export const probes = pgTable(
     created_by: integer('created_by').references(() => users.id),
     /** The kit of a home-sampling order the sample was drawn with (migration 0015). */
     probe_set_kit_id: integer('probe_set_kit_id').references((): AnyPgColumn => probeSetKits.id),
+    /** Where the results came from (migration 0016). */
+    results_source: text('results_source', { enum: ['hand', 'hl7', 'import'] }),
+    /** The laboratory's own ranges, preferred for the flags: {analyte: {text, min, max, unit}}. */
+    lab_ranges: jsonb('lab_ranges').$type<Record<string, LabRange>>(),
     version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -742,4 +748,80 @@ export const globalMessageReads = pgTable(
     read_at: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.message_id, t.user_id] })],
+);
+
+/** A reference range as the laboratory sent it with a result (HL7 OBX-7 or an import column). */
+export interface LabRange {
+  text: string;
+  min: number | null;
+  max: number | null;
+  unit: string | null;
+}
+
+/** Every HL7 message the laboratory delivered (migration 0016, ADR 032). */
+export const labMessages = pgTable(
+  'lab_messages',
+  {
+    id: serial('id').primaryKey(),
+    control_id: text('control_id').notNull(),
+    sending_facility: text('sending_facility'),
+    status: text('status', { enum: ['accepted', 'rejected'] }).notNull(),
+    error: text('error'),
+    results_count: integer('results_count').notNull().default(0),
+    raw: text('raw').notNull(),
+    received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('lab_messages_received_at_idx').on(t.received_at, t.id)],
+);
+
+export const IMPORT_BATCH_MODES = ['patient_data', 'results'] as const;
+
+/** One upload of the data import; a flush soft-deletes what it wrote (undoable). */
+export const importBatches = pgTable('import_batches', {
+  id: serial('id').primaryKey(),
+  mode: text('mode', { enum: IMPORT_BATCH_MODES }).notNull(),
+  files: jsonb('files').$type<{ name: string; size: number }[]>().notNull(),
+  counts: jsonb('counts').$type<Record<string, number>>().notNull(),
+  created_by: integer('created_by').references(() => users.id),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  flushed_at: timestamp('flushed_at', { withTimezone: true }),
+  flushed_by: integer('flushed_by').references(() => users.id),
+});
+
+export const UNMATCHED_REASONS = ['no_probe', 'sex_mismatch', 'birth_date_mismatch'] as const;
+export const UNMATCHED_STATUSES = ['open', 'matched', 'discarded'] as const;
+
+/** Results that could not be attached to a sample, waiting to be matched or discarded. */
+export const unmatchedResults = pgTable(
+  'unmatched_results',
+  {
+    id: serial('id').primaryKey(),
+    lab_message_id: integer('lab_message_id').references(() => labMessages.id),
+    import_batch_id: integer('import_batch_id').references(() => importBatches.id),
+    probe_code: text('probe_code').notNull(),
+    analyte: text('analyte').notNull(),
+    value: decimal('value'),
+    unit: text('unit'),
+    lab_range: text('lab_range'),
+    date_of_analysis: date('date_of_analysis', { mode: 'string' }),
+    hours: decimal('hours'),
+    patient_sex: text('patient_sex'),
+    patient_birth_date: date('patient_birth_date', { mode: 'string' }),
+    reason: text('reason', { enum: UNMATCHED_REASONS }).notNull(),
+    raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: UNMATCHED_STATUSES }).notNull().default('open'),
+    probe_id: integer('probe_id').references(() => probes.id),
+    patient_id: integer('patient_id').references(() => patients.id),
+    resolved_at: timestamp('resolved_at', { withTimezone: true }),
+    resolved_by: integer('resolved_by').references(() => users.id),
+    discard_reason: text('discard_reason'),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('unmatched_results_open_idx')
+      .on(t.created_at, t.id)
+      .where(sql`${t.status} = 'open'`),
+  ],
 );

@@ -30,6 +30,9 @@ const ADMIN: Permission[] = [
   'announcements.read',
   'announcements.write',
   'documents.read',
+  'lab.unmatched',
+  'imports.manage',
+  'reports.generate',
 ];
 const DOCTOR: Permission[] = [
   'credentials.print',
@@ -66,6 +69,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/lab/unmatched',
       '/audit_trial',
       '/settings/visits',
       '/settings/probe_config',
@@ -73,7 +77,9 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/data_import',
       '/messages',
+      '/reports',
     ]);
   });
 
@@ -120,9 +126,12 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/lab/unmatched',
       '/audit_trial',
       'nav.settings',
+      '/data_import',
       '/messages',
+      '/reports',
     ]);
     const settings = tree.find((entry) => entry.kind === 'group');
     expect(settings?.kind === 'group' && settings.items.map((item) => item.path)).toEqual([

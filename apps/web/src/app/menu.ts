@@ -4,13 +4,16 @@ import {
   IconCalendarEvent,
   IconCalendarExclamation,
   IconCalendarTime,
+  IconFileImport,
   IconFileText,
   IconFiles,
+  IconFlask,
   IconHistory,
   IconNumbers,
   IconPackage,
   IconPhone,
   IconPlugConnected,
+  IconReportAnalytics,
   IconScan,
   IconSettings,
   IconShieldLock,
@@ -44,7 +47,10 @@ export interface MenuItem {
     | 'nav.settingsSynevo'
     | 'nav.settingsPhone'
     | 'nav.messages'
-    | 'nav.documents';
+    | 'nav.documents'
+    | 'nav.dataImport'
+    | 'nav.reports'
+    | 'nav.unmatched';
   /** The submenu the entry sits in (spec: settings has its own), under this heading. */
   group?: 'nav.settings';
   icon: Icon;
@@ -120,6 +126,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     permission: 'alerts.read',
   },
   {
+    path: '/lab/unmatched',
+    label: 'nav.unmatched',
+    icon: IconFlask,
+    mobile: false,
+    permission: 'lab.unmatched',
+  },
+  {
     path: '/audit_trial',
     label: 'audit.title',
     icon: IconHistory,
@@ -183,11 +196,25 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     permission: 'documents.read',
   },
   {
+    path: '/data_import',
+    label: 'nav.dataImport',
+    icon: IconFileImport,
+    mobile: false,
+    permission: 'imports.manage',
+  },
+  {
     path: '/messages',
     label: 'nav.messages',
     icon: IconSpeakerphone,
     mobile: false,
     permission: 'announcements.read',
+  },
+  {
+    path: '/reports',
+    label: 'nav.reports',
+    icon: IconReportAnalytics,
+    mobile: false,
+    permission: 'reports.generate',
   },
 ];
 
