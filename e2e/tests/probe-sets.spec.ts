@@ -8,8 +8,9 @@ const ORDER_DIALOG = 'Zamów zestawy do pobrań';
 const REQUIRED = 'To pole musi być wypełnione';
 const SAVED = 'Zmiany zostały zapisane';
 /** The fake provider's statuses (TRACKING_PROVIDER=fake in playwright.config.ts). */
+/** The fake provider's statuses (modules/shipments/fake-provider.ts FAKE_STEPS). */
 const FAKE_STATUS =
-  /Nadanie|Wysłanie z placówki|Przybycie do placówki|Wydanie do doręczenia|Doręczenie/;
+  /Przyjęcie przesyłki w placówce|Wysłanie przesyłki z placówki|Przyjęcie przesyłki w sortowni|Wydanie przesyłki do doręczenia|Doręczenie przesyłki/;
 
 interface Order {
   id: number;
@@ -143,7 +144,7 @@ test.describe('Zestawy próbek', () => {
     await expect(kit(page, 1).getByTestId('kit-status')).toContainText(FAKE_STATUS);
     await expect(
       kit(page, 1).getByTestId('kit-events').getByRole('listitem').first(),
-    ).toContainText('Nadanie');
+    ).toContainText('Przyjęcie przesyłki w placówce');
     await expect(kit(page, 2).getByTestId('kit-status')).toHaveText('Status przesyłki: -');
     await expectAccessible(page, 'zamówienie po odświeżeniu');
   });
