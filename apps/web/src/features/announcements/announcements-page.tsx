@@ -6,21 +6,20 @@ import {
   Center,
   Group,
   Loader,
-  Modal,
   Stack,
   Text,
   Typography,
   UnstyledButton,
 } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatWarsawDate, formatWarsawTime } from '@portal/shared';
 import type { Announcement } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
-import { RichTextDialog } from '../../components/rich-text-dialog';
-import { useIsPhone } from '../../components/use-is-desktop';
+import { MessageDialogs } from '../../components/message-dialogs';
+import type { MessageDialog } from '../../components/message-dialogs';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -34,8 +33,6 @@ import {
   useUpdateAnnouncement,
 } from './announcements-api';
 import classes from './announcements.module.css';
-
-type Dialog = { mode: 'send' } | { mode: 'edit' | 'view'; announcement: Announcement } | null;
 
 /**
  * Rich text sent by staff. dangerouslySetInnerHTML is safe here ONLY because the server sanitises
@@ -77,12 +74,11 @@ function Byline({ announcement }: { announcement: Announcement }) {
  */
 export function AnnouncementsPage() {
   const { t } = useTranslation();
-  const fullScreen = useIsPhone();
   const list = useAnnouncements();
   const send = useSendAnnouncement();
   const update = useUpdateAnnouncement();
   const remove = useDeleteAnnouncement();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialog, setDialog] = useState<MessageDialog<Announcement>>(null);
   const close = () => setDialog(null);
   const user = useSession()?.user;
   const mayWrite = can(user, 'announcements.write');
@@ -92,11 +88,11 @@ export function AnnouncementsPage() {
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {
       // Someone else edited it: the dialog stays open with what was typed, at the new version.
-      const id = dialog.announcement.id;
+      const id = dialog.item.id;
       list.refetch().then(
         (answer) => {
           const fresh = answer.data?.data.find((a) => a.id === id);
-          if (fresh) setDialog({ mode: 'edit', announcement: fresh });
+          if (fresh) setDialog({ mode: 'edit', item: fresh });
           else close();
           notifyError(t('common.conflict'));
         },
@@ -121,7 +117,7 @@ export function AnnouncementsPage() {
         onError: failed,
       });
     } else if (dialog?.mode === 'edit') {
-      const { id, version } = dialog.announcement;
+      const { id, version } = dialog.item;
       update.mutate(
         { id, content, version },
         {
@@ -150,8 +146,6 @@ export function AnnouncementsPage() {
     });
   }
 
-  const editing = dialog?.mode === 'edit' ? dialog.announcement : null;
-  const viewing = dialog?.mode === 'view' ? dialog.announcement : null;
   const count = list.data?.total_count;
 
   return (
@@ -197,7 +191,7 @@ export function AnnouncementsPage() {
                 className={classes.card}
                 p="md"
                 onClick={() =>
-                  setDialog({ mode: mayChange(announcement) ? 'edit' : 'view', announcement })
+                  setDialog({ mode: mayChange(announcement) ? 'edit' : 'view', item: announcement })
                 }
               >
                 <Byline announcement={announcement} />
@@ -210,64 +204,28 @@ export function AnnouncementsPage() {
         </Stack>
       )}
 
-      <RichTextDialog
-        opened={dialog?.mode === 'send'}
-        title={t('announcements.sendTitle')}
-        label={t('announcements.content')}
-        submitLabel={t('announcements.send')}
-        saving={send.isPending}
+      <MessageDialogs
+        dialog={dialog}
+        titles={{
+          send: t('announcements.sendTitle'),
+          edit: t('announcements.editTitle'),
+          view: t('announcements.viewTitle'),
+        }}
+        contentLabel={t('announcements.content')}
+        sendLabel={t('announcements.send')}
+        sending={send.isPending}
+        updating={update.isPending}
+        removing={remove.isPending}
         onSubmit={submit}
+        onDelete={askDelete}
         onClose={close}
-      />
-
-      <RichTextDialog
-        // A new version after a conflict remounts nothing: what was typed stays.
-        opened={editing !== null}
-        title={t('announcements.editTitle')}
-        label={t('announcements.content')}
-        initialValue={editing?.content ?? ''}
-        submitLabel={t('common.save')}
-        saving={update.isPending}
-        busy={remove.isPending}
-        onSubmit={submit}
-        onClose={close}
-        extraActions={
-          editing && (
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} aria-hidden />}
-              loading={remove.isPending}
-              disabled={update.isPending}
-              onClick={() => askDelete(editing)}
-            >
-              {t('common.delete')}
-            </Button>
-          )
-        }
-      />
-
-      <Modal
-        opened={viewing !== null}
-        onClose={close}
-        title={t('announcements.viewTitle')}
-        size="lg"
-        centered={!fullScreen}
-        fullScreen={fullScreen}
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        {viewing && (
-          <Stack gap="md">
+        renderView={(viewing) => (
+          <>
             <Byline announcement={viewing} />
             <AnnouncementContent html={viewing.content} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('common.close')}
-              </Button>
-            </Group>
-          </Stack>
+          </>
         )}
-      </Modal>
+      />
     </>
   );
 }

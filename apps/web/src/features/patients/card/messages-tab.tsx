@@ -1,11 +1,10 @@
-import { Badge, Button, Card, Group, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@portal/shared';
 import type { PatientMessage } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
-import { useIsPhone } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -15,10 +14,9 @@ import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useDeleteMessage, useMessages, useSendMessage, useUpdateMessage } from './messages-api';
-import { RichTextDialog } from '../../../components/rich-text-dialog';
+import { MessageDialogs } from '../../../components/message-dialogs';
+import type { MessageDialog } from '../../../components/message-dialogs';
 import { TabState } from './tab-state';
-
-type Dialog = { mode: 'send' } | { mode: 'edit' | 'view'; message: PatientMessage } | null;
 
 function ReadStatus({ message }: { message: PatientMessage }) {
   const { t } = useTranslation();
@@ -39,12 +37,11 @@ function ReadStatus({ message }: { message: PatientMessage }) {
  */
 export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: boolean }) {
   const { t } = useTranslation();
-  const fullScreen = useIsPhone();
   const messages = useMessages(userId);
   const send = useSendMessage(userId);
   const update = useUpdateMessage(userId);
   const remove = useDeleteMessage(userId);
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialog, setDialog] = useState<MessageDialog<PatientMessage>>(null);
   const close = () => setDialog(null);
   const user = useSession()?.user;
   // The server's rule (policies/messages.ts): a doctor edits and deletes only the own messages.
@@ -57,11 +54,11 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {
       // Someone else edited it: the dialog stays open with what was typed, at the new version.
-      const id = dialog.message.id;
+      const id = dialog.item.id;
       messages.refetch().then(
         (answer) => {
           const fresh = answer.data?.find((m) => m.id === id);
-          if (fresh) setDialog({ mode: 'edit', message: fresh });
+          if (fresh) setDialog({ mode: 'edit', item: fresh });
           notifyError(t('common.conflict'));
         },
         (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
@@ -85,7 +82,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
       });
     } else if (dialog?.mode === 'edit') {
       update.mutate(
-        { id: dialog.message.id, content, version: dialog.message.version },
+        { id: dialog.item.id, content, version: dialog.item.version },
         {
           onSuccess: () => {
             notifySuccess(t('common.saved'));
@@ -111,9 +108,6 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
         }),
     });
   }
-
-  const editing = dialog?.mode === 'edit' ? dialog.message : null;
-  const viewing = dialog?.mode === 'view' ? dialog.message : null;
 
   return (
     <Stack gap="md">
@@ -148,7 +142,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
                     onClick={() =>
                       setDialog({
                         mode: unread && !readOnly && mayChange(message) ? 'edit' : 'view',
-                        message,
+                        item: message,
                       })
                     }
                   >
@@ -174,53 +168,23 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
         )}
       </TabState>
 
-      <RichTextDialog
-        opened={dialog?.mode === 'send'}
-        title={t('card.messages.sendTitle')}
-        label={t('card.messages.content')}
-        submitLabel={t('card.messages.send')}
-        saving={send.isPending}
+      <MessageDialogs
+        dialog={dialog}
+        titles={{
+          send: t('card.messages.sendTitle'),
+          edit: t('card.messages.editTitle'),
+          view: t('card.messages.viewTitle'),
+        }}
+        contentLabel={t('card.messages.content')}
+        sendLabel={t('card.messages.send')}
+        sending={send.isPending}
+        updating={update.isPending}
+        removing={remove.isPending}
         onSubmit={submit}
+        onDelete={askDelete}
         onClose={close}
-      />
-
-      <RichTextDialog
-        opened={editing !== null}
-        title={t('card.messages.editTitle')}
-        label={t('card.messages.content')}
-        initialValue={editing?.content ?? ''}
-        submitLabel={t('common.save')}
-        saving={update.isPending}
-        busy={remove.isPending}
-        onSubmit={submit}
-        onClose={close}
-        extraActions={
-          editing && (
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} aria-hidden />}
-              loading={remove.isPending}
-              disabled={update.isPending}
-              onClick={() => askDelete(editing)}
-            >
-              {t('common.delete')}
-            </Button>
-          )
-        }
-      />
-
-      <Modal
-        opened={viewing !== null}
-        onClose={close}
-        title={t('card.messages.viewTitle')}
-        size="lg"
-        centered={!fullScreen}
-        fullScreen={fullScreen}
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        {viewing && (
-          <Stack gap="md">
+        renderView={(viewing) => (
+          <>
             <Group justify="space-between" align="flex-start" gap="xs">
               <div>
                 <Text fw={600} size="sm">
@@ -233,14 +197,9 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
               <ReadStatus message={viewing} />
             </Group>
             <HtmlContent html={viewing.content} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('common.close')}
-              </Button>
-            </Group>
-          </Stack>
+          </>
         )}
-      </Modal>
+      />
     </Stack>
   );
 }
