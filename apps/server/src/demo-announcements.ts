@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
+import { demoActor } from './demo-actor.js';
 import { inTransaction } from './db/client.js';
 import type { Database } from './db/client.js';
 import { doctors, globalMessageReads, globalMessages, patients, users } from './db/schema.js';
 import { sendAnnouncement } from './modules/announcements/service.js';
 import { saveSetting } from './modules/settings/service.js';
-import type { Actor } from './plugins/policy.js';
 
 /**
  * The demo's announcements and phone numbers (issue 11): the courier's and the support line's
@@ -54,17 +54,6 @@ const PLANS: Plan[] = [
   },
 ];
 
-const actorOf = (user: { id: number; login: string; role: 'admin' | 'doctor' }, now: Date) =>
-  ({
-    userId: user.id,
-    sessionId: 0,
-    login: user.login,
-    role: user.role,
-    doctorId: null,
-    unitId: null,
-    changedPasswordAt: now,
-  }) satisfies Actor;
-
 /** Sets the phone numbers and sends the announcements as `adminUserId` and the first doctor. */
 export async function addDemoAnnouncements(
   db: Database,
@@ -73,7 +62,7 @@ export async function addDemoAnnouncements(
 ): Promise<number> {
   const [admin] = await db.select().from(users).where(eq(users.id, adminUserId));
   if (!admin) return 0;
-  const adminActor = actorOf({ id: admin.id, login: admin.login, role: 'admin' }, now);
+  const adminActor = demoActor({ id: admin.id, login: admin.login, role: 'admin' }, now);
   await saveSetting(db, null, adminActor, 'phone', { value: DEMO_PHONES });
 
   const [doctor] = await db
@@ -89,7 +78,7 @@ export async function addDemoAnnouncements(
 
   for (const plan of PLANS) {
     const sender =
-      plan.from === 'doctor' && doctor ? actorOf({ ...doctor, role: 'doctor' }, now) : adminActor;
+      plan.from === 'doctor' && doctor ? demoActor({ ...doctor, role: 'doctor' }, now) : adminActor;
     const { id } = await sendAnnouncement(db, sender, { content: plan.content });
     const sentAt = new Date(now.getTime() - plan.ago);
     await inTransaction(db, sender.userId, async (tx) => {

@@ -1,5 +1,6 @@
 import { warsawToday } from '@portal/shared';
 import { asc, eq, inArray } from 'drizzle-orm';
+import { loadDemoAdmin } from './demo-actor.js';
 import { inTransaction } from './db/client.js';
 import type { Database } from './db/client.js';
 import {
@@ -9,7 +10,6 @@ import {
   probeSetKits,
   probeSets,
   shipmentEvents,
-  users,
 } from './db/schema.js';
 import { createProbeSet } from './modules/probe-sets/create-service.js';
 import { decideProbeSet, saveTracking } from './modules/probe-sets/service.js';
@@ -98,20 +98,8 @@ export async function addDemoProbeSets(
   now = new Date(),
 ): Promise<DemoProbeSetCounts> {
   const counts: DemoProbeSetCounts = { registered: 0, accepted: 0, rejected: 0 };
-  const [user] = await db
-    .select({ id: users.id, login: users.login })
-    .from(users)
-    .where(eq(users.id, actorUserId));
-  if (!user) return counts;
-  const actor: Actor = {
-    userId: user.id,
-    sessionId: 0,
-    login: user.login,
-    role: 'admin',
-    doctorId: null,
-    unitId: null,
-    changedPasswordAt: now,
-  };
+  const actor = await loadDemoAdmin(db, actorUserId, now);
+  if (!actor) return counts;
   // The demo sends no jobs: its histories are written below.
   const noJobs = { running: false, send: () => Promise.resolve('') };
   const quiet = { warn: () => undefined };

@@ -1,13 +1,13 @@
 import { addDays, warsawToday } from '@portal/shared';
 import type { ProbeBody, ProbeResultsBody } from '@portal/shared';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { loadDemoAdmin } from './demo-actor.js';
 import { inTransaction } from './db/client.js';
 import type { Database } from './db/client.js';
-import { carriers, patientMedicines, patients, probes, users, visits } from './db/schema.js';
+import { carriers, patientMedicines, patients, probes, visits } from './db/schema.js';
 import { createProbe } from './modules/probes/create-service.js';
 import { saveProbeResults } from './modules/probes/results-service.js';
 import { saveSetting } from './modules/settings/service.js';
-import type { Actor } from './plugins/policy.js';
 
 /**
  * The demo's samples (issue 10 item 9): the laboratory setting filled, and samples in every
@@ -97,20 +97,8 @@ export async function addDemoProbes(
   now = new Date(),
 ): Promise<DemoProbeCounts> {
   const counts: DemoProbeCounts = { collected: 0, sent: 0, received: 0 };
-  const [user] = await db
-    .select({ id: users.id, login: users.login })
-    .from(users)
-    .where(eq(users.id, actorUserId));
-  if (!user) return counts;
-  const actor: Actor = {
-    userId: user.id,
-    sessionId: 0,
-    login: user.login,
-    role: 'admin',
-    doctorId: null,
-    unitId: null,
-    changedPasswordAt: now,
-  };
+  const actor = await loadDemoAdmin(db, actorUserId, now);
+  if (!actor) return counts;
   await saveSetting(db, null, actor, 'laboratory', { value: DEMO_LABORATORY });
 
   const today = warsawToday(now);
