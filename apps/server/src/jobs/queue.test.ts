@@ -1,78 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, runMigrations } from '../db/client.js';
-import type { DatabaseHandle } from '../db/client.js';
-import { migrateDatabase } from '../db/roles.js';
-import { appServerUrl } from '../test/harness.js';
-import { databaseUrl } from '../test/server-database.js';
-import { dropDatabase } from '../db/drop-database.js';
 
-/**
- * The queue on a database that outlives the app: a PGlite directory on disk, or with
- * TEST_DATABASE_URL a database of its own on that server. Each `open` is a process restart.
- */
-const serverUrl = process.env.TEST_DATABASE_URL;
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+import { restartablePortals } from '../test/restartable-portal.js';
 
-async function withServer(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function durableDatabase(): Promise<() => Promise<DatabaseHandle>> {
-  if (!serverUrl) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-jobs-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return () => openDatabase({ kind: 'pglite', dataDir });
-  }
-  const name = `t_${randomBytes(8).toString('hex')}`;
-  await withServer((client) => client.query(`CREATE DATABASE "${name}"`));
-  cleanups.push(() => withServer((client) => dropDatabase(client, name)));
-  // As the restricted app role when the lane has one; the owner migrates (startPortal).
-  return () =>
-    openDatabase({ kind: 'postgres', url: databaseUrl(appServerUrl ?? serverUrl, name), max: 4 });
-}
-
-/** Starts the portal as main.ts does: migrate, build with jobs, ready. */
-async function startPortal(open: () => Promise<DatabaseHandle>) {
-  const handle = await open();
-  if (handle.kind === 'postgres' && appServerUrl) {
-    const { rows } = await handle.executeSql('select current_database() as name');
-    await migrateDatabase(handle, databaseUrl(serverUrl!, String(rows[0]?.name)));
-  } else {
-    await runMigrations(handle);
-  }
-  const config = loadConfig({ LOG_LEVEL: 'silent' }, null);
-  const app = await buildApp({
-    db: handle.db,
-    config,
-    logger: false,
-    jobs: { db: handle, pollingIntervalSeconds: 0.5 },
-  });
-  return {
-    app,
-    handle,
-    /** As main.ts shuts down: the app (and with it the queue) first, then the database. */
-    async stop() {
-      await app.close();
-      await handle.close();
-    },
-  };
-}
+/** The queue on a database that outlives the app; each start is a process restart. */
+const portals = restartablePortals('portal-jobs');
+afterAll(() => portals.cleanup());
+const durableDatabase = portals.durableDatabase;
+const startPortal = (open: Parameters<typeof portals.start>[0]) => portals.start(open);
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,78 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, runMigrations } from '../../db/client.js';
-import type { DatabaseHandle } from '../../db/client.js';
-import { dropDatabase } from '../../db/drop-database.js';
-import { migrateDatabase } from '../../db/roles.js';
 import { probeSetKits } from '../../db/schema.js';
-import { appServerUrl } from '../../test/harness.js';
-import { databaseUrl } from '../../test/server-database.js';
 import { FAKE_STEPS, FakeTrackingProvider } from './fake-provider.js';
 import { REFRESH_JOB } from './job.js';
 import { insertOrder, insertPatient, waybill } from '../../test/kit-fixture.js';
+import { restartablePortals } from '../../test/restartable-portal.js';
 
 /** As jobs/queue.test.ts: a database that outlives the app; each start is a process restart. */
-const serverUrl = process.env.TEST_DATABASE_URL;
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const portals = restartablePortals('portal-tracking');
+afterAll(() => portals.cleanup());
+const durableDatabase = portals.durableDatabase;
 
-async function withServer(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function durableDatabase(): Promise<() => Promise<DatabaseHandle>> {
-  if (!serverUrl) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-tracking-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return () => openDatabase({ kind: 'pglite', dataDir });
-  }
-  const name = `t_${randomBytes(8).toString('hex')}`;
-  await withServer((client) => client.query(`CREATE DATABASE "${name}"`));
-  cleanups.push(() => withServer((client) => dropDatabase(client, name)));
-  return () =>
-    openDatabase({ kind: 'postgres', url: databaseUrl(appServerUrl ?? serverUrl, name), max: 4 });
-}
-
-async function startPortal(open: () => Promise<DatabaseHandle>) {
-  const handle = await open();
-  if (handle.kind === 'postgres' && appServerUrl) {
-    const { rows } = await handle.executeSql('select current_database() as name');
-    await migrateDatabase(handle, databaseUrl(serverUrl!, String(rows[0]?.name)));
-  } else {
-    await runMigrations(handle);
-  }
-  const config = loadConfig({ LOG_LEVEL: 'silent', TRACKING_REFRESH_CRON: '15 */3 * * *' }, null);
-  const app = await buildApp({
-    db: handle.db,
-    config,
-    logger: false,
-    jobs: { db: handle, pollingIntervalSeconds: 0.5 },
+async function startPortal(open: Parameters<typeof portals.start>[0]) {
+  const portal = await portals.start(open, {
+    env: { TRACKING_REFRESH_CRON: '15 */3 * * *' },
     trackingProvider: new FakeTrackingProvider(),
   });
-  await app.ready();
-  return {
-    app,
-    handle,
-    async stop() {
-      await app.close();
-      await handle.close();
-    },
-  };
+  await portal.app.ready();
+  return portal;
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
