@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '@portal/shared';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.js';
+import { AppError } from '../../lib/errors.js';
 import { authenticateLab, receiveHl7 } from './hl7-service.js';
 
 /** An ORU^R01 with a few hundred results is tens of kilobytes; 1 MB leaves room and no more. */
@@ -23,6 +24,12 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, secre
       // Public for the token check: the laboratory signs in with HTTP Basic, checked below.
       config: { access: 'public', noStore: true },
       bodyLimit: HL7_BODY_LIMIT,
+      // A JSON body would reach zod as an object (422); the laboratory sends ER7 or nothing.
+      preValidation: (request, _reply, done) => {
+        const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+        if (type && ER7_TYPES.includes(type)) done();
+        else done(new AppError(415, 'error', { error: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }));
+      },
       schema: {
         tags: ['laboratory'],
         summary:
