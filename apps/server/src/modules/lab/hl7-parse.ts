@@ -89,6 +89,16 @@ export function parseOru(text: string, medicines: readonly MedicineCode[]): Pars
     .replace(/^\u000b/, '')
     .replace(/\u001c\r?$/, '')
     .trim();
+  // NUL cannot be stored in PostgreSQL text; other controls have no place in ER7 either.
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(er7)) {
+    return {
+      ok: false,
+      message: null,
+      controlId: null,
+      reason: 'control characters in the message',
+    };
+  }
   let message: Hl7Message;
   try {
     message = Hl7Message.parse(er7);

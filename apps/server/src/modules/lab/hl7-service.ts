@@ -155,7 +155,8 @@ async function reject(
     status: 'rejected',
     error: reason,
     results_count: 0,
-    raw: text,
+    // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
+    raw: text.replace(/\u0000/g, '\uFFFD'),
   });
   // The reason names segments and fields only, never a patient's data.
   await recordSynevoError(db, `HL7 ${controlId ?? '-'}: ${reason}`.slice(0, 500));

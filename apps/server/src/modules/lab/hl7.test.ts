@@ -329,6 +329,19 @@ describe('POST /api/lab/hl7', () => {
     expect(msa(res.body)).toBe('MSA|AE||unparsable message');
   });
 
+  it('answers AE to control characters and NUL, and 413 to a body over 1 MB', async () => {
+    const sample = await sampleOf();
+    const er7 = buildFakeOru({ controlId: unique('msg'), samples: [normalPanel(sample.code)] });
+    for (const hostile of [er7.replace(sample.code, `${sample.code}\u0000`), `${er7}\u0007`]) {
+      const res = await send(hostile);
+      expect(res.statusCode).toBe(200);
+      expect(msa(res.body)).toBe('MSA|AE||control characters in the message');
+    }
+    const huge = await send(`${er7}\rNTE|1||${'x'.repeat(1024 * 1024)}`);
+    expect(huge.statusCode).toBe(413);
+    expect((await probeOf(sample.id)).biochemistry_results.alt).toBeNull();
+  });
+
   it('takes x-application/hl7-v2+er7 and refuses JSON with 415', async () => {
     const sample = await sampleOf();
     const er7 = buildFakeOru({ controlId: unique('msg'), samples: [normalPanel(sample.code)] });
