@@ -40,6 +40,8 @@ export function readXls(
       cellHTML: false,
       cellText: false,
       cellDates: false,
+      // Number formats tell a date from a number.
+      cellNF: true,
       cellStyles: false,
       sheets: 0,
     });
