@@ -10,6 +10,8 @@ export interface ZipFixtureEntry {
   unixMode?: number;
   /** The uncompressed size written in the headers (a lie, for a bomb whose headers understate it). */
   claimedSize?: number;
+  /** Written as a local entry but left out of the central directory (seen only by streaming readers). */
+  hidden?: boolean;
 }
 
 /**
@@ -59,12 +61,12 @@ export function buildZip(entries: ZipFixtureEntry[]): Buffer {
     central.writeUInt32LE(((entry.unixMode ?? 0) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
-    centrals.push(central, name, extra);
+    if (!entry.hidden) centrals.push(central, name, extra);
     offset += local.length + name.length + body.length;
   }
   const directory = Buffer.concat(centrals);
   const tail: Buffer[] = [];
-  const count = entries.length;
+  const count = entries.filter((entry) => !entry.hidden).length;
   if (count > 0xffff) {
     const zip64 = Buffer.alloc(56);
     zip64.writeUInt32LE(0x06064b50, 0);

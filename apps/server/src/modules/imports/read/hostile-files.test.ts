@@ -167,6 +167,22 @@ describe('workbooks', () => {
     ]);
   });
 
+  it('refuses an xlsx with a part its directory does not list (a streaming reader would read it)', async () => {
+    const source = await parts(await workbook([['a'], [1]]));
+    source.splice(1, 0, { name: 'xl/worksheets/sheet7.xml', data: Buffer.alloc(MB), hidden: true });
+    expect(await errorsOf('a.xlsx', buildZip(source))).toEqual([
+      'a.xlsx: archiwum zawiera dane spoza spisu plików (spreparowane archiwum)',
+    ]);
+  });
+
+  it('stops reading a sheet past the row limit', async () => {
+    const rows: unknown[][] = [['a']];
+    for (let i = 0; i < 500; i += 1) rows.push([i]);
+    expect(await errorsOf('a.xlsx', await workbook(rows), { maxRows: 100 })).toEqual([
+      'a.xlsx, wiersz 102: plik ma więcej niż 100 wierszy danych',
+    ]);
+  });
+
   it('refuses a zip that is no workbook under an .xlsx name', async () => {
     expect(await errorsOf('a.xlsx', buildZip([{ name: 'a.csv', data: CSV }]))).toEqual([
       'a.xlsx: skoroszyt nie ma arkusza',

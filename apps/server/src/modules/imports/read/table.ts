@@ -20,6 +20,11 @@ export class TableBuilder {
     private readonly columnLabel: (index: number) => string,
   ) {}
 
+  /** Past the row limit (the rest of the file need not be read). */
+  get full(): boolean {
+    return this.tooMany;
+  }
+
   /** `row` is the 1-based row number in the file; `cells` from the first column on. */
   add(row: number, cells: readonly CellValue[]): void {
     if (this.columns === null) {

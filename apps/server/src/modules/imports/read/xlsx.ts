@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ErrorList } from './error-list.js';
 import type { ReadLimits } from './limits.js';
@@ -27,6 +28,11 @@ function cellValue(value: ExcelValue, problem: (message: string) => void): CellV
       problem('formuła bez zapisanego wyniku (zapisz plik w Excelu, aby go obliczyć)');
       return null;
     }
+    // The streaming reader gives an error result as NaN.
+    if (typeof result === 'number' && Number.isNaN(result)) {
+      problem('formuła daje błąd');
+      return null;
+    }
     if (typeof result === 'object' && !(result instanceof Date) && 'error' in result) {
       problem(`formuła daje błąd ${String(result.error)}`);
       return null;
@@ -46,8 +52,10 @@ function cellValue(value: ExcelValue, problem: (message: string) => void): CellV
 
 /**
  * .xlsx and .xlsm (the same container; a macro project is a part exceljs never runs). The
- * container is first inflated under the zip limits, so a crafted sheet cannot blow up memory
- * inside exceljs; then the first sheet is read, its first row holding the field names.
+ * container is first inflated under the zip limits and its layout checked, so a crafted part
+ * cannot blow up memory inside exceljs; then the first sheet is read row by row with exceljs's
+ * streaming reader (memory grows with the rows kept, not with the workbook's XML), its first row
+ * holding the field names.
  */
 export async function readXlsx(
   file: string,
@@ -68,30 +76,47 @@ export async function readXlsx(
     false,
   );
   if (errors.count > before) return null;
-  const workbook = new ExcelJS.Workbook();
+  const table = new TableBuilder(file, errors, limits.maxRows, columnLetter);
+  let found = false;
   try {
-    // exceljs's typings want its own Buffer type; a Node Buffer is what it reads.
-    await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), {
+      sharedStrings: 'cache',
+      // Styles tell a date from a number; hyperlinks are not data.
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    });
+    for await (const sheet of reader) {
+      // The first sheet in the workbook's order (the reader meets them in the file's order).
+      const first = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model
+        ?.sheets?.[0]?.name;
+      // exceljs's typings leave out the reader's sheet name.
+      const name = (sheet as unknown as { name?: string }).name;
+      if (first !== undefined && name !== first) continue;
+      found = true;
+      for await (const row of sheet) {
+        const raw = row.values as ExcelValue[];
+        const cells: CellValue[] = [];
+        for (let index = 1; index < raw.length; index += 1)
+          cells.push(
+            cellValue(raw[index], (message) =>
+              errors.add(file, message, row.number, columnLetter(index - 1)),
+            ),
+          );
+        table.add(row.number, cells);
+        // Past the row limit the rest of the sheet is not worth reading.
+        if (table.full) break;
+      }
+      break;
+    }
   } catch {
     errors.add(file, 'nie udało się odczytać arkusza (uszkodzony plik Excel)');
     return null;
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) {
+  if (!found) {
     errors.add(file, 'skoroszyt nie ma arkusza');
     return null;
   }
-  const table = new TableBuilder(file, errors, limits.maxRows, columnLetter);
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const raw = row.values as ExcelValue[];
-    const cells: CellValue[] = [];
-    for (let index = 1; index < raw.length; index += 1)
-      cells.push(
-        cellValue(raw[index], (message) =>
-          errors.add(file, message, rowNumber, columnLetter(index - 1)),
-        ),
-      );
-    table.add(rowNumber, cells);
-  });
   return table.build();
 }

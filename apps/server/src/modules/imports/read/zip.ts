@@ -64,7 +64,10 @@ export async function readZip(
       throw new ZipRefused(
         `archiwum ma zbyt wiele plików (${zip.entryCount}, najwięcej ${limits.maxEntries})`,
       );
-    return await entries(zip, limits, keep);
+    const layout: Entry[] = [];
+    const found = await entries(zip, limits, keep, layout);
+    if (!keep) checkLayout(data, layout);
+    return found;
   } catch (error) {
     errors.add(file, polish(error));
     return null;
@@ -73,7 +76,12 @@ export async function readZip(
   }
 }
 
-function entries(zip: ZipFile, limits: ZipLimits, keep: boolean): Promise<ZipEntryData[]> {
+function entries(
+  zip: ZipFile,
+  limits: ZipLimits,
+  keep: boolean,
+  layout: Entry[],
+): Promise<ZipEntryData[]> {
   const found: ZipEntryData[] = [];
   let total = 0;
   return new Promise((resolve, reject) => {
@@ -84,6 +92,7 @@ function entries(zip: ZipFile, limits: ZipLimits, keep: boolean): Promise<ZipEnt
     zip.on('error', fail);
     zip.on('end', () => resolve(found));
     zip.on('entry', (entry: Entry) => {
+      layout.push(entry);
       const name = entry.fileName;
       const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
       if (mode === S_IFLNK)
@@ -127,4 +136,31 @@ function tooBig(limits: ZipLimits): ZipRefused {
   return new ZipRefused(
     `archiwum jest za duże po rozpakowaniu (najwięcej ${megabytes(limits.maxTotalBytes)})`,
   );
+}
+
+/**
+ * The entries listed in the central directory (checked above) must be all the file holds, back to
+ * back from its first byte: a reader that walks the local headers instead (exceljs's streaming
+ * reader) would otherwise meet an entry the check never saw.
+ */
+function checkLayout(data: Buffer, listed: readonly Entry[]): void {
+  const hidden = new ZipRefused('archiwum zawiera dane spoza spisu plików (spreparowane archiwum)');
+  let position = 0;
+  for (const entry of [...listed].sort(
+    (a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader,
+  )) {
+    if (entry.relativeOffsetOfLocalHeader !== position || position + 30 > data.length) throw hidden;
+    const nameLength = data.readUInt16LE(position + 26);
+    const extraLength = data.readUInt16LE(position + 28);
+    position += 30 + nameLength + extraLength + entry.compressedSize;
+    // bit 3: a data descriptor follows (its signature optional; zip64 sizes are 8 bytes each).
+    if (entry.generalPurposeBitFlag & 0x8) {
+      if (position + 4 <= data.length && data.readUInt32LE(position) === 0x08074b50) position += 4;
+      const zip64 = entry.compressedSize >= 0xffffffff || entry.uncompressedSize >= 0xffffffff;
+      position += zip64 ? 20 : 12;
+    }
+  }
+  // Next comes the central directory (or, with no entry, the end record).
+  const next = position + 4 <= data.length ? data.readUInt32LE(position) : 0;
+  if (next !== 0x02014b50 && next !== 0x06054b50) throw hidden;
 }
