@@ -183,6 +183,38 @@ describe('workbooks', () => {
     ]);
   });
 
+  it('reads a workbook whose parts come in Excel’s order (sheets before strings and styles)', async () => {
+    const book = new ExcelJS.Workbook();
+    const first = book.addWorksheet('Dane');
+    first.addRow(['probe_code', 'date_of_analysis']);
+    first.addRow(['P-1', new Date(Date.UTC(2026, 10, 3))]);
+    book.addWorksheet('Opis').addRow(['nieczytane']);
+    const source = await parts(Buffer.from(await book.xlsx.writeBuffer()));
+    const rank = (name: string): number =>
+      name.startsWith('xl/worksheets/sheet') ? 0 : /sharedStrings|styles/.test(name) ? 2 : 1;
+    source.sort((a, b) => rank(a.name) - rank(b.name));
+    const tables = await readImportFiles([{ name: 'excel.xlsx', data: buildZip(source) }]);
+    expect(tables[0]!.rows).toEqual([
+      {
+        file: 'excel.xlsx',
+        row: 2,
+        values: { probe_code: 'P-1', date_of_analysis: new Date(Date.UTC(2026, 10, 3)) },
+      },
+    ]);
+  });
+
+  it('lists the one bad cell of a 10,000-row sheet at row 9,999', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Dane');
+    sheet.addRow(['probe_code', 'value']);
+    for (let i = 2; i <= 10_001; i += 1) sheet.addRow([`P-${i}`, i]);
+    sheet.getCell('B9999').value = { formula: 'NOW()', date1904: false };
+    const data = Buffer.from(await book.xlsx.writeBuffer());
+    expect(await errorsOf('duzy.xlsx', data)).toEqual([
+      'duzy.xlsx, wiersz 9999, kolumna B: formuła bez zapisanego wyniku (zapisz plik w Excelu, aby go obliczyć)',
+    ]);
+  });
+
   it('refuses a zip that is no workbook under an .xlsx name', async () => {
     expect(await errorsOf('a.xlsx', buildZip([{ name: 'a.csv', data: CSV }]))).toEqual([
       'a.xlsx: skoroszyt nie ma arkusza',
