@@ -93,7 +93,9 @@ export async function readXlsx(
         ?.sheets?.[0]?.name;
       // exceljs's typings leave out the reader's sheet name.
       const name = (sheet as unknown as { name?: string }).name;
-      if (first !== undefined && name !== first) continue;
+      // The other sheets are passed over, not broken off: exceljs removes the temporary file it
+      // keeps a deferred sheet in only when its turn comes.
+      if (found || (first !== undefined && name !== first)) continue;
       found = true;
       for await (const row of sheet) {
         const raw = row.values as ExcelValue[];
@@ -108,7 +110,6 @@ export async function readXlsx(
         // Past the row limit the rest of the sheet is not worth reading.
         if (table.full) break;
       }
-      break;
     }
   } catch {
     errors.add(file, 'nie udało się odczytać arkusza (uszkodzony plik Excel)');
