@@ -122,7 +122,7 @@ const ODM = `<?xml version="1.0" encoding="UTF-8"?>
       </FormData></StudyEventData>
       <StudyEventData StudyEventOID="SE.SAMPLES"><FormData FormOID="F.SAMPLES">
         <ItemGroupData ItemGroupOID="IG.SAMPLE" ItemGroupRepeatKey="5">
-          <ItemData ItemOID="IT.PROBE_CODE" Value="P-0005"/>
+          <ItemData ItemOID="IT.PROBE_CODE" Value="P&amp;&#x105;-0005"/>
           <ItemData ItemOID="IT.MATERIAL" Value="blood"/>
           <ItemData ItemOID="IT.ALT" Value="12.5"/>
           <ItemData ItemOID="IT.DRUG_3" Value="4.25"/>
@@ -139,7 +139,7 @@ describe('CDISC ODM 1.3', () => {
     const table = await read(ODM);
     expect(table.kind).toBe('odm');
     const common = {
-      probe_code: 'P-0005',
+      probe_code: 'P&ą-0005',
       date_of_analysis: utc(2026, 11, 2),
       lab_range: null,
       patient_sex: null,

@@ -75,9 +75,9 @@ export function readXml(
     removeNSPrefix: true,
     parseTagValue: false,
     parseAttributeValue: false,
-    // Only the five predefined entities remain possible without a DOCTYPE.
+    // Without a DOCTYPE only the predefined entities and character references (&#261; = ą) remain.
     processEntities: true,
-    htmlEntities: false,
+    htmlEntities: true,
     trimValues: true,
   });
   const document = parser.parse(source) as Record<string, XmlNode>;
