@@ -12,6 +12,8 @@ export interface ReferenceRange {
   min: number | null;
   max: number | null;
   below: number | null;
+  /** 'laboratory': the laboratory's own range, sent with the result, not the study's. */
+  source?: 'laboratory';
 }
 
 /** One stored row: `sex` null applies to both sexes. */

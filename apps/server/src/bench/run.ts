@@ -9,6 +9,7 @@ import { ensureInitialAdmin } from '../modules/admins/service.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
+import { measureHl7 } from './hl7-bench.js';
 import { measureLabels } from './labels-bench.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { measureProbeCode } from './probe-code-bench.js';
@@ -218,6 +219,11 @@ async function main() {
         await probeCodeOnly(db);
         continue;
       }
+      if (only === 'hl7') {
+        log(`\n${db.label}: issue 12 laboratory messages only`);
+        await measureHl7(db, ADMIN, log);
+        continue;
+      }
       if (only === 'probes') {
         log(`\n${db.label}: issue 10 samples list only`);
         await probesOnly(db);
@@ -236,6 +242,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
+  if (only === 'hl7') return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

@@ -83,6 +83,8 @@ export const referenceRange = z.object({
   min: z.number().nullable(),
   max: z.number().nullable(),
   below: z.number().nullable(),
+  /** Present ('laboratory') when the laboratory sent its own range with the result (issue 12). */
+  source: z.literal('laboratory').optional(),
 });
 
 export const shipment = z.object({

@@ -16,6 +16,7 @@ import {
   referenceRanges,
   users,
 } from '../../db/schema.js';
+import type { LabRange } from '../../db/schema.js';
 
 export type ProbeRow = typeof probes.$inferSelect;
 
@@ -126,16 +127,20 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
   };
   const rangeOf: Record<string, ReferenceRange> = {};
   const outOfNorm: string[] = [];
+  const labRanges = probe.lab_ranges ?? {};
   for (const analyte of BIOCHEMISTRY_ANALYTES) {
-    const range = rangeFor(ranges, 'biochemistry', analyte, sex);
+    const range = fromLaboratory(
+      labRanges[analyte],
+      rangeFor(ranges, 'biochemistry', analyte, sex),
+    );
     if (!range) continue;
     rangeOf[analyte] = range;
     if (isOutOfNorm(biochemistry[analyte], range)) outOfNorm.push(analyte);
   }
   for (const medicine of related.medicines) {
-    const range = rangeFor(ranges, 'drug', medicine.inn, sex);
-    if (!range) continue;
     const key = `medicine_${medicine.medicine_id}`;
+    const range = fromLaboratory(labRanges[key], rangeFor(ranges, 'drug', medicine.inn, sex));
+    if (!range) continue;
     rangeOf[key] = range;
     if (isOutOfNorm(medicine.concentration, range)) outOfNorm.push(key);
   }
@@ -195,6 +200,23 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
         : null,
     version: probe.version,
   };
+}
+
+/**
+ * The laboratory's own range, sent with its result, wins over the study's (design §5
+ * "Laboratory integration"): a "<1.2" range is a "<" limit like the study's `below`. A range
+ * without a bound (text only) keeps the study's.
+ */
+export function fromLaboratory(
+  lab: LabRange | undefined,
+  study: ReferenceRange | null,
+): ReferenceRange | null {
+  if (!lab || (lab.min === null && lab.max === null)) return study;
+  const unit = lab.unit ?? study?.unit ?? '';
+  if (lab.text.trim().startsWith('<') && !lab.text.trim().startsWith('<=')) {
+    return { unit, min: null, max: null, below: lab.max, source: 'laboratory' };
+  }
+  return { unit, min: lab.min, max: lab.max, below: null, source: 'laboratory' };
 }
 
 /** One sample by id in the shape of design §6, or null. */
