@@ -169,7 +169,7 @@ describe('matching a result to a sample', () => {
           eq(auditEntries.column_name, 'alt'),
         ),
       );
-    expect(probeAudit.at(-1)).toMatchObject({ user_id: admin.session.user.id, new_value: 200 });
+    expect(probeAudit.at(-1)).toMatchObject({ user_id: admin.session.user.id, new_value: '200' });
   });
 
   it("gives an imported row's value the source 'import' and a concentration to the sample's medicine", async () => {

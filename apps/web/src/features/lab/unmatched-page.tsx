@@ -71,13 +71,20 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
   // The laboratory's code is the best first guess: an administrator usually corrects a typo.
   const [search, setSearch] = useState(row.probe_code);
   const [term] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [probeId, setProbeId] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const [error, setError] = useState<string | undefined>();
-  const found = useProbeSearch(term);
-  const options = (found.data ?? []).map((probe) => ({
+  // Once a sample is chosen the box shows its label: that is no new search.
+  const found = useProbeSearch(chosen && term === chosen.label ? '' : term);
+  const answered = (found.data ?? []).map((probe) => ({
     value: String(probe.id),
     label: `${probe.code} — ${probe.patient.surname} ${probe.patient.firstname} (${formatDay(probe.date_of_sample)})`,
   }));
+  // The chosen sample stays an option while other searches come and go.
+  const options =
+    chosen && !answered.some((option) => option.value === chosen.value)
+      ? [chosen, ...answered]
+      : answered;
+  const probeId = chosen?.value ?? null;
   const searching = search.trim() !== term || found.isFetching;
 
   function submit(event: FormEvent) {
@@ -117,7 +124,7 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
           data={options}
           value={probeId}
           onChange={(value) => {
-            setProbeId(value);
+            setChosen(options.find((option) => option.value === value) ?? null);
             setError(undefined);
           }}
           searchable
