@@ -41,13 +41,11 @@ async function resolveBoth(
   await page.getByText('Dane z laboratorium').first().click();
   await expect(page.getByText('OBR-3:').first()).toBeVisible();
 
-  // Match: the picker starts from the laboratory's code; the right sample is found by its own.
+  // Match: the laboratory's code has a typo; the right sample is found by its own code.
   await page.getByRole('button', { name: matchName, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Dopasuj wynik do próbki' });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: 'Dopasuj', exact: true }).click();
-  await expect(dialog.getByText('To pole musi być wypełnione')).toBeVisible();
-  const picker = dialog.getByRole('textbox', { name: 'Próbka' });
+  const picker = dialog.getByRole('combobox', { name: 'Próbka' });
   await picker.fill(seeded.probe.code);
   await page
     .getByRole('option', { name: new RegExp(`^${seeded.probe.code} — Laboratoryjny`) })
@@ -76,7 +74,7 @@ async function resolveBoth(
 
   // The matched result links to its sample, which now shows the value.
   await chooseStatus(page, 'Dopasowane');
-  await expect(page.getByText(seeded.match.code)).toBeVisible();
+  await expect(page.getByText(seeded.match.code, { exact: true }).first()).toBeVisible();
   await expectAccessible(page, `matched results (${size})`);
   await page.getByRole('link', { name: 'Otwórz próbkę' }).first().click();
   await expect(page).toHaveURL(new RegExp(`/probes/\\d+$`));

@@ -1,6 +1,5 @@
 import {
   Anchor,
-  Badge,
   Button,
   Code,
   Group,
@@ -68,8 +67,7 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
   const { t } = useTranslation();
   const { match } = useResolveUnmatched();
   const refusal = useRefusal();
-  // The laboratory's code is the best first guess: an administrator usually corrects a typo.
-  const [search, setSearch] = useState(row.probe_code);
+  const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const [error, setError] = useState<string | undefined>();
@@ -353,9 +351,9 @@ export function UnmatchedPage() {
       header: t('unmatched.reason'),
       cell: (row) => (
         <Stack gap={4}>
-          <Badge color="orange" variant="light" style={{ textTransform: 'none' }}>
+          <Text size="sm" fw={600}>
             {t(`unmatched.reasons.${row.reason}`)}
-          </Badge>
+          </Text>
           <RawValues row={row} />
         </Stack>
       ),
@@ -385,9 +383,9 @@ export function UnmatchedPage() {
       <Text size="sm">
         {t('unmatched.patient')}: {patientText(row)}
       </Text>
-      <Badge color="orange" variant="light" my={4} style={{ textTransform: 'none' }}>
+      <Text size="sm" fw={600} my={4}>
         {t(`unmatched.reasons.${row.reason}`)}
-      </Badge>
+      </Text>
       <RawValues row={row} />
     </>
   );
