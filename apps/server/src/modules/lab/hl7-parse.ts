@@ -76,6 +76,12 @@ const FIELD_COUNTS: Record<string, { min: number; max: number }> = {
 /** A finite number ≥ 0 written plainly ("12", "0.8", "1,2"); exponents and signs are refused. */
 const NUMBER = /^[0-9]{1,12}([.,][0-9]{1,12})?$/;
 
+// MLLP's start block (VT) and end block (FS CR): control characters are the point here.
+// eslint-disable-next-line no-control-regex
+const MLLP_START = /^\u000b/;
+// eslint-disable-next-line no-control-regex
+const MLLP_END = /\u001c\r?$/;
+
 class Refusal extends Error {}
 
 const refuse = (reason: string): never => {
@@ -85,10 +91,7 @@ const refuse = (reason: string): never => {
 /** Parses and maps one ER7 message; every problem refuses the whole message. */
 export function parseOru(text: string, medicines: readonly MedicineCode[]): ParseOutcome {
   // MLLP framing (VT … FS CR) sometimes survives a bridge to HTTP.
-  const er7 = text
-    .replace(/^\u000b/, '')
-    .replace(/\u001c\r?$/, '')
-    .trim();
+  const er7 = text.replace(MLLP_START, '').replace(MLLP_END, '').trim();
   // NUL cannot be stored in PostgreSQL text; other controls have no place in ER7 either.
   // eslint-disable-next-line no-control-regex -- looking for control characters is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(er7)) {
@@ -234,14 +237,14 @@ function mapOru(message: Hl7Message, medicines: readonly MedicineCode[]): Parsed
 
 function mapPatient(segment: Hl7Segment) {
   const sexText = field(segment, 8).toUpperCase();
-  const sex = sexText === 'M' ? 'M' : sexText === 'F' ? 'K' : null;
+  const sex: 'M' | 'K' | null = sexText === 'M' ? 'M' : sexText === 'F' ? 'K' : null;
   if (sexText !== '' && sexText !== 'M' && sexText !== 'F' && sexText !== 'U' && sexText !== 'O') {
     refuse('PID-8: unknown sex');
   }
   const birth = field(segment, 7);
   const birthDate = birth ? hl7Date(birth, 'PID-7') : null;
   return {
-    sex: sex as 'M' | 'K' | null,
+    sex,
     birthDate,
     raw: { 'PID-7': birth, 'PID-8': sexText },
   };

@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hl7Message, Hl7Segment } from '@medplum/core';
+import { SYNEVO_LAST_ERROR } from '@portal/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { labMessages, medicines, patients, probes, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { readSynevoCredentials, recordSynevoError } from '../settings/service.js';
+import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/service.js';
 import { applyLabResults } from './apply-results.js';
 import type { LabResult } from './apply-results.js';
 import { parseOru } from './hl7-parse.js';
@@ -130,7 +131,8 @@ export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome
     throw error;
   }
   // Kept until the next accepted message, which clears it (the settings screen then shows none).
-  await recordSynevoError(db, null);
+  // A read is cheaper than a write per message: clear only what is there.
+  if ((await readSetting(db, SYNEVO_LAST_ERROR)).value !== null) await recordSynevoError(db, null);
   return accept(false);
 }
 

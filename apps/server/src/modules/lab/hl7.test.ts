@@ -255,7 +255,10 @@ describe('POST /api/lab/hl7', () => {
       lab_range: '10-40',
       patient_sex: 'K',
       status: 'open',
-      raw: expect.objectContaining({ 'OBX-5': '25', 'OBR-3': unknownCode }),
+    });
+    expect(byCode(unknownCode).find((row) => row.analyte === 'alt')?.raw).toMatchObject({
+      'OBX-5': '25',
+      'OBR-3': unknownCode,
     });
     // Nothing attached to the sample whose patient disagrees.
     expect((await probeOf(sample.id)).biochemistry_results.alt).toBeNull();

@@ -70,7 +70,9 @@ export async function saveProbeResults(
       .update(probes)
       .set({
         ...changes,
-        ...(storesResult ? { results_at: sql`now()`, status: 'received' as const } : {}),
+        ...(storesResult
+          ? { results_at: sql`now()`, status: 'received' as const, results_source: 'hand' as const }
+          : {}),
         version: sql`${probes.version} + 1`,
         updated_at: sql`now()`,
       })
