@@ -11,6 +11,7 @@ import type { ListTotal } from '../../lib/list-totals.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { applyLabResults } from './apply-results.js';
+import { labRange } from './hl7-parse.js';
 import type { LabResult } from './apply-results.js';
 
 type UnmatchedRow = typeof unmatchedResults.$inferSelect;
@@ -77,27 +78,14 @@ export async function listUnmatched(
 }
 
 /**
- * The laboratory's range text ("10-40", "<1.2", ">5", "3,5 - 7,0") as the bounds the flags use;
- * a text it cannot read is kept with no bounds, so the study's range still applies.
+ * The laboratory's range text as kept on the row, read as the connector reads OBX-7 (bounds for
+ * the flags; an unreadable text keeps no bounds, so the study's range still applies).
  */
 export function labRangeOf(text: string | null, unit: string | null): LabRange | null {
   const trimmed = text?.trim();
   if (!trimmed) return null;
-  const number = (s: string) => {
-    const n = Number(s.trim().replace(',', '.'));
-    return s.trim() !== '' && Number.isFinite(n) ? n : null;
-  };
-  const between = /^([^-–]+)[-–]([^-–]+)$/.exec(trimmed);
-  if (between) {
-    return { text: trimmed, min: number(between[1]!), max: number(between[2]!), unit };
-  }
-  if (/^<=?/.test(trimmed)) {
-    return { text: trimmed, min: null, max: number(trimmed.replace(/^<=?/, '')), unit };
-  }
-  if (/^>=?/.test(trimmed)) {
-    return { text: trimmed, min: number(trimmed.replace(/^>=?/, '')), max: null, unit };
-  }
-  return { text: trimmed, min: null, max: null, unit };
+  const range = labRange(trimmed, unit ?? '');
+  return range && { ...range, unit };
 }
 
 /** The row as a result for applyLabResults: its analyte, value and the laboratory's range. */

@@ -231,6 +231,19 @@ describe('matching a result to a sample', () => {
     expect(late.json()).toEqual({ status: 'already_resolved' });
     expect((await match(id, {})).statusCode).toBe(422);
   });
+  it("refuses a deleted patient's sample (409 patient_deleted) and leaves the row open", async () => {
+    const sample = await sampleOf();
+    const deleted = await t.request('DELETE', `/api/patients/${sample.patientId}`, {
+      token: admin.session.token,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const id = await unmatched();
+    const res = await match(id, { probe_id: sample.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ status: 'patient_deleted' });
+    const [row] = await t.db.select().from(unmatchedResults).where(eq(unmatchedResults.id, id));
+    expect(row!.status).toBe('open');
+  });
 });
 
 describe('discarding a result', () => {
