@@ -13,6 +13,17 @@ export interface E2eSeed {
     synevo_error: string;
   };
   // ---- end of panel documents ----
+  // ---- unmatched laboratory results (issue 12) ----
+  /** Per screen size: a sample of Ludwik Laboratoryjny, a result to match to it, one to discard. */
+  unmatched: Record<
+    'desktop' | 'phone',
+    {
+      probe: SeededProbe;
+      match: { id: number; code: string };
+      discard: { id: number; code: string };
+    }
+  >;
+  // ---- end of unmatched laboratory results ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card spec records it). */

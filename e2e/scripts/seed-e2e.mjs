@@ -343,8 +343,67 @@ try {
   const documents = { doctor_document: doctorDocument, synevo_error: synevoError };
   // ---- end of panel documents and laboratory integration ----
 
+  // ---- unmatched laboratory results (issue 12, unmatched.spec.ts) ----
+  // A man's two collected samples (one per screen size) and, per screen size, two results the
+  // laboratory sent for codes no sample has: one the spec matches to the sample, one it discards.
+  const labPatient = await patient(
+    'Ludwik',
+    'Laboratoryjny',
+    { year: 1971, month: 3, day: 9 },
+    721,
+  );
+  const unmatchedSamples = await db
+    .insert(probes)
+    .values(
+      ['E2E-UNM-DESK', 'E2E-UNM-PHONE'].map((code, i) => ({
+        code,
+        patient_id: labPatient.id,
+        probe_number: i + 1,
+        date_of_sample: addDays(today, -2),
+        carrier_id: carrier.id,
+        ordered_by_firstname: 'Anna',
+        ordered_by_surname: 'Zlecająca',
+        ordered_at: addDays(today, -2),
+        patient_firstname: 'Ludwik',
+        patient_surname: 'Laboratoryjny',
+        patient_address_street: 'ul. Piotrkowska',
+        patient_address_building: '100',
+        patient_address_postcode: '90-001',
+        patient_address_city: 'Łódź',
+        created_by: account.id,
+      })),
+    )
+    .returning({ id: probes.id, code: probes.code });
+  const unmatchedRow = (code, analyte, value, unit, labRange, reason) => ({
+    probe_code: code,
+    analyte,
+    value,
+    unit,
+    lab_range: labRange,
+    date_of_analysis: addDays(today, -1),
+    patient_sex: 'M',
+    patient_birth_date: '1971-03-09',
+    reason,
+    raw: { 'OBR-3': code, 'OBX-3': analyte.toUpperCase(), 'OBX-5': String(value), 'OBX-6': unit },
+  });
+  const unmatchedRows = await db
+    .insert(schema.unmatchedResults)
+    .values([
+      unmatchedRow('E2E-UNM-DESC', 'alt', 87, 'U/l', '10-40', 'no_probe'),
+      unmatchedRow('E2E-UNM-XD', 'creatine', 1.3, 'mg/dl', '0,7-1,2', 'sex_mismatch'),
+      unmatchedRow('E2E-UNM-PHON', 'ast', 65, 'U/l', '10-34', 'no_probe'),
+      unmatchedRow('E2E-UNM-XP', 'bilirubine', 2.5, 'mg/dl', '<1.2', 'birth_date_mismatch'),
+    ])
+    .returning({ id: schema.unmatchedResults.id, code: schema.unmatchedResults.probe_code });
+  const unmatched = {
+    desktop: { probe: unmatchedSamples[0], match: unmatchedRows[0], discard: unmatchedRows[1] },
+    phone: { probe: unmatchedSamples[1], match: unmatchedRows[2], discard: unmatchedRows[3] },
+  };
+  // ---- end of unmatched laboratory results ----
+
   const seed = {
     documents,
+    unmatched,
     labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },

@@ -175,6 +175,11 @@ const rules: Record<string, Rule> = {
   // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
   'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
 
+  // Unmatched laboratory results (issue 12): administrators only (lab.unmatched).
+  'GET /api/lab/unmatched': { who: 'admin' },
+  'PUT /api/lab/unmatched/:id': { who: 'admin' },
+  'PUT /api/lab/unmatched/:id/discard': { who: 'admin' },
+
   'GET /api/settings/:name': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
   // a doctor 403 (modules/documents/documents.test.ts).

@@ -161,6 +161,8 @@ function validBodies(login: string): Record<string, unknown> {
     },
     'PUT /api/alerts/:id/acknowledge': { comment: 'Wynik znany', version: 1 },
     'POST /api/probes/receive': { code: 'NIE-MA-TAKIEJ' },
+    'PUT /api/lab/unmatched/:id': { probe_id: MISSING, version: 1 },
+    'PUT /api/lab/unmatched/:id/discard': { reason: 'Duplikat wyniku', version: 1 },
     'POST /api/probe-sets': probeSetBody(),
     'PUT /api/probe-sets/patient-sets': probeSetBody(),
     'PUT /api/probe-sets/:id': { status: 2, reason: 'Błędny adres', version: 1 },

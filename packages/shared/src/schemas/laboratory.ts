@@ -46,3 +46,8 @@ export const discardBody = z.object({
   version: versionField().optional(),
 });
 export const unmatchedSaved = z.object({ status: z.literal('success'), result: unmatchedResult });
+/** 409 from match or discard: the result was matched or discarded already. */
+export const alreadyResolvedResponse = z.object({ status: z.literal('already_resolved') });
+export type UnmatchedPage = z.infer<typeof unmatchedPage>;
+export type UnmatchedSaved = z.infer<typeof unmatchedSaved>;
+export type UnmatchedListQuery = z.infer<typeof unmatchedListQuery>;

@@ -1,0 +1,72 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProbeListItem, UnmatchedResult, UnmatchedSaved } from '@portal/shared';
+import { ENTITY } from '../../api/query-keys';
+import { useListQuery } from '../../components/use-list-query';
+import { api } from '../../lib/api-client';
+
+/** Every unmatched-results query starts with it: a match or a discard refreshes them all. */
+export const UNMATCHED_ENTITY = 'lab_unmatched';
+
+/** How many samples the match dialog's picker offers for the typed code. */
+const PICKER_LIMIT = 10;
+
+/** GET /api/lab/unmatched?status=…: one status, newest first. */
+export function useUnmatchedList(status: UnmatchedResult['status']) {
+  return useListQuery<UnmatchedResult>({
+    entity: UNMATCHED_ENTITY,
+    path: '/lab/unmatched',
+    orderBy: 'created_at',
+    direction: 'desc',
+    params: { status },
+  });
+}
+
+/** GET /api/probes?search=…: the samples whose code (or patient) matches what was typed. */
+export function useProbeSearch(term: string) {
+  return useQuery({
+    queryKey: [ENTITY.probes, 'lab-picker', term] as const,
+    queryFn: ({ signal }) =>
+      api.request<{ data: ProbeListItem[] }>('/probes', {
+        signal,
+        query: {
+          search: term,
+          limit: PICKER_LIMIT,
+          page: 1,
+          order_by: 'created_at',
+          order_direction: 'desc',
+        },
+      }),
+    select: (answer) => answer.data,
+    enabled: term !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The match and the discard: both refresh the lists (also after a refusal, so they show the
+ * truth) and a match refreshes the samples, whose values it changed.
+ */
+export function useResolveUnmatched() {
+  const queryClient = useQueryClient();
+  const settle = (probes: boolean) => async () => {
+    await queryClient.invalidateQueries({ queryKey: [UNMATCHED_ENTITY] });
+    if (probes) await queryClient.invalidateQueries({ queryKey: [ENTITY.probes] });
+  };
+  const match = useMutation({
+    mutationFn: ({ row, probeId }: { row: UnmatchedResult; probeId: number }) =>
+      api.put<UnmatchedSaved>(`/lab/unmatched/${row.id}`, {
+        probe_id: probeId,
+        version: row.version,
+      }),
+    onSettled: settle(true),
+  });
+  const discard = useMutation({
+    mutationFn: ({ row, reason }: { row: UnmatchedResult; reason: string }) =>
+      api.put<UnmatchedSaved>(`/lab/unmatched/${row.id}/discard`, {
+        reason,
+        version: row.version,
+      }),
+    onSettled: settle(false),
+  });
+  return { match, discard };
+}
