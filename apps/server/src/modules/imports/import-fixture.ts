@@ -23,7 +23,12 @@ export function multipartFiles(files: { name: string; content: Buffer | string }
 
 export function csvOf(columns: readonly string[], rows: Record<string, unknown>[]): string {
   const cell = (v: unknown) => {
-    const text = v === null || v === undefined ? '' : String(v);
+    const text =
+      typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : v === null || v === undefined
+          ? ''
+          : JSON.stringify(v);
     return /[",;\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   return [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join(
