@@ -9,7 +9,7 @@ import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { columnNames } from './columns.js';
-import { csvOf, postImport } from './import-fixture.js';
+import { csvOf, postImport } from '../../test/import-fixture.js';
 import { UNUSABLE_PASSWORD_HASH } from './patient-import.js';
 
 let t: TestApp;

@@ -1,4 +1,4 @@
-import type { TestApp } from '../../test/harness.js';
+import type { TestApp } from './harness.js';
 
 /** Test helpers: a multipart upload of files[0], files[1], … and csv text from rows. */
 
