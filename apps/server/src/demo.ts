@@ -19,6 +19,7 @@ import { addDemoProbeSets } from './demo-probe-sets.js';
 import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 import { addDemoDocuments } from './demo-documents.js';
 import { addDemoLab } from './demo-lab.js';
+import { addDemoImports } from './demo-imports.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -86,6 +87,7 @@ async function main() {
     if (coordinator) await addDemoDocuments(db, coordinator.id); // issue 11: panel documents
     if (coordinator) await addDemoProbeSets(db, coordinator.id); // ---- kit orders (issue 11) ----
     if (coordinator) await addDemoLab(db, coordinator.id, config); // ---- laboratory (issue 12) ----
+    if (coordinator) await addDemoImports(db, coordinator.id); // issue 12: an import batch of 50 patients
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +

@@ -10,6 +10,7 @@ import { benchCases, filterIds, get, measureCase, throughput } from './cases.js'
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
 import { measureHl7 } from './hl7-bench.js';
+import { measureImport } from './import-bench.js';
 import { measureLabels } from './labels-bench.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { measureProbeCode } from './probe-code-bench.js';
@@ -224,6 +225,13 @@ async function main() {
         await measureHl7(db, ADMIN, log);
         continue;
       }
+      if (only === 'import') {
+        log(`\n${db.label}: issue 12 data import only`);
+        await onlyCase(db, async (client) => {
+          for (const line of await measureImport(db, client)) log(`  ${line}`);
+        });
+        continue;
+      }
       if (only === 'probes') {
         log(`\n${db.label}: issue 10 samples list only`);
         await probesOnly(db);
@@ -242,7 +250,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
-  if (only === 'hl7') return;
+  if (only === 'hl7' || only === 'import') return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

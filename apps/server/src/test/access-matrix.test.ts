@@ -197,6 +197,12 @@ const rules: Record<string, Rule> = {
   // (401 with WWW-Authenticate, 403 while switched off: modules/lab/hl7.test.ts).
   'POST /api/lab/hl7': { who: 'public' },
 
+  // The data import (issue 12): administrators only (imports.manage).
+  'POST /api/data_import/:mode': { who: 'admin' },
+  'GET /api/data_import/batches': { who: 'admin' },
+  'PUT /api/data_import/batches/:id/restore': { who: 'admin' },
+  'GET /api/data_import/templates/:file': { who: 'admin' },
+
   // The patient API (issue 11): the signed-in patient's own record only.
   'GET /api/me': { who: 'patient' },
   'GET /api/me/messages': { who: 'patient' },
