@@ -38,9 +38,15 @@ function outcomeOf(httpStatus: number, body: unknown): ImportOutcome {
     const parsed = importError.safeParse(body);
     if (parsed.success) return parsed.data;
   }
+  // Refused before reading (too many files, a missing file): field errors as elsewhere.
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const errors =
+    record.errors && typeof record.errors === 'object' && !Array.isArray(record.errors)
+      ? (record.errors as Record<string, string[]>)
+      : undefined;
   throw new ApiError(httpStatus, typeof record.status === 'string' ? record.status : 'error', {
     body,
+    ...(errors ? { errors } : {}),
   });
 }
 
