@@ -11,6 +11,9 @@ export const IMPORT_ACCEPT: Record<string, string[]> = {
   'text/xml': ['.xml'],
 };
 
+/** At most this many files in one upload (the server refuses more). */
+export const MAX_IMPORT_FILES = 10;
+
 /** What is wrong with a chosen file before it is sent (the server checks its content too). */
 export function importFileProblem(file: { name: string; size: number }): 'type' | 'size' | null {
   const dot = file.name.lastIndexOf('.');

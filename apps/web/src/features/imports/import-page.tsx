@@ -17,12 +17,13 @@ import type { BatchMode, ImportBatch, ImportMode } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey } from '../../lib/api-errors';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { ImportBatches } from './import-batches';
 import { useCountsText } from './import-counts';
 import {
   IMPORT_ACCEPT,
+  MAX_IMPORT_FILES,
   addFiles,
   fileKey,
   formatFileSize,
@@ -57,12 +58,15 @@ export function ImportPage() {
     const problems = picked.map(importFileProblem);
     const refused = problems.find((problem) => problem !== null);
     if (refused) notifyError(problemText(refused));
-    setFiles((chosen) =>
-      addFiles(
-        chosen,
-        picked.filter((_, index) => problems[index] === null),
-      ),
+    const next = addFiles(
+      files,
+      picked.filter((_, index) => problems[index] === null),
     );
+    if (next.length > MAX_IMPORT_FILES) {
+      notifyError(t('imports.tooManyFiles', { max: MAX_IMPORT_FILES }));
+      return;
+    }
+    setFiles(next);
   }
 
   function reject(rejections: FileRejection[]) {
@@ -86,7 +90,8 @@ export function ImportPage() {
           if (answer.status === 'success') setFiles([]);
           setOutcome(answer);
         },
-        onError: (error) => notifyError(t(commonErrorKey(error))),
+        onError: (error) =>
+          notifyError(Object.values(serverFieldErrors(error))[0] ?? t(commonErrorKey(error))),
         onSettled: () => setPhase(null),
       },
     );
