@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Center,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Center, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRestore } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@portal/shared';
@@ -37,16 +26,14 @@ export function ImportBatches({
     batch.files
       .map((file) => `${file.name} (${formatFileSize(file.size, i18n.language)})`)
       .join(', ');
-  const state = (batch: ImportBatch) =>
-    batch.flushed_at ? (
-      <Badge color="gray" variant="light">
-        {t('imports.batches.flushed', { date: formatDateTime(batch.flushed_at) })}
-      </Badge>
-    ) : (
-      <Badge color="green" variant="light">
-        {t('imports.batches.active')}
-      </Badge>
-    );
+  // Plain text, not a badge: the flush's date and time must show whole in a narrow column.
+  const state = (batch: ImportBatch) => (
+    <Text size="sm" fw={batch.flushed_at ? 400 : 600}>
+      {batch.flushed_at
+        ? t('imports.batches.flushed', { date: formatDateTime(batch.flushed_at) })
+        : t('imports.batches.active')}
+    </Text>
+  );
   const restore = (batch: ImportBatch) =>
     batch.flushed_at ? (
       <Button

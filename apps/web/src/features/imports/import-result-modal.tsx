@@ -1,4 +1,4 @@
-import { Button, Group, List, Modal, ScrollArea, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useIsPhone } from '../../components/use-is-desktop';
 import type { ImportOutcome } from './imports-api';
@@ -40,12 +40,12 @@ export function ImportResultModal({
                 {t('imports.result.errorIntro')}
               </Text>
               {/* Focusable so that a keyboard can scroll a long list (axe: scrollable region). */}
-              <ScrollArea.Autosize
-                mah={isPhone ? undefined : 360}
-                type="auto"
+              <Box
                 tabIndex={0}
                 role="region"
                 aria-labelledby="import-errors-intro"
+                mah={isPhone ? undefined : 360}
+                style={{ overflowY: 'auto' }}
               >
                 <List size="sm" spacing={4} data-testid="import-errors">
                   {outcome.errors.map((error, index) => (
@@ -53,7 +53,7 @@ export function ImportResultModal({
                     <List.Item key={`${index}:${error}`}>{error}</List.Item>
                   ))}
                 </List>
-              </ScrollArea.Autosize>
+              </Box>
               <Text size="sm" c="dimmed">
                 {t('imports.result.nothingImported', { count: outcome.errors.length })}
               </Text>
