@@ -825,3 +825,20 @@ export const unmatchedResults = pgTable(
       .where(sql`${t.status} = 'open'`),
   ],
 );
+
+/**
+ * What a results import wrote on a sample and the value it replaced (migration 0017), so that a
+ * flush puts the old value back and a restore writes the imported one again.
+ */
+export const importResultValues = pgTable('import_result_values', {
+  id: serial('id').primaryKey(),
+  import_batch_id: integer('import_batch_id')
+    .notNull()
+    .references(() => importBatches.id),
+  probe_id: integer('probe_id')
+    .notNull()
+    .references(() => probes.id),
+  analyte: text('analyte').notNull(),
+  value: decimal('value').notNull(),
+  previous_value: decimal('previous_value'),
+});

@@ -1,0 +1,114 @@
+import type { BatchMode, ImportMode, ImportSuccess } from '@portal/shared';
+import { eq } from 'drizzle-orm';
+import { inTransaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { importBatches } from '../../db/schema.js';
+import { isUniqueViolation } from '../../lib/errors.js';
+import type { Actor } from '../../plugins/policy.js';
+import { flushImports } from './batches.js';
+import { columnNames } from './columns.js';
+import { importFailed } from './errors.js';
+import { preparePatients, writePatients } from './patient-import.js';
+import { checkResultsAgainstSamples, prepareResults, writeResults } from './results-import.js';
+import { ImportReadError, readImportFiles } from './stand-in-reader.js';
+import type { ImportRow, ImportTable, UploadedFile } from './stand-in-reader.js';
+
+/** The calendar day in Warsaw (a date of analysis may not lie after it). */
+function warsawToday(): string {
+  return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date());
+}
+
+/** Every table must name the mode's required columns in its first row. */
+function headerErrors(mode: BatchMode, tables: ImportTable[]): string[] {
+  const required =
+    mode === 'patient_data'
+      ? ['firstname', 'surname', 'pesel', 'phone_number', 'unit_id', 'doctor_id', 'subgroup_id']
+      : ['probe_code', 'analyte', 'value'];
+  const known = new Set(columnNames(mode));
+  const errors: string[] = [];
+  for (const table of tables) {
+    // HL7 and ODM files always arrive in the results layout.
+    if (table.kind !== 'table') {
+      if (mode === 'patient_data') errors.push(`${table.file}: Nieprawidłowy rodzaj pliku`);
+      continue;
+    }
+    for (const column of required) {
+      if (!table.columns.includes(column))
+        errors.push(`${table.file}, wiersz 1, kolumna ${column}: To pole musi być wypełnione`);
+    }
+    for (const column of table.columns) {
+      if (column && !known.has(column) && !['patient_sex', 'patient_birth_date'].includes(column))
+        errors.push(`${table.file}, wiersz 1, kolumna ${column}: Niektóre pola są nieprawidłowe`);
+    }
+  }
+  return errors;
+}
+
+/**
+ * One upload, all or nothing: the files are read and every row checked before anything is
+ * written; then one transaction with the administrator as actor writes the batch with bulk
+ * inserts. Any error answers 422 `{status:"error", errors}` and leaves no row behind.
+ */
+export async function runImport(
+  db: Database,
+  actor: Actor,
+  mode: ImportMode,
+  files: UploadedFile[],
+): Promise<ImportSuccess> {
+  if (mode === 'flush') {
+    return { status: 'success', batch_id: null, imported: await flushImports(db, actor) };
+  }
+  let tables: ImportTable[];
+  try {
+    tables = await readImportFiles(files);
+  } catch (error) {
+    if (error instanceof ImportReadError) throw importFailed(error.errors);
+    throw error;
+  }
+  const header = headerErrors(mode, tables);
+  if (header.length) throw importFailed(header);
+  const rows: ImportRow[] = tables.flatMap((t) => t.rows);
+  const fileList = files.map((f) => ({ name: f.name, size: f.data.length }));
+
+  if (mode === 'patient_data') {
+    const { prepared, errors } = await preparePatients(db, rows);
+    if (errors.length) throw importFailed(errors);
+    try {
+      return await inTransaction(db, actor.userId, async (tx) => {
+        const [batch] = await tx
+          .insert(importBatches)
+          .values({ mode, files: fileList, counts: {}, created_by: actor.userId })
+          .returning({ id: importBatches.id });
+        const imported = { patients: await writePatients(tx, batch!.id, prepared) };
+        await tx.update(importBatches).set({ counts: imported }).where(eqId(batch!.id));
+        return { status: 'success' as const, batch_id: batch!.id, imported };
+      });
+    } catch (error) {
+      // Another import or a registration took a PESEL or e-mail since the check: nothing stays.
+      if (
+        isUniqueViolation(error, 'patients_pesel_key') ||
+        isUniqueViolation(error, 'patients_email_lower_key')
+      ) {
+        throw importFailed(['Pacjent o podanym adresie e-mail lub peselu już istnieje.']);
+      }
+      throw error;
+    }
+  }
+
+  const { prepared, errors } = prepareResults(rows, warsawToday());
+  const checked = await checkResultsAgainstSamples(db, prepared);
+  if (errors.length || checked.errors.length) throw importFailed([...errors, ...checked.errors]);
+  return inTransaction(db, actor.userId, async (tx) => {
+    const [batch] = await tx
+      .insert(importBatches)
+      .values({ mode, files: fileList, counts: {}, created_by: actor.userId })
+      .returning({ id: importBatches.id });
+    const imported = await writeResults(tx, batch!.id, prepared, checked.probesByCode);
+    await tx.update(importBatches).set({ counts: imported }).where(eqId(batch!.id));
+    return { status: 'success' as const, batch_id: batch!.id, imported };
+  });
+}
+
+function eqId(id: number) {
+  return eq(importBatches.id, id);
+}
