@@ -100,8 +100,16 @@ const importButtons = (page: Page) => [
   page.getByRole('button', { name: 'Importuj dane pacjentów', exact: true }),
 ];
 
-/** The patients list searched for `tag`: how many rows (desktop) name it. */
-async function expectPatientsListed(page: Page, tag: string, count: number) {
+/**
+ * The patients list searched for `tag`: `count` patients, live, or removed by a flush (an
+ * administrator sees soft-deleted patients marked "Usunięty"), or none at all.
+ */
+async function expectPatientsListed(
+  page: Page,
+  tag: string,
+  count: number,
+  state: 'live' | 'deleted' = 'live',
+) {
   await page.goto('/patients');
   await page.getByRole('searchbox', { name: 'Szukaj' }).fill(tag);
   const rows = page.getByRole('table', { name: 'Pacjenci' }).getByRole('row').filter({
@@ -109,6 +117,7 @@ async function expectPatientsListed(page: Page, tag: string, count: number) {
   });
   if (count === 0) await expect(page.getByText('Brak danych')).toBeVisible();
   await expect(rows).toHaveCount(count);
+  await expect(rows.filter({ hasText: 'Usunięty' })).toHaveCount(state === 'deleted' ? count : 0);
 }
 
 async function openImport(page: Page, request: Parameters<typeof openSignedIn>[1]) {
@@ -167,7 +176,7 @@ test.describe('Import danych', () => {
     await question.getByRole('button', { name: 'Wyczyść dane' }).click();
     await expect(toast(page, 'Wyczyszczono zaimportowane dane')).toContainText('pacjenci:');
     await expect(batch).toContainText('Wyczyszczony');
-    await expectPatientsListed(page, tag, 0);
+    await expectPatientsListed(page, tag, 2, 'deleted');
 
     await page.goto('/data_import');
     await waitForToastsToClose(page);
@@ -207,7 +216,7 @@ test.describe('Import danych', () => {
     });
     await page.getByRole('button', { name: 'Importuj dane pacjentów', exact: true }).click();
     for (const button of importButtons(page)) await expect(button).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Wybierz pliki' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Wybierz pliki', exact: true })).toBeDisabled();
     release();
 
     const modal = page.getByRole('dialog', { name: FAILURE });
