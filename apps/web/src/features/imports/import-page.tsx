@@ -31,7 +31,8 @@ import {
 } from './import-files';
 import { ImportResultModal } from './import-result-modal';
 import { downloadTemplate, useRestoreBatch, useSendImport } from './imports-api';
-import type { ImportOutcome, ImportPhase } from './imports-api';
+import type { ImportPhase } from './imports-api';
+import type { ImportOutcome } from './import-outcome';
 
 /**
  * "Import danych" (`/data_import`, administrators; spec "Data import"): pick files, import

@@ -1,7 +1,7 @@
 import { Box, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useIsPhone } from '../../components/use-is-desktop';
-import type { ImportOutcome } from './imports-api';
+import type { ImportOutcome } from './import-outcome';
 import { useCountsText } from './import-counts';
 
 /**

@@ -1,23 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { importBatchList, importError, importSuccess } from '@portal/shared';
-import type {
-  BatchMode,
-  ImportBatch,
-  ImportError,
-  ImportMode,
-  ImportSuccess,
-} from '@portal/shared';
+import { importBatchList } from '@portal/shared';
+import type { BatchMode, ImportBatch, ImportMode } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
 import { currentLanguage } from '../../i18n/i18n';
 import { ApiError, isApiError } from '../../lib/api';
 import { api } from '../../lib/api-client';
 import { sessionStore } from '../../lib/session';
 import { uploadPercent } from './import-files';
+import { outcomeOf } from './import-outcome';
+import type { ImportOutcome } from './import-outcome';
 
 const BATCHES_KEY = ['imports', 'batches'] as const;
-
-/** What an import answered: the counts written, or every error of the rejected batch. */
-export type ImportOutcome = ImportSuccess | ImportError;
 
 /** Where a request stands: bytes going up (with percent), then the server validating. */
 export type ImportPhase = { kind: 'uploading'; percent: number } | { kind: 'processing' };
@@ -26,28 +19,6 @@ function formOf(files: readonly File[]): FormData {
   const form = new FormData();
   files.forEach((file, index) => form.append(`files[${index}]`, file, file.name));
   return form;
-}
-
-/** 200 and 422 carry the import's answer; anything else is a failure of the call. */
-function outcomeOf(httpStatus: number, body: unknown): ImportOutcome {
-  if (httpStatus === 200) {
-    const parsed = importSuccess.safeParse(body);
-    if (parsed.success) return parsed.data;
-  }
-  if (httpStatus === 422) {
-    const parsed = importError.safeParse(body);
-    if (parsed.success) return parsed.data;
-  }
-  // Refused before reading (too many files, a missing file): field errors as elsewhere.
-  const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const errors =
-    record.errors && typeof record.errors === 'object' && !Array.isArray(record.errors)
-      ? (record.errors as Record<string, string[]>)
-      : undefined;
-  throw new ApiError(httpStatus, typeof record.status === 'string' ? record.status : 'error', {
-    body,
-    ...(errors ? { errors } : {}),
-  });
 }
 
 function parseJson(text: string): unknown {
