@@ -217,8 +217,10 @@ test.describe('Import danych', () => {
     await page.getByRole('button', { name: 'Importuj dane pacjentów', exact: true }).click();
     for (const button of importButtons(page)) await expect(button).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Wybierz pliki', exact: true })).toBeDisabled();
-    // The files are sent; the server is validating them.
-    await expect(page.getByRole('status').filter({ hasText: 'Przetwarzanie…' })).toBeVisible();
+    // Where the request stands: the upload's percent, then the server validating.
+    await expect(
+      page.getByRole('status').filter({ hasText: /Wysyłanie plików: \d+%|Przetwarzanie…/ }),
+    ).toBeVisible();
     release();
 
     const modal = page.getByRole('dialog', { name: FAILURE });
