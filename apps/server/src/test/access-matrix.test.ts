@@ -189,6 +189,12 @@ const rules: Record<string, Rule> = {
   'DELETE /api/notifications/global/:id': { who: 'staff' },
   'GET /api/support': { who: 'public' },
 
+  // The data import (issue 12): administrators only (imports.manage).
+  'POST /api/data_import/:mode': { who: 'admin' },
+  'GET /api/data_import/batches': { who: 'admin' },
+  'PUT /api/data_import/batches/:id/restore': { who: 'admin' },
+  'GET /api/data_import/templates/:file': { who: 'admin' },
+
   // The patient API (issue 11): the signed-in patient's own record only.
   'GET /api/me': { who: 'patient' },
   'GET /api/me/messages': { who: 'patient' },

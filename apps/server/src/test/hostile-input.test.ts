@@ -440,6 +440,64 @@ describe('hostile input on every route', () => {
     expect(failures).toEqual([]);
   });
 
+  it('POST /api/data_import/:mode (multipart)', async () => {
+    const send = (files: { field: string; name: string; content: string }[]) => {
+      const boundary = `----portal${randomBytes(8).toString('hex')}`;
+      const parts = files.map(
+        (f) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${f.content}\r\n`,
+      );
+      parts.push(`--${boundary}--\r\n`);
+      return t.request('POST', '/api/data_import/results', {
+        token: admin.session.token,
+        body: Buffer.from(parts.join(''), 'utf8'),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    };
+    const csv = 'probe_code,analyte,value\nX-1,alt,1';
+    const failures: string[] = [];
+    for (const c of CONTROLS) {
+      const res = await send([{ field: 'files[0]', name: `w${c}.csv`, content: csv }]);
+      if (res.statusCode !== 422) failures.push(`name ${JSON.stringify(c)}: ${res.statusCode}`);
+    }
+    const cells = [
+      '=HYPERLINK("http://x")',
+      '@SUM(A1)',
+      '\u0000',
+      '1e400',
+      'NaN',
+      '-0',
+      "' OR 1=1 --",
+    ];
+    for (const cell of cells) {
+      const res = await send([
+        {
+          field: 'files[0]',
+          name: 'w.csv',
+          content: `probe_code,analyte,value\n${cell},alt,${cell}`,
+        },
+      ]);
+      if (res.statusCode >= 500) failures.push(`cell ${JSON.stringify(cell)}: ${res.statusCode}`);
+    }
+    const wrongField = await send([{ field: 'file', name: 'w.csv', content: csv }]);
+    if (wrongField.statusCode !== 422) failures.push(`field file: ${wrongField.statusCode}`);
+    const eleven = Array.from({ length: 11 }, (_, i) => ({
+      field: `files[${i}]`,
+      name: 'w.csv',
+      content: csv,
+    }));
+    const tooMany = await send(eleven);
+    if (tooMany.statusCode < 400 || tooMany.statusCode >= 500)
+      failures.push(`11 files: ${tooMany.statusCode}`);
+    const json = await t.request('POST', '/api/data_import/results', {
+      token: admin.session.token,
+      body: { files: [] },
+    });
+    if (json.statusCode < 400 || json.statusCode >= 500) failures.push(`json: ${json.statusCode}`);
+    expect(failures).toEqual([]);
+  });
+
   it('POST /api/files (multipart)', async () => {
     const send = (fields: Record<string, string>, fileName: string) => {
       const boundary = `----portal${randomBytes(8).toString('hex')}`;

@@ -1,4 +1,4 @@
-import type { CellValue } from './stand-in-reader.js';
+import type { CellValue } from './read/types.js';
 
 /*
  * Cells as the readers give them (text from csv, numbers, booleans and dates from spreadsheets)

@@ -366,3 +366,18 @@ describe('GET /api/data_import/templates/:mode.xlsx', () => {
     expect(doc.statusCode).toBe(403);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('two imports at once of the same PESEL: one succeeds, the other writes nothing', async () => {
+    const rows = patientRows(50);
+    const before = await batchCount();
+    const answers = await Promise.all([
+      importPatients(rows, 'a.csv'),
+      importPatients(rows, 'b.csv'),
+    ]);
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([200, 422]);
+    expect(await patientCount(rows.map((r) => r.pesel))).toBe(50);
+    expect(await batchCount()).toBe(before + 1);
+  });
+});

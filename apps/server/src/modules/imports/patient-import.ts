@@ -18,7 +18,7 @@ import type { CreateInput } from '../patients/references.js';
 import { exclusionColumns, personalColumns } from '../patients/sections.js';
 import { booleanCell, numberCell, peselCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
-import type { ImportRow } from './stand-in-reader.js';
+import type { ImportRow } from './read/types.js';
 
 /**
  * An imported account cannot sign in until its credentials are first printed

@@ -3,11 +3,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { importResultValues, probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
-import { applyLabResults, medicineIdOf } from './apply-stand-in.js';
-import type { LabAnalyte, LabResult } from './apply-stand-in.js';
+import { applyLabResults, medicineIdOf } from '../lab/apply-results.js';
+import type { LabAnalyte, LabResult } from '../lab/apply-results.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
-import type { ImportRow } from './stand-in-reader.js';
+import type { ImportRow } from './read/types.js';
 
 const CHUNK = 1000;
 const BIOCHEMISTRY = ['alt', 'ast', 'creatine', 'bilirubine'] as const;

@@ -10,8 +10,9 @@ import { columnNames } from './columns.js';
 import { importFailed } from './errors.js';
 import { preparePatients, writePatients } from './patient-import.js';
 import { checkResultsAgainstSamples, prepareResults, writeResults } from './results-import.js';
-import { ImportReadError, readImportFiles } from './stand-in-reader.js';
-import type { ImportRow, ImportTable, UploadedFile } from './stand-in-reader.js';
+import { readImportFiles } from './read/read-import-files.js';
+import { ImportReadError } from './read/types.js';
+import type { ImportRow, ImportTable, UploadedFile } from './read/types.js';
 
 /** The calendar day in Warsaw (a date of analysis may not lie after it). */
 function warsawToday(): string {

@@ -1,0 +1,94 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { decodeText } from './csv.js';
+import type { ErrorList } from './error-list.js';
+import { readHl7Xml } from './hl7-xml.js';
+import { readOdm } from './odm-xml.js';
+import type { ImportTable } from './types.js';
+
+/** A parsed element: text, or children and attributes by name (namespace prefixes removed). */
+export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
+
+/** Any element as a list (the parser gives one child as itself, several as an array). */
+export function list(node: XmlNode | XmlNode[] | undefined): XmlNode[] {
+  if (node === undefined) return [];
+  return Array.isArray(node) ? node : [node];
+}
+
+/** A child element or attribute of an element (the first one when repeated). */
+export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
+  if (node === undefined || typeof node === 'string') return undefined;
+  return list(node[name])[0];
+}
+
+/** An element's text, or the text of its first component (`<OBX.3><CE.1>ALT</CE.1>…`). */
+export function text(node: XmlNode | undefined): string {
+  if (node === undefined) return '';
+  if (typeof node === 'string') return node.trim();
+  const own = node['#text'];
+  if (typeof own === 'string' && own.trim() !== '') return own.trim();
+  const first = Object.keys(node).find((key) => key.endsWith('.1'));
+  return first === undefined ? '' : text(child(node, first));
+}
+
+/** The 1-based line of each opening tag named `name` (any prefix), in document order. */
+export function tagLines(source: string, name: string): number[] {
+  const lines: number[] = [];
+  const pattern = new RegExp(`<(?:[\\w.-]+:)?${name.replace(/\./g, '\\.')}[\\s/>]`, 'g');
+  let line = 1;
+  let last = 0;
+  for (const match of source.matchAll(pattern)) {
+    for (let i = last; i < match.index; i += 1) if (source.charCodeAt(i) === 10) line += 1;
+    last = match.index;
+    lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * .xml: HL7 v2 XML (ORU^R01) or CDISC ODM 1.3 clinical data, both read into the results layout.
+ * A DOCTYPE or an entity declaration is refused before parsing: they carry every XML entity
+ * attack (billion laughs, external entities reading files or URLs), and neither format needs one.
+ */
+export function readXml(
+  file: string,
+  data: Buffer,
+  errors: ErrorList,
+  maxRows: number,
+  drugCodes: ReadonlyMap<string, number> | undefined,
+): ImportTable | null {
+  const source = decodeText(data);
+  if (/<!(DOCTYPE|ENTITY)/i.test(source)) {
+    errors.add(
+      file,
+      'plik XML zawiera deklarację DOCTYPE lub ENTITY, której import nie przyjmuje (chroni to przed atakami przez encje XML)',
+    );
+    return null;
+  }
+  const valid = XMLValidator.validate(source);
+  if (valid !== true) {
+    errors.add(file, `nieprawidłowy XML: ${valid.err.msg}`, valid.err.line);
+    return null;
+  }
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    // Only the five predefined entities remain possible without a DOCTYPE.
+    processEntities: true,
+    htmlEntities: false,
+    trimValues: true,
+  });
+  const document = parser.parse(source) as Record<string, XmlNode>;
+  const rootName = Object.keys(document).find((key) => !key.startsWith('?'));
+  const root = rootName === undefined ? undefined : document[rootName];
+  if (rootName === 'ORU_R01' && root !== undefined)
+    return readHl7Xml(file, source, root, errors, maxRows, drugCodes);
+  if (rootName === 'ODM' && root !== undefined) return readOdm(file, source, root, errors, maxRows);
+  errors.add(
+    file,
+    'nieznany rodzaj pliku XML (import przyjmuje HL7 v2 XML ORU^R01 albo CDISC ODM 1.3)',
+  );
+  return null;
+}
