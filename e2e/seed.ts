@@ -24,6 +24,17 @@ export interface E2eSeed {
     }
   >;
   // ---- end of unmatched laboratory results ----
+  // ---- data import (issue 12) ----
+  /** The ids a data-import csv names: a unit and doctor of its own, the shipped group 1. */
+  imports: {
+    unit_id: number;
+    doctor_id: number;
+    group_id: number;
+    subgroup_id: number;
+    dose: number;
+    medicines: string;
+  };
+  // ---- end of data import ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card spec records it). */

@@ -401,9 +401,38 @@ try {
   };
   // ---- end of unmatched laboratory results ----
 
+
+  // ---- data import (issue 12, data-import.spec.ts): a unit and a doctor of its own, so that the
+  // imported patients' ids in the test's csv are known and no other spec lists them.
+  const importUnit = await createUnit(db, {
+    name: 'Poradnia E2E importu',
+    street: 'ul. Importowa',
+    building_nr: '3',
+    postcode: '90-002',
+    city: 'Łódź',
+  });
+  const importDoctor = await createDoctor(db, null, {
+    firstname: 'Igor',
+    surname: 'Importowy',
+    email: 'lekarz.importu@e2e.example.pl',
+    phone_number: '501234568',
+    unit_id: importUnit.id,
+  });
+  const imports = {
+    unit_id: importUnit.id,
+    doctor_id: importDoctor.id,
+    // The shipped study configuration: group 1, its first subgroup at 5 mg, medicine 5.
+    group_id: 1,
+    subgroup_id: 1,
+    dose: 5,
+    medicines: '5:5',
+  };
+  // ---- end of data import ----
+
   const seed = {
     documents,
     unmatched,
+    imports,
     labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },
