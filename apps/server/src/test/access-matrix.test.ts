@@ -175,6 +175,10 @@ const rules: Record<string, Rule> = {
   // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
   'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
 
+  // Data out (issue 12): the Excel report and the CDISC ODM export.
+  'POST /api/generate_reports': { who: 'admin' },
+  'GET /api/exports/odm.xml': { who: 'admin' },
+
   'GET /api/settings/:name': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
   // a doctor 403 (modules/documents/documents.test.ts).
