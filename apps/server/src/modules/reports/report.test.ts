@@ -38,10 +38,10 @@ beforeAll(async () => {
   first = await insertProbe(t.db, actor, patientId, {
     code: hostileCode,
     visit_id: visitId,
-    alt: '42.5',
-    ast: '30',
-    creatine: '0.91',
-    bilirubine: '1.1',
+    alt: 42.5,
+    ast: 30,
+    creatine: 0.91,
+    bilirubine: 1.1,
     type_of_material: 'capillary',
     medicineIds: [7, 3],
   });
