@@ -156,8 +156,8 @@ describe('GET /api/exports/odm.xml', () => {
     const subjects = list(odm.ClinicalData as Node, 'SubjectData');
     const subject = subjects.find((s) => s.SubjectKey === String(patientId))!;
     expect(subjects.some((s) => s.SubjectKey === String(otherPatientId))).toBe(true);
-    const values = (group: Node) =>
-      Object.fromEntries(list(group, 'ItemData').map((i) => [i.ItemOID, i.Value]));
+    const values = (group: Node): Record<string, unknown> =>
+      Object.fromEntries(list(group, 'ItemData').map((i) => [String(i.ItemOID), i.Value]));
     const byEvent = new Map(
       list(subject, 'StudyEventData').map((e) => [
         String(e.StudyEventOID),

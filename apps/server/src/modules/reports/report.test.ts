@@ -8,7 +8,7 @@ import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { REPORT_HEADERS, looksLikeFormula, reportCell, writeReport } from './report-service.js';
+import { looksLikeFormula, reportCell, writeReport } from './report-service.js';
 import type { ReportSource } from './report-service.js';
 
 let t: TestApp;
@@ -151,7 +151,9 @@ describe('POST /api/generate_reports', () => {
       errors: { columns: ['Raport wymaga co najmniej dwóch kolumn'] },
     });
     const english = await generate(['patient_id'], admin.session.token, 'en');
-    expect(english.json().errors.columns).toEqual(['A report needs at least two columns']);
+    expect(english.json<{ errors: { columns: string[] } }>().errors.columns).toEqual([
+      'A report needs at least two columns',
+    ]);
     expect((await generate(['patient_id', 'pesel'])).statusCode).toBe(422);
     expect((await generate(['patient_id', 'patient_id'])).statusCode).toBe(422);
     expect((await generate('patient_id,probe_code')).statusCode).toBe(422);
@@ -193,6 +195,7 @@ describe('writeReport', () => {
 
   it('rejects without finishing the file when the rows fail half way', async () => {
     async function* failing() {
+      await Promise.resolve();
       yield [source(1, 'A'), source(2, 'B')];
       throw new Error('database gone');
     }
@@ -210,6 +213,7 @@ describe('writeReport', () => {
 
   it('stops when the client goes away instead of waiting for ever', async () => {
     async function* many() {
+      await Promise.resolve();
       for (let page = 0; page < 1000; page++)
         yield Array.from({ length: 100 }, (_, i) => source(page * 100 + i + 1, `KOD-${i}`));
     }
