@@ -15,7 +15,7 @@ async function openReports(page: Page, request: Parameters<typeof openSignedIn>[
 }
 
 async function choose(page: Page, label: string) {
-  await page.getByRole('textbox', { name: 'Kolumny raportu' }).click();
+  await page.getByRole('combobox', { name: 'Kolumny raportu' }).click();
   await page.getByRole('option', { name: label, exact: true }).click();
   await page.keyboard.press('Escape');
 }
@@ -83,10 +83,7 @@ test('reports: a failed download says so in Polish', async ({ page, request }) =
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test('reports: all columns, fits the screen', async ({
-    page,
-    request,
-  }) => {
+  test('reports: all columns, fits the screen', async ({ page, request }) => {
     await openReports(page, request);
     await page.getByRole('button', { name: 'Wszystkie kolumny' }).click();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -104,13 +101,17 @@ test.describe('on a phone', () => {
 
 test('reports: usable by keyboard alone', async ({ page, request }) => {
   await openReports(page, request);
-  const input = page.getByRole('textbox', { name: 'Kolumny raportu' });
+  const input = page.getByRole('combobox', { name: 'Kolumny raportu' });
   await input.focus();
+  // Opens the list, then picks the first two options (Mantine keeps the list open after a pick).
+  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
+  // The chosen columns, as the field's pills.
+  await expect(page.locator('.mantine-Pill-label')).toHaveText(['Numer pacjenta', 'Numer próbki']);
   await page.keyboard.press('Tab');
   // Past the clear button to the download button.
   const button = page.getByRole('button', { name: DOWNLOAD });
