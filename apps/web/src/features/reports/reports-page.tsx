@@ -1,17 +1,12 @@
 import { Button, Group, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { REPORT_COLUMNS, REPORT_MIN_COLUMNS, reportColumnsInOrder } from '@portal/shared';
+import { REPORT_COLUMNS, reportColumnsInOrder } from '@portal/shared';
 import type { ReportColumn } from '@portal/shared';
 import { PageHeader } from '../../components/page-header';
 import { notifyError } from '../../lib/notify';
+import { columnsError } from './report-columns';
 import { useDownloadOdm, useDownloadReport } from './reports-api';
-
-/** The spec's rule: none → "empty", one → "not valid" (the shared validation codes). */
-export function columnsError(columns: readonly string[]): 'empty' | 'not_valid' | null {
-  if (columns.length === 0) return 'empty';
-  return columns.length < REPORT_MIN_COLUMNS ? 'not_valid' : null;
-}
 
 /** "Generuj raport" (spec "Reports"): the columns, data.xlsx, and the ODM export. */
 export function ReportsPage() {
