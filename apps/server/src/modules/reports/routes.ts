@@ -37,7 +37,8 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       // The first page is read before the answer starts, so that a database that is down
       // gets an ordinary 500 rather than a download that breaks at once.
       const first = await pages.next();
-      const out = new PassThrough();
+      // A megabyte of slack between the writer and the socket before the writer waits.
+      const out = new PassThrough({ highWaterMark: 1024 * 1024 });
       async function* all() {
         if (first.done) return;
         yield first.value;
