@@ -170,16 +170,19 @@ export async function writeReport(
     width: column === 'probe_code' ? 24 : 16,
   }));
   sheet.getRow(1).font = { bold: true };
+  // Only text columns can hold formula-like text; the material's words never do.
+  const textColumns = columns.flatMap((column, index) => (column === 'probe_code' ? [index] : []));
   let count = 0;
   for await (const page of pages) {
     for (const source of page) {
       const values = columns.map((column) => reportCell(source, column));
       const row = sheet.addRow(values);
-      values.forEach((value, index) => {
+      for (const index of textColumns) {
+        const value = values[index];
         if (typeof value === 'string' && looksLikeFormula(value)) {
           row.getCell(index + 1).numFmt = '@';
         }
-      });
+      }
       row.commit();
       count += 1;
     }
@@ -211,10 +214,16 @@ function drained(out: Writable): Promise<void> {
 
 const closedError = () => new Error('the report download was closed');
 
-/** Rejects when the stream closes before the workbook is finished (never resolves). */
+/**
+ * Rejects when the stream closes before everything was written to it (the client went away);
+ * a stream that closes after its end was written is the normal finish and settles nothing.
+ */
 function closed(out: Writable): Promise<never> {
   return new Promise((_, reject) => {
-    if (out.destroyed) reject(closedError());
-    else out.once('close', () => reject(closedError()));
+    const check = () => {
+      if (!out.writableFinished) reject(closedError());
+    };
+    if (out.destroyed) check();
+    else out.once('close', check);
   });
 }
