@@ -401,7 +401,6 @@ try {
   };
   // ---- end of unmatched laboratory results ----
 
-
   // ---- data import (issue 12, data-import.spec.ts): a unit and a doctor of its own, so that the
   // imported patients' ids in the test's csv are known and no other spec lists them.
   const importUnit = await createUnit(db, {

@@ -22,6 +22,7 @@ import { seedStudy } from './seed.js';
 import { formatVisits, measureVisits, seedVisitsBench } from './visits-bench.js';
 import { measureProbes, seedProbesBench, signInDoctor } from './probes-bench.js';
 import { WEB_ROOT, measureShell } from './shell.js';
+import { addReportResults, measureReport } from './report-bench.js';
 import type { Rounds } from './stats.js';
 
 /**
@@ -165,6 +166,20 @@ async function probesOnly(db: BenchDatabase) {
   }
 }
 
+/**
+ * `BENCH_ONLY=report`: issue 12's Excel report on the samples fixture of BENCH_PROBES samples
+ * (report-bench.ts); prints its line and writes no results file.
+ */
+async function reportOnly(db: BenchDatabase) {
+  log(`${db.label}: seeding samples`);
+  const fixture = await seedProbesBench(db.handle, log);
+  await addReportResults(db.handle);
+  log(
+    `${db.label}: ${fixture.probes} samples seeded in ${fixture.seconds.toFixed(0)} s, results added`,
+  );
+  await onlyCase(db, (client) => measureReport(db.handle.db, client, fixture.probes, log));
+}
+
 function commit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -237,6 +252,11 @@ async function main() {
         await probesOnly(db);
         continue;
       }
+      if (only === 'report') {
+        log(`\n${db.label}: issue 12 report only`);
+        await reportOnly(db);
+        continue;
+      }
       results.runs.push(await benchDatabase(db, index === 0 ? results.shell : null));
     } finally {
       current = null;
@@ -250,7 +270,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
-  if (only === 'hl7' || only === 'import') return;
+  if (only === 'hl7' || only === 'import' || only === 'report') return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

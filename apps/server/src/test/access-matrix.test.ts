@@ -179,6 +179,9 @@ const rules: Record<string, Rule> = {
   'GET /api/lab/unmatched': { who: 'admin' },
   'PUT /api/lab/unmatched/:id': { who: 'admin' },
   'PUT /api/lab/unmatched/:id/discard': { who: 'admin' },
+  // Data out (issue 12): the Excel report and the CDISC ODM export.
+  'POST /api/generate_reports': { who: 'admin' },
+  'GET /api/exports/odm.xml': { who: 'admin' },
 
   'GET /api/settings/:name': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers

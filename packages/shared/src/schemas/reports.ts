@@ -26,6 +26,15 @@ export const REPORT_MIN_COLUMNS = 2;
 export const reportBody = z.object({
   columns: z
     .array(z.enum(REPORT_COLUMNS, { error: 'invalid' }), { error: 'required' })
-    .max(REPORT_COLUMNS.length, { error: 'invalid' }),
+    .max(REPORT_COLUMNS.length, { error: 'invalid' })
+    .refine((columns) => columns.length > 0, { error: 'empty', abort: true })
+    .refine((columns) => columns.length >= REPORT_MIN_COLUMNS, { error: 'not_valid', abort: true })
+    .refine((columns) => new Set(columns).size === columns.length, { error: 'invalid' }),
 });
+
+/** The chosen columns in the spec's order, whatever order they were sent in. */
+export function reportColumnsInOrder(columns: readonly ReportColumn[]): ReportColumn[] {
+  const chosen = new Set(columns);
+  return REPORT_COLUMNS.filter((column) => chosen.has(column));
+}
 export type ReportBody = z.infer<typeof reportBody>;
