@@ -1,15 +1,9 @@
 import '@mantine/dropzone/styles.layer.css';
 import { ActionIcon, Button, Group, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
+import { DropzoneContent } from '../../components/dropzone-content';
 import type { FileRejection } from '@mantine/dropzone';
-import {
-  IconDownload,
-  IconFile,
-  IconFileUpload,
-  IconTrash,
-  IconUpload,
-  IconX,
-} from '@tabler/icons-react';
+import { IconDownload, IconFile, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IMPORT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
@@ -174,25 +168,10 @@ export function ImportPage() {
             inputProps={{ 'aria-label': t('imports.dropLabel') }}
             style={{ border: 0 }}
           >
-            <Group justify="center" gap="md" mih={100} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={40} stroke={1.5} aria-hidden />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={40} stroke={1.5} aria-hidden />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileUpload size={40} stroke={1.5} aria-hidden />
-              </Dropzone.Idle>
-              <div>
-                <Text size="md" fw={500}>
-                  {t('imports.dropTitle')}
-                </Text>
-                <Text size="sm" c="dimmed" mt={4}>
-                  {t('imports.dropHint', { extensions })}
-                </Text>
-              </div>
-            </Group>
+            <DropzoneContent
+              title={t('imports.dropTitle')}
+              hint={t('imports.dropHint', { extensions })}
+            />
           </Dropzone>
         </Paper>
         <Group>

@@ -1,8 +1,9 @@
 import '@mantine/dropzone/styles.layer.css';
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Button, Paper, Stack, Text } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
 import { Dropzone } from '@mantine/dropzone';
+import { DropzoneContent } from '../../components/dropzone-content';
 import type { FileRejection } from '@mantine/dropzone';
-import { IconFileUpload, IconUpload, IconX } from '@tabler/icons-react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -96,25 +97,10 @@ function PanelDocuments({ panel }: { panel: DocumentPanel }) {
           inputProps={{ 'aria-label': t('documents.dropLabel') }}
           style={{ border: 0 }}
         >
-          <Group justify="center" gap="md" mih={100} style={{ pointerEvents: 'none' }}>
-            <Dropzone.Accept>
-              <IconUpload size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Accept>
-            <Dropzone.Reject>
-              <IconX size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Reject>
-            <Dropzone.Idle>
-              <IconFileUpload size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Idle>
-            <div>
-              <Text size="md" fw={500}>
-                {t('card.files.dropTitle')}
-              </Text>
-              <Text size="sm" c="dimmed" mt={4}>
-                {t('card.files.dropHint', { extensions: DOCUMENT_EXTENSIONS.join(', ') })}
-              </Text>
-            </div>
-          </Group>
+          <DropzoneContent
+            title={t('card.files.dropTitle')}
+            hint={t('card.files.dropHint', { extensions: DOCUMENT_EXTENSIONS.join(', ') })}
+          />
         </Dropzone>
       </Paper>
       {upload.isPending && (

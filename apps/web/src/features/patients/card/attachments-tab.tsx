@@ -1,8 +1,8 @@
 import '@mantine/dropzone/styles.layer.css';
 import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
+import { DropzoneContent } from '../../../components/dropzone-content';
 import type { FileRejection } from '@mantine/dropzone';
-import { IconFileUpload, IconUpload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ATTACHMENT_EXTENSIONS, MAX_FILE_BYTES, formatDateTime } from '@portal/shared';
@@ -120,25 +120,11 @@ export function AttachmentsTab({ patientId, readOnly }: { patientId: number; rea
           aria-label={t('card.files.dropLabel')}
           inputProps={{ 'aria-label': t('card.files.dropLabel') }}
         >
-          <Group justify="center" gap="md" mih={110} style={{ pointerEvents: 'none' }}>
-            <Dropzone.Accept>
-              <IconUpload size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Accept>
-            <Dropzone.Reject>
-              <IconX size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Reject>
-            <Dropzone.Idle>
-              <IconFileUpload size={40} stroke={1.5} aria-hidden />
-            </Dropzone.Idle>
-            <div>
-              <Text size="md" fw={500}>
-                {t('card.files.dropTitle')}
-              </Text>
-              <Text size="sm" c="dimmed" mt={4}>
-                {t('card.files.dropHint', { extensions: ATTACHMENT_EXTENSIONS.join(', ') })}
-              </Text>
-            </div>
-          </Group>
+          <DropzoneContent
+            title={t('card.files.dropTitle')}
+            hint={t('card.files.dropHint', { extensions: ATTACHMENT_EXTENSIONS.join(', ') })}
+            minHeight={110}
+          />
         </Dropzone>
       )}
 
