@@ -25,6 +25,8 @@ export interface CaseResult {
   statements: number;
   api: Timing | null;
   sql: Timing | null;
+  /** The same request through `app.inject` (no socket), when the client offers it. */
+  inProcess?: Timing | null;
 }
 
 /** Ids the filter case names, read from the seeded data (schema only, no list internals). */
@@ -74,6 +76,12 @@ export function benchCases(ids: { group: number; medicine: number; doctors: stri
 export interface Client {
   baseUrl: string;
   headers: Record<string, string>;
+  /**
+   * The same GET through the app in this process without a socket (`app.inject`), answering
+   * its status: the API's own work (routing, sign-in check, validation, SQL, serialising)
+   * without the loopback connection and the HTTP parsing every request pays alike.
+   */
+  inject?: (url: string) => Promise<number>;
 }
 
 const agent = keepAlive();
@@ -137,7 +145,15 @@ export async function measureCase(
       throw new Error(`${benchCase.url}: ${status}, first ${first.status}`);
   });
   const sql = await timeRounds(rounds, () => replay(db.handle, batches));
-  return { ...base, statements: batches.flat().length, api, sql };
+  const inject = client.inject;
+  const inProcess = inject
+    ? await timeRounds(rounds, async () => {
+        const status = await inject(benchCase.url);
+        if (status !== first.status)
+          throw new Error(`${benchCase.url} in process: ${status}, first ${first.status}`);
+      })
+    : null;
+  return { ...base, statements: batches.flat().length, api, sql, inProcess };
 }
 
 /**

@@ -170,6 +170,8 @@ export interface ProbeCaseResult extends CaseResult {
   who: 'admin' | 'doctor';
   /** API p95 over the replayed statements' p95. */
   ratio: number | null;
+  /** The same through `app.inject` (no socket) over the replayed statements' p95. */
+  inProcessRatio: number | null;
 }
 
 export async function measureProbes(
@@ -211,12 +213,16 @@ export async function measureProbes(
       await get(client, benchCase.url);
       const result = await measureCase(db, client, benchCase, rounds);
       const ratio = result.api && result.sql ? result.api.p95 / result.sql.p95 : null;
-      results.push({ ...result, who, ratio });
+      const inProcessRatio =
+        result.inProcess && result.sql ? result.inProcess.p95 / result.sql.p95 : null;
+      results.push({ ...result, who, ratio, inProcessRatio });
       const ms = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(1)} ms`);
       log(
         `  ${who.padEnd(6)} ${benchCase.name.padEnd(26)} ${result.status} total ${result.total ?? '-'}: ` +
           `API p50 ${ms(result.api?.p50)} / p95 ${ms(result.api?.p95)}, SQL (${result.statements}) ` +
-          `p50 ${ms(result.sql?.p50)} / p95 ${ms(result.sql?.p95)}, ratio ${ratio?.toFixed(2) ?? 'n/a'}×`,
+          `p50 ${ms(result.sql?.p50)} / p95 ${ms(result.sql?.p95)}, ratio ${ratio?.toFixed(2) ?? 'n/a'}×; ` +
+          `in process p50 ${ms(result.inProcess?.p50)} / p95 ${ms(result.inProcess?.p95)}, ` +
+          `ratio ${inProcessRatio?.toFixed(2) ?? 'n/a'}×`,
       );
     }
   }

@@ -159,7 +159,15 @@ async function probesOnly(db: BenchDatabase) {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const baseUrl = `http://127.0.0.1:${port}`;
-    const clients = { admin: await signIn(baseUrl), doctor: await signInDoctor(baseUrl) };
+    const inProcess = (client: Client): Client => ({
+      ...client,
+      inject: async (url) =>
+        (await app.inject({ method: 'GET', url, headers: client.headers })).statusCode,
+    });
+    const clients = {
+      admin: inProcess(await signIn(baseUrl)),
+      doctor: inProcess(await signInDoctor(baseUrl)),
+    };
     await measureProbes(db, clients, fixture, ROUNDS, log);
   } finally {
     await app.close();
