@@ -70,6 +70,7 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
           name: f.fileName.split(/[\\/]/).pop() || f.fileName,
           data: f.content,
         })),
+        request.log,
       );
     },
   );

@@ -14,6 +14,12 @@ import { readImportFiles } from './read/read-import-files.js';
 import { ImportReadError } from './read/types.js';
 import type { ImportRow, ImportTable, UploadedFile } from './read/types.js';
 
+/** Where the import reports its progress: counts and ids only, never a row's content. */
+export interface ImportLog {
+  info: (details: object, message: string) => void;
+}
+const silentLog: ImportLog = { info: () => undefined };
+
 /** The calendar day in Warsaw (a date of analysis may not lie after it). */
 function warsawToday(): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date());
@@ -55,6 +61,7 @@ export async function runImport(
   actor: Actor,
   mode: ImportMode,
   files: UploadedFile[],
+  log: ImportLog = silentLog,
 ): Promise<ImportSuccess> {
   if (mode === 'flush') {
     return { status: 'success', batch_id: null, imported: await flushImports(db, actor) };
@@ -80,6 +87,7 @@ export async function runImport(
           .insert(importBatches)
           .values({ mode, files: fileList, counts: {}, created_by: actor.userId })
           .returning({ id: importBatches.id });
+        log.info({ batch_id: batch!.id, mode, rows: prepared.length }, 'import: writing a batch');
         const imported = { patients: await writePatients(tx, batch!.id, prepared) };
         await tx.update(importBatches).set({ counts: imported }).where(eqId(batch!.id));
         return { status: 'success' as const, batch_id: batch!.id, imported };
@@ -104,6 +112,7 @@ export async function runImport(
       .insert(importBatches)
       .values({ mode, files: fileList, counts: {}, created_by: actor.userId })
       .returning({ id: importBatches.id });
+    log.info({ batch_id: batch!.id, mode, rows: prepared.length }, 'import: writing a batch');
     const imported = await writeResults(tx, batch!.id, prepared, checked.probesByCode);
     await tx.update(importBatches).set({ counts: imported }).where(eqId(batch!.id));
     return { status: 'success' as const, batch_id: batch!.id, imported };
