@@ -169,7 +169,7 @@ describe('CDISC ODM 1.3', () => {
 });
 
 const RESULTS_XML = `<?xml version="1.0" encoding="UTF-8"?>
-<!-- Wyniki z laboratorium -->
+<!-- Wyniki z laboratorium: każdy <wynik> to wiersz szablonu <![CDATA[ <wynik> ]]> -->
 <wyniki xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
   <wynik>
     <probe_code>P&amp;&#x105;-1</probe_code>

@@ -32,13 +32,20 @@ export function text(node: XmlNode | undefined): string {
   return first === undefined ? '' : text(child(node, first));
 }
 
-/** The 1-based line of each opening tag named `name` (any prefix), in document order. */
+/**
+ * The 1-based line of each opening tag named `name` (any prefix), in document order. Comments,
+ * CDATA and processing instructions are skipped: a comment explaining `<wynik>` is no element.
+ */
 export function tagLines(source: string, name: string): number[] {
   const lines: number[] = [];
-  const pattern = new RegExp(`<(?:[\\w.-]+:)?${name.replace(/\./g, '\\.')}[\\s/>]`, 'g');
+  const pattern = new RegExp(
+    `<!--[\\s\\S]*?-->|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|<\\?[\\s\\S]*?\\?>|<(?:[\\w.-]+:)?${name.replace(/\./g, '\\.')}[\\s/>]`,
+    'g',
+  );
   let line = 1;
   let last = 0;
   for (const match of source.matchAll(pattern)) {
+    if (match[0].startsWith('<!') || match[0].startsWith('<?')) continue;
     for (let i = last; i < match.index; i += 1) if (source.charCodeAt(i) === 10) line += 1;
     last = match.index;
     lines.push(line);
