@@ -485,6 +485,10 @@ describe('GET /api/data_import/templates/:mode.xlsx', () => {
       expect(data!.rowCount).toBeGreaterThan(1);
       expect(help!.getCell('A2').value).toBe(columnNames(mode)[0]);
       expect(help!.getCell('B2').text).toMatch(/[a-ząęółśżźćń]/);
+      const notes = help!
+        .getColumn(2)
+        .values.filter((v): v is string => typeof v === 'string' && v.includes('<wyniki>'));
+      expect(notes).toHaveLength(mode === 'results' ? 1 : 0);
     },
   );
 
