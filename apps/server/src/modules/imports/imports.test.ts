@@ -1,9 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPesel, validationMessage } from '@portal/shared';
 import type { ImportBatch } from '@portal/shared';
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { importBatches, patients, probes, unmatchedResults, users } from '../../db/schema.js';
+import {
+  importBatches,
+  patients,
+  probeMedicines,
+  probes,
+  unmatchedResults,
+  users,
+} from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
@@ -262,6 +270,131 @@ describe('POST /api/data_import/results', () => {
   });
 });
 
+/** An HL7 v2 XML ORU^R01 for one sample: `[OBX-3, OBX-5, OBX-6]` each, OBX-14 on the first. */
+function hl7Xml(probeCode: string, observations: [string, string, string][], analysed: string) {
+  const obx = observations
+    .map(
+      ([code, value, unit], i) => `
+      <ORU_R01.OBSERVATION><OBX><OBX.1>${i + 1}</OBX.1><OBX.2>NM</OBX.2><OBX.3><CE.1>${code}</CE.1></OBX.3>
+        <OBX.5>${value}</OBX.5><OBX.6><CE.1>${unit}</CE.1></OBX.6><OBX.11>F</OBX.11>${
+          i === 0 ? `<OBX.14><TS.1>${analysed}</TS.1></OBX.14>` : ''
+        }</OBX></ORU_R01.OBSERVATION>`,
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<ORU_R01 xmlns="urn:hl7-org:v2xml">
+  <MSH><MSH.1>|</MSH.1><MSH.2>^~\\&amp;</MSH.2><MSH.9><MSG.1>ORU</MSG.1><MSG.2>R01</MSG.2></MSH.9><MSH.10>X-1</MSH.10></MSH>
+  <ORU_R01.PATIENT_RESULT><ORU_R01.ORDER_OBSERVATION>
+    <OBR><OBR.1>1</OBR.1><OBR.3><EI.1>${probeCode}</EI.1></OBR.3></OBR>${obx}
+  </ORU_R01.ORDER_OBSERVATION></ORU_R01.PATIENT_RESULT>
+</ORU_R01>`;
+}
+
+describe('POST /api/data_import/results with HL7 v2 XML', () => {
+  it("names drugs by the connector's codes (CAS number or INN): the concentration lands on the sample with its hours", async () => {
+    const patient = await registerPatient(t, doctor);
+    const probe = await insertProbe(t.db, doctor.session.user.id, patient.id, {
+      medicineIds: [7],
+    });
+    const other = await insertProbe(t.db, doctor.session.user.id, patient.id, {
+      medicineIds: [7],
+    });
+    const res = await postImport(t, admin.session.token, 'results', [
+      {
+        name: 'wyniki-hl7.xml',
+        content: hl7Xml(
+          probe.code,
+          [
+            ['AMLODIPINE', '14,5', 'ng/ml'],
+            ['ALT', '33', 'U/L'],
+            ['HSLD', '6', 'h'],
+          ],
+          '20261103',
+        ),
+      },
+      // 7 = amlodipine, CAS 111470-99-6 (migration 0003).
+      {
+        name: 'cas.xml',
+        content: hl7Xml(other.code, [['111470-99-6', '9', 'ng/ml']], '20261102'),
+      },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ imported: Record<string, number> }>().imported).toEqual({
+      results: 3,
+      unmatched: 0,
+    });
+    const [row] = await t.db.select().from(probes).where(eq(probes.id, probe.id));
+    expect(row).toMatchObject({
+      alt: 33,
+      concentration_hours: 6,
+      concentration_date_of_analysis: '2026-11-03',
+      results_source: 'import',
+    });
+    const concentrations = await t.db
+      .select({ probe_id: probeMedicines.probe_id, concentration: probeMedicines.concentration })
+      .from(probeMedicines)
+      .where(inArray(probeMedicines.probe_id, [probe.id, other.id]))
+      .orderBy(probeMedicines.probe_id);
+    expect(concentrations).toEqual([
+      { probe_id: probe.id, concentration: 14.5 },
+      { probe_id: other.id, concentration: 9 },
+    ]);
+  });
+
+  it('still refuses a drug code no medicine has', async () => {
+    const patient = await registerPatient(t, doctor);
+    const probe = await insertProbe(t.db, doctor.session.user.id, patient.id, {
+      medicineIds: [7],
+    });
+    const res = await postImport(t, admin.session.token, 'results', [
+      { name: 'w.xml', content: hl7Xml(probe.code, [['GLUKOZA', '5', 'ng/ml']], '20261103') },
+    ]);
+    expect(res.statusCode).toBe(422);
+    expect(errorsOf(res)).toEqual([
+      `w.xml, wiersz 6, kolumna analyte: ${validationMessage('invalid')}`,
+    ]);
+  });
+});
+
+describe('POST /api/data_import/results with the results layout as XML', () => {
+  const example = readFileSync(
+    new URL('../../../../../docs/examples/import-wyniki.xml', import.meta.url),
+    'utf8',
+  );
+
+  it('imports docs/examples/import-wyniki.xml: each <wynik> a result, unknown codes unmatched', async () => {
+    const patient = await registerPatient(t, doctor);
+    const probe = await insertProbe(t.db, doctor.session.user.id, patient.id);
+    const res = await postImport(t, admin.session.token, 'results', [
+      { name: 'import-wyniki.xml', content: example.replaceAll('P000001-1', probe.code) },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ imported: Record<string, number> }>().imported).toEqual({
+      results: 4,
+      unmatched: 1,
+    });
+    const [row] = await t.db.select().from(probes).where(eq(probes.id, probe.id));
+    expect(row).toMatchObject({ alt: 31, ast: 27.5, creatine: 0.9, bilirubine: 0.7 });
+    expect(row!.lab_ranges).toMatchObject({ alt: { text: '0-40', min: 0, max: 40 } });
+  });
+
+  it("names a bad cell by its <wynik>'s line and element, and is no patient file", async () => {
+    const bad = example.replace('<value>31</value>', '<value>-31</value>');
+    const res = await postImport(t, admin.session.token, 'results', [
+      { name: 'w.xml', content: bad },
+    ]);
+    expect(res.statusCode).toBe(422);
+    expect(errorsOf(res)).toEqual([
+      `w.xml, wiersz 10, kolumna value: ${validationMessage('negative_value')}`,
+    ]);
+    const patientsRes = await postImport(t, admin.session.token, 'patient_data', [
+      { name: 'w.xml', content: example },
+    ]);
+    expect(patientsRes.statusCode).toBe(422);
+    expect(errorsOf(patientsRes)).toEqual(['w.xml: Nieprawidłowy rodzaj pliku']);
+  });
+});
+
 describe('flush and restore', () => {
   it('soft-deletes what the batches wrote, puts old results back, and a restore undoes it', async () => {
     const rows = patientRows(2);
@@ -352,6 +485,10 @@ describe('GET /api/data_import/templates/:mode.xlsx', () => {
       expect(data!.rowCount).toBeGreaterThan(1);
       expect(help!.getCell('A2').value).toBe(columnNames(mode)[0]);
       expect(help!.getCell('B2').text).toMatch(/[a-ząęółśżźćń]/);
+      const notes = help!
+        .getColumn(2)
+        .values.filter((v): v is string => typeof v === 'string' && v.includes('<wyniki>'));
+      expect(notes).toHaveLength(mode === 'results' ? 1 : 0);
     },
   );
 

@@ -5,6 +5,8 @@ import type { Database } from '../../db/client.js';
 import { importBatches } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
+import { medicineIdsByCode } from '../lab/hl7-parse.js';
+import { loadMedicineCodes } from '../lab/hl7-service.js';
 import { flushImports } from './batches.js';
 import { columnNames } from './columns.js';
 import { importFailed } from './errors.js';
@@ -34,7 +36,7 @@ function headerErrors(mode: BatchMode, tables: ImportTable[]): string[] {
   const known = new Set(columnNames(mode));
   const errors: string[] = [];
   for (const table of tables) {
-    // HL7 and ODM files always arrive in the results layout.
+    // HL7, ODM and results XML files always arrive in the results layout.
     if (table.kind !== 'table') {
       if (mode === 'patient_data') errors.push(`${table.file}: Nieprawidłowy rodzaj pliku`);
       continue;
@@ -68,7 +70,10 @@ export async function runImport(
   }
   let tables: ImportTable[];
   try {
-    tables = await readImportFiles(files);
+    // HL7 v2 XML names a drug by its CAS number or INN, as the connector's messages do.
+    const drugCodes =
+      mode === 'results' ? medicineIdsByCode(await loadMedicineCodes(db)) : undefined;
+    tables = await readImportFiles(files, { drugCodes });
   } catch (error) {
     if (error instanceof ImportReadError) throw importFailed(error.errors);
     throw error;

@@ -71,6 +71,16 @@ const EXAMPLE_RESULTS = [
   },
 ];
 
+/** Lines under the column guide: the other forms a file of this import may take. */
+const TEMPLATE_NOTES: Partial<Record<BatchMode, readonly (readonly [string, string])[]>> = {
+  results: [
+    [
+      'plik .xml',
+      'Ten sam układ jako XML: <wyniki><wynik><probe_code>P000001-1</probe_code><analyte>alt</analyte><value>31</value>…</wynik>…</wyniki> — jeden element <wynik> na wiersz, w nim elementy nazwane jak kolumny powyżej (każdy najwyżej raz, bez atrybutów). Import przyjmuje też HL7 v2 XML (ORU^R01) i eksport CDISC ODM portalu.',
+    ],
+  ],
+};
+
 /** The template: field names in row 1, example rows, and a sheet explaining each column. */
 export async function buildTemplate(
   mode: BatchMode,
@@ -92,6 +102,9 @@ export async function buildTemplate(
   help.addRow(['kolumna', 'opis']);
   help.getRow(1).font = { bold: true };
   for (const [name, description] of IMPORT_COLUMNS[mode]) help.addRow([name, description]);
+  const notes = TEMPLATE_NOTES[mode] ?? [];
+  if (notes.length > 0) help.addRow([]);
+  for (const [name, description] of notes) help.addRow([name, description]);
   help.getColumn(1).width = 24;
   help.getColumn(2).width = 90;
   return Buffer.from(await workbook.xlsx.writeBuffer());

@@ -18,6 +18,19 @@ export interface MedicineCode {
   cas: string;
 }
 
+/**
+ * OBX-3 drug codes → medicine id: each medicine's CAS number and INN, upper case (OBX-3 is
+ * compared upper case). The data import reads HL7 v2 XML files with the same map.
+ */
+export function medicineIdsByCode(medicines: readonly MedicineCode[]): Map<string, number> {
+  const byCode = new Map<string, number>();
+  for (const medicine of medicines) {
+    byCode.set(medicine.cas.toUpperCase(), medicine.id);
+    byCode.set(medicine.inn.toUpperCase(), medicine.id);
+  }
+  return byCode;
+}
+
 /** One result with where it came from, before it is matched to a sample. */
 export interface ParsedResult extends LabResult {
   probeCode: string;
@@ -147,11 +160,7 @@ function mapOru(message: Hl7Message, medicines: readonly MedicineCode[]): Parsed
   if (controlId === '' || controlId.length > 199) refuse('MSH-10: control id missing or too long');
   const sendingFacility = field(header, 4) || null;
 
-  const byCode = new Map<string, MedicineCode>();
-  for (const medicine of medicines) {
-    byCode.set(medicine.cas.toUpperCase(), medicine);
-    byCode.set(medicine.inn.toUpperCase(), medicine);
-  }
+  const byCode = medicineIdsByCode(medicines);
 
   let patient: { sex: 'M' | 'K' | null; birthDate: string | null; raw: Record<string, string> } = {
     sex: null,
@@ -250,11 +259,11 @@ function mapPatient(segment: Hl7Segment) {
   };
 }
 
-function analyteOf(code: string, medicines: Map<string, MedicineCode>): LabAnalyte | null {
+function analyteOf(code: string, medicines: Map<string, number>): LabAnalyte | null {
   const biochemistry = BIOCHEMISTRY_CODES[code];
   if (biochemistry) return biochemistry;
-  const medicine = medicines.get(code);
-  return medicine ? `medicine_${medicine.id}` : null;
+  const medicineId = medicines.get(code);
+  return medicineId === undefined ? null : `medicine_${medicineId}`;
 }
 
 function kindOf(analyte: LabAnalyte): 'enzyme' | 'chemistry' | 'drug' {

@@ -11,7 +11,7 @@ import { readSetting, readSynevoCredentials, recordSynevoError } from '../settin
 import { applyLabResults } from './apply-results.js';
 import type { LabResult } from './apply-results.js';
 import { parseOru } from './hl7-parse.js';
-import type { ParsedOru, ParsedResult } from './hl7-parse.js';
+import type { MedicineCode, ParsedOru, ParsedResult } from './hl7-parse.js';
 
 /**
  * The laboratory's results connector (design §5 "Laboratory integration", §6 "Laboratory", ADR
@@ -97,12 +97,14 @@ export function buildAck(
   return ack.toString();
 }
 
+/** The medicines a laboratory may name in OBX-3 (the connector's and the data import's). */
+export function loadMedicineCodes(db: Database): Promise<MedicineCode[]> {
+  return db.select({ id: medicines.id, inn: medicines.inn, cas: medicines.cas }).from(medicines);
+}
+
 /** Receives one ER7 message; never throws for the message's content (that is an AE). */
 export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome> {
-  const codes = await db
-    .select({ id: medicines.id, inn: medicines.inn, cas: medicines.cas })
-    .from(medicines);
-  const parsed = parseOru(text, codes);
+  const parsed = parseOru(text, await loadMedicineCodes(db));
   if (!parsed.ok) {
     return reject(db, parsed.message, parsed.controlId, parsed.reason, text);
   }

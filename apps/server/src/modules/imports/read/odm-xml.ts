@@ -1,3 +1,10 @@
+import {
+  ODM_DRUG_ITEM_PATTERN,
+  ODM_GROUP_SAMPLE,
+  ODM_ITEMS_SAMPLE,
+  ODM_UNITS,
+} from '../../exports/odm-oids.js';
+import { BIOCHEMISTRY_ANALYTES } from '../../lab/apply-results.js';
 import { dateFromText } from './dates.js';
 import type { ErrorList } from './error-list.js';
 import { RESULT_LAYOUT_COLUMNS } from './types.js';
@@ -5,31 +12,24 @@ import type { CellValue, ImportRow, ImportTable } from './types.js';
 import type { XmlNode } from './xml.js';
 import { child, list, tagLines, text } from './xml.js';
 
-/*
- * The OIDs of the portal's own ODM export (modules/exports/odm-oids.ts on branch i12-reports,
- * repeated here until both are merged; then import them from there).
- */
-const GROUP_SAMPLE = 'IG.SAMPLE';
-const ITEM_PROBE_CODE = 'IT.PROBE_CODE';
-const ITEM_HOURS = 'IT.HOURS';
-const ITEM_DATE_OF_ANALYSIS = 'IT.DATE_OF_ANALYSIS';
-const ITEM_ANALYTES: Record<string, string> = {
-  'IT.ALT': 'alt',
-  'IT.AST': 'ast',
-  'IT.CREA': 'creatine',
-  'IT.BIL': 'bilirubine',
-};
-const DRUG_ITEM = /^IT\.DRUG_(\d+)$/;
-/** Items of a sample that are not results (read by nothing here, and not errors). */
-const OTHER_SAMPLE_ITEMS = new Set(['IT.MATERIAL', 'IT.DATE_OF_SAMPLE', 'IT.VISIT_ORDINAL']);
+/** The sample's results by OID (`alt`, …), as the import names them. */
+const ITEM_ANALYTES: Record<string, string> = Object.fromEntries(
+  BIOCHEMISTRY_ANALYTES.map((analyte) => [ODM_ITEMS_SAMPLE[analyte], analyte]),
+);
+/** Items of a sample that are not results (the first three go with them; the rest are read by
+ *  nothing here, and are not errors). */
+const NOT_RESULTS = new Set<string>([
+  ODM_ITEMS_SAMPLE.probe_code,
+  ODM_ITEMS_SAMPLE.date_of_analysis,
+  ODM_ITEMS_SAMPLE.hours,
+  ODM_ITEMS_SAMPLE.material,
+  ODM_ITEMS_SAMPLE.date_of_sample,
+  ODM_ITEMS_SAMPLE.visit_ordinal,
+]);
 /** The export's units by OID, for a file whose metadata leaves a unit's symbol out. */
-const UNIT_OIDS: Record<string, string> = {
-  'MU.U_L': 'U/l',
-  'MU.MG_DL': 'mg/dl',
-  'MU.NG_ML': 'ng/ml',
-  'MU.MS': 'ms',
-  'MU.H': 'h',
-};
+const UNIT_OIDS: Record<string, string> = Object.fromEntries(
+  Object.entries(ODM_UNITS).map(([symbol, oid]) => [oid, symbol]),
+);
 
 function nodes(node: XmlNode | undefined, name: string): XmlNode[] {
   if (node === undefined || typeof node === 'string') return [];
@@ -37,7 +37,7 @@ function nodes(node: XmlNode | undefined, name: string): XmlNode[] {
 }
 
 function attribute(node: XmlNode | undefined, name: string): string {
-  const value = child(node, name);
+  const value = child(node, `@${name}`);
   return typeof value === 'string' ? value.trim() : '';
 }
 
@@ -90,31 +90,28 @@ export function readOdm(
           for (const group of nodes(form, 'ItemGroupData')) {
             const line = lines[groupIndex] ?? 0;
             groupIndex += 1;
-            if (attribute(group, 'ItemGroupOID') !== GROUP_SAMPLE) continue;
+            if (attribute(group, 'ItemGroupOID') !== ODM_GROUP_SAMPLE) continue;
             const items = new Map<string, string>();
             for (const item of nodes(group, 'ItemData')) {
               const oid = attribute(item, 'ItemOID');
               if (items.has(oid)) errors.add(file, `element ${oid} powtórzony w próbce`, line);
               items.set(oid, attribute(item, 'Value'));
             }
-            const probeCode = items.get(ITEM_PROBE_CODE) || null;
-            const dateText = items.get(ITEM_DATE_OF_ANALYSIS) ?? '';
+            const probeCode = items.get(ODM_ITEMS_SAMPLE.probe_code) || null;
+            const dateText = items.get(ODM_ITEMS_SAMPLE.date_of_analysis) ?? '';
             const date = dateText === '' ? null : dateFromText(dateText);
             if (dateText !== '' && date === null)
               errors.add(
                 file,
                 `nieprawidłowa data analizy „${dateText}”`,
                 line,
-                ITEM_DATE_OF_ANALYSIS,
+                ODM_ITEMS_SAMPLE.date_of_analysis,
               );
             for (const [oid, value] of items) {
-              const drug = DRUG_ITEM.exec(oid);
+              const drug = ODM_DRUG_ITEM_PATTERN.exec(oid);
               const analyte = ITEM_ANALYTES[oid] ?? drug?.[1];
               if (analyte === undefined) {
-                if (
-                  ![ITEM_PROBE_CODE, ITEM_DATE_OF_ANALYSIS, ITEM_HOURS].includes(oid) &&
-                  !OTHER_SAMPLE_ITEMS.has(oid)
-                )
+                if (!NOT_RESULTS.has(oid))
                   errors.add(file, `nieznany element ${oid || '(bez ItemOID)'}`, line);
                 continue;
               }
@@ -125,7 +122,7 @@ export function readOdm(
                 value: value || null,
                 unit: unitOf.get(oid) ?? null,
                 date_of_analysis: date,
-                hours: drug ? items.get(ITEM_HOURS) || null : null,
+                hours: drug ? items.get(ODM_ITEMS_SAMPLE.hours) || null : null,
                 lab_range: null,
                 patient_sex: null,
                 patient_birth_date: null,

@@ -12,7 +12,8 @@ export interface ImportRow {
 }
 export interface ImportTable {
   file: string /* the file's name inside a zip: "a.zip/x.csv" */;
-  kind: 'table' | 'hl7' | 'odm';
+  /** A sheet or csv with its own header, or an XML format that is always the results layout. */
+  kind: 'table' | 'hl7' | 'odm' | 'results-xml';
   columns: string[];
   rows: ImportRow[];
 }

@@ -168,6 +168,122 @@ describe('CDISC ODM 1.3', () => {
   });
 });
 
+const RESULTS_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- Wyniki z laboratorium: każdy <wynik> to wiersz szablonu <![CDATA[ <wynik> ]]> -->
+<wyniki xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <wynik>
+    <probe_code>P&amp;&#x105;-1</probe_code>
+    <analyte>alt</analyte>
+    <value>41,5</value>
+    <unit>U/l</unit>
+    <date_of_analysis>03.11.2026</date_of_analysis>
+    <hours/>
+    <lab_range>0-40</lab_range>
+  </wynik>
+  <wynik><analyte>7</analyte><probe_code> P-2 </probe_code><value>120</value><unit>ng/ml</unit><hours>12</hours>
+    <date_of_analysis>2026-11-03</date_of_analysis><patient_sex>K</patient_sex><patient_birth_date>1980-01-15</patient_birth_date></wynik>
+  <wynik/>
+</wyniki>`;
+
+describe('the results template as XML', () => {
+  const blank = Object.fromEntries(
+    [
+      'probe_code',
+      'analyte',
+      'value',
+      'unit',
+      'date_of_analysis',
+      'hours',
+      'lab_range',
+      'patient_sex',
+      'patient_birth_date',
+    ].map((column) => [column, null]),
+  );
+
+  it('reads each <wynik> as a row of the results layout, cells as typed, the row being its line', async () => {
+    const table = await read(RESULTS_XML);
+    expect(table.kind).toBe('results-xml');
+    expect(table.columns).toEqual(Object.keys(blank));
+    expect(table.rows).toEqual([
+      {
+        file: 'wyniki.xml',
+        row: 4,
+        values: {
+          ...blank,
+          probe_code: 'P&ą-1',
+          analyte: 'alt',
+          value: '41,5',
+          unit: 'U/l',
+          date_of_analysis: '03.11.2026',
+          lab_range: '0-40',
+        },
+      },
+      {
+        file: 'wyniki.xml',
+        row: 13,
+        values: {
+          ...blank,
+          probe_code: 'P-2',
+          analyte: '7',
+          value: '120',
+          unit: 'ng/ml',
+          hours: '12',
+          date_of_analysis: '2026-11-03',
+          patient_sex: 'K',
+          patient_birth_date: '1980-01-15',
+        },
+      },
+      { file: 'wyniki.xml', row: 15, values: blank },
+    ]);
+  });
+
+  it('names an unknown element once, at its first row, with the elements a result has', async () => {
+    const bad = RESULTS_XML.replace('<hours/>', '<glukoza>5</glukoza>').replace(
+      '<hours>12</hours>',
+      '<glukoza>6</glukoza>',
+    );
+    expect(await errorsOf(bad)).toEqual([
+      'a.xml, wiersz 4: nieznany element <glukoza> (wynik ma elementy: probe_code, analyte, value, unit, date_of_analysis, hours, lab_range, patient_sex, patient_birth_date)',
+    ]);
+  });
+
+  it('refuses attributes, repeated or nested elements, stray text and other records', async () => {
+    const bad = `<wyniki>
+  <wynik value="3"><probe_code>P-1</probe_code><analyte>alt</analyte></wynik>
+  <wynik><probe_code>P-1</probe_code><value>1</value><value>2</value></wynik>
+  <wynik><value unit="U/l">3</value><unit><symbol>U/l</symbol></unit>tekst</wynik>
+  <pacjent><pesel>1</pesel></pacjent>
+</wyniki>`;
+    expect(await errorsOf(bad)).toEqual([
+      'a.xml, wiersz 2: nieznany element <pacjent> (w <wyniki> są tylko elementy <wynik>)',
+      'a.xml, wiersz 2: atrybut value w <wynik>: wartości podaje się w elementach',
+      'a.xml, wiersz 3, kolumna value: element <value> powtórzony w wyniku',
+      'a.xml, wiersz 4, kolumna value: element <value> ma atrybuty: wartość podaje się jako jego tekst',
+      'a.xml, wiersz 4, kolumna unit: element <unit> zawiera inne elementy (<symbol>)',
+      'a.xml, wiersz 4: tekst poza elementami w <wynik>',
+    ]);
+  });
+
+  it('refuses a file without results, and more results than the limit', async () => {
+    expect(await errorsOf('<wyniki>\n</wyniki>')).toEqual([
+      'a.xml: plik nie zawiera wyników (elementów <wynik>)',
+    ]);
+    const many = `<wyniki>${'<wynik><value>1</value></wynik>'.repeat(3)}</wyniki>`;
+    await expect(
+      readImportFiles([{ name: 'a.xml', data: Buffer.from(many) }], { maxRows: 2 }),
+    ).rejects.toEqual(new ImportReadError(['a.xml: plik ma więcej niż 2 wyników']));
+  });
+
+  it('refuses a DOCTYPE and entities like every XML', async () => {
+    const xml = `<?xml version="1.0"?>
+<!DOCTYPE wyniki [<!ENTITY kod SYSTEM "file:///etc/passwd">]>
+<wyniki><wynik><probe_code>&kod;</probe_code></wynik></wyniki>`;
+    expect(await errorsOf(xml)).toEqual([
+      'a.xml: plik XML zawiera deklarację DOCTYPE lub ENTITY, której import nie przyjmuje (chroni to przed atakami przez encje XML)',
+    ]);
+  });
+});
+
 describe('hostile XML', () => {
   const refused =
     'a.xml: plik XML zawiera deklarację DOCTYPE lub ENTITY, której import nie przyjmuje (chroni to przed atakami przez encje XML)';
@@ -196,7 +312,7 @@ describe('hostile XML', () => {
       expect.stringMatching(/^a\.xml, wiersz 3: nieprawidłowy XML: /) as string,
     ]);
     expect(await errorsOf('<html><body/></html>')).toEqual([
-      'a.xml: nieznany rodzaj pliku XML (import przyjmuje HL7 v2 XML ORU^R01 albo CDISC ODM 1.3)',
+      'a.xml: nieznany rodzaj pliku XML (import przyjmuje HL7 v2 XML ORU^R01, CDISC ODM 1.3 albo wyniki w układzie szablonu: <wyniki>)',
     ]);
   });
 });

@@ -3,9 +3,11 @@ import { decodeText } from './csv.js';
 import type { ErrorList } from './error-list.js';
 import { readHl7Xml } from './hl7-xml.js';
 import { readOdm } from './odm-xml.js';
+import { readResultsXml, RESULTS_XML_ROOT } from './results-xml.js';
 import type { ImportTable } from './types.js';
 
-/** A parsed element: text, or children and attributes by name (namespace prefixes removed). */
+/** A parsed element: text, or its children by name and its attributes by `@name` (namespace
+ *  prefixes removed), so that the results layout can tell a stray attribute from an element. */
 export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
 
 /** Any element as a list (the parser gives one child as itself, several as an array). */
@@ -14,7 +16,7 @@ export function list(node: XmlNode | XmlNode[] | undefined): XmlNode[] {
   return Array.isArray(node) ? node : [node];
 }
 
-/** A child element or attribute of an element (the first one when repeated). */
+/** A child element (or `@attribute`) of an element (the first one when repeated). */
 export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
   if (node === undefined || typeof node === 'string') return undefined;
   return list(node[name])[0];
@@ -30,13 +32,20 @@ export function text(node: XmlNode | undefined): string {
   return first === undefined ? '' : text(child(node, first));
 }
 
-/** The 1-based line of each opening tag named `name` (any prefix), in document order. */
+/**
+ * The 1-based line of each opening tag named `name` (any prefix), in document order. Comments,
+ * CDATA and processing instructions are skipped: a comment explaining `<wynik>` is no element.
+ */
 export function tagLines(source: string, name: string): number[] {
   const lines: number[] = [];
-  const pattern = new RegExp(`<(?:[\\w.-]+:)?${name.replace(/\./g, '\\.')}[\\s/>]`, 'g');
+  const pattern = new RegExp(
+    `<!--[\\s\\S]*?-->|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|<\\?[\\s\\S]*?\\?>|<(?:[\\w.-]+:)?${name.replace(/\./g, '\\.')}[\\s/>]`,
+    'g',
+  );
   let line = 1;
   let last = 0;
   for (const match of source.matchAll(pattern)) {
+    if (match[0].startsWith('<!') || match[0].startsWith('<?')) continue;
     for (let i = last; i < match.index; i += 1) if (source.charCodeAt(i) === 10) line += 1;
     last = match.index;
     lines.push(line);
@@ -45,7 +54,8 @@ export function tagLines(source: string, name: string): number[] {
 }
 
 /**
- * .xml: HL7 v2 XML (ORU^R01) or CDISC ODM 1.3 clinical data, both read into the results layout.
+ * .xml: HL7 v2 XML (ORU^R01), CDISC ODM 1.3 clinical data or the results template as XML
+ * (`<wyniki><wynik>…`), all read into the results layout; the root element says which.
  * A DOCTYPE or an entity declaration is refused before parsing: they carry every XML entity
  * attack (billion laughs, external entities reading files or URLs), and neither format needs one.
  */
@@ -71,7 +81,7 @@ export function readXml(
   }
   const parser = new XMLParser({
     ignoreAttributes: false,
-    attributeNamePrefix: '',
+    attributeNamePrefix: '@',
     removeNSPrefix: true,
     parseTagValue: false,
     parseAttributeValue: false,
@@ -86,9 +96,11 @@ export function readXml(
   if (rootName === 'ORU_R01' && root !== undefined)
     return readHl7Xml(file, source, root, errors, maxRows, drugCodes);
   if (rootName === 'ODM' && root !== undefined) return readOdm(file, source, root, errors, maxRows);
+  if (rootName === RESULTS_XML_ROOT && root !== undefined)
+    return readResultsXml(file, source, root, errors, maxRows);
   errors.add(
     file,
-    'nieznany rodzaj pliku XML (import przyjmuje HL7 v2 XML ORU^R01 albo CDISC ODM 1.3)',
+    `nieznany rodzaj pliku XML (import przyjmuje HL7 v2 XML ORU^R01, CDISC ODM 1.3 albo wyniki w układzie szablonu: <${RESULTS_XML_ROOT}>)`,
   );
   return null;
 }
