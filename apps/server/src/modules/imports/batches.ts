@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
 import {
   importBatches,
+  importProbeStates,
   importResultValues,
   patients,
   sessions,
@@ -12,7 +13,9 @@ import {
 } from '../../db/schema.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { putValue } from './results-import.js';
+import { evaluateProbeAlerts } from '../probes/safety.js';
+import { putProbeState, putValue } from './results-import.js';
+import type { ProbeState } from './results-import.js';
 
 const CHUNK = 1000;
 /** The discard reason of unmatched results a flush set aside (a restore reopens them). */
@@ -39,10 +42,44 @@ async function chunked(ids: number[], work: (chunk: number[]) => Promise<unknown
   for (let i = 0; i < ids.length; i += CHUNK) await work(ids.slice(i, i + CHUNK));
 }
 
+/** A sample's state before a batch (flush puts it back) or as the batch left it (restore). */
+function stateOf(row: typeof importProbeStates.$inferSelect, side: 'previous' | 'imported') {
+  const state: ProbeState =
+    side === 'previous'
+      ? {
+          concentration_hours: row.previous_concentration_hours,
+          concentration_date_of_analysis: row.previous_concentration_date_of_analysis,
+          results_source: row.previous_results_source,
+          lab_ranges: row.previous_lab_ranges,
+          results_at: row.previous_results_at,
+          status: row.previous_status,
+        }
+      : {
+          concentration_hours: row.concentration_hours,
+          concentration_date_of_analysis: row.concentration_date_of_analysis,
+          results_source: row.results_source,
+          lab_ranges: row.lab_ranges,
+          results_at: row.results_at,
+          status: row.status,
+        };
+  return state;
+}
+
+/**
+ * Results written back by a flush or restore go through the safety rules as every stored
+ * result does (probes/safety.ts): a rule that fires opens or refreshes an alert; an open alert
+ * whose values went away stays until a doctor acknowledges it.
+ */
+async function evaluateAlerts(tx: Transaction, probeIds: number[]): Promise<void> {
+  for (const probeId of new Set(probeIds)) await evaluateProbeAlerts(tx, probeId);
+}
+
 /**
  * Soft-deletes what every not yet flushed batch wrote, in one transaction: imported patients
  * (and their accounts, whose sessions end) get `deleted_at` = the flush's time, imported results
- * go back to the values they replaced, the batches' open unmatched results are set aside; the
+ * go back to the values and sample states they replaced (newest batch first, so several batches
+ * unwind to what was there before the first), the batches' open unmatched results leave the
+ * queue (discarded with the flush's reason; matched or discarded ones stay as they are); the
  * batches are marked flushed at that same time, which is how a restore finds what to undo.
  */
 export async function flushImports(db: Database, actor: Actor): Promise<Record<string, number>> {
@@ -75,6 +112,16 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
       .where(inArray(importResultValues.import_batch_id, ids))
       .orderBy(desc(importResultValues.id));
     for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.previous_value);
+    const states = await tx
+      .select()
+      .from(importProbeStates)
+      .where(inArray(importProbeStates.import_batch_id, ids))
+      .orderBy(desc(importProbeStates.id));
+    for (const s of states) await putProbeState(tx, s.probe_id, stateOf(s, 'previous'));
+    await evaluateAlerts(
+      tx,
+      values.map((v) => v.probe_id),
+    );
     const setAside = await tx
       .update(unmatchedResults)
       .set({
@@ -101,7 +148,11 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
   });
 }
 
-/** Undoes the flush of one batch; 409 `not_flushed` when it was not flushed. */
+/**
+ * Undoes the flush of one batch: its patients, its values and sample states as it left them,
+ * and the unmatched results the flush set aside back in the queue. 409 `not_flushed` when it
+ * was not flushed.
+ */
 export async function restoreBatch(db: Database, actor: Actor, id: number): Promise<void> {
   try {
     await inTransaction(db, actor.userId, (tx) => restoreIn(tx, actor, id));
@@ -136,6 +187,16 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
     .where(eq(importResultValues.import_batch_id, id))
     .orderBy(asc(importResultValues.id));
   for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.value);
+  const states = await tx
+    .select()
+    .from(importProbeStates)
+    .where(eq(importProbeStates.import_batch_id, id))
+    .orderBy(asc(importProbeStates.id));
+  for (const s of states) await putProbeState(tx, s.probe_id, stateOf(s, 'imported'));
+  await evaluateAlerts(
+    tx,
+    values.map((v) => v.probe_id),
+  );
   await tx
     .update(unmatchedResults)
     .set({

@@ -1,10 +1,19 @@
 import { RESULT_PLAUSIBLE_MAX } from '@portal/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import { importResultValues, probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
+import {
+  importProbeStates,
+  importResultValues,
+  patients,
+  probeMedicines,
+  probes,
+  unmatchedResults,
+} from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { applyLabResults, medicineIdOf } from '../lab/apply-results.js';
 import type { LabAnalyte, LabResult } from '../lab/apply-results.js';
+import { patientMismatch, sexFromText } from '../lab/patient-check.js';
+import type { PatientMismatch, PatientSex, SentPatient } from '../lab/patient-check.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import type { ImportRow } from './read/types.js';
@@ -27,6 +36,8 @@ export interface PreparedResult {
   probeCode: string;
   result: LabResult;
   unit: string | null;
+  /** The optional `patient_sex` / `patient_birth_date`, compared with the sample's patient. */
+  sent: SentPatient;
 }
 
 /** `alt`, …, a medicine's id (`12`) or `medicine_12` → the stored analyte; null when unknown. */
@@ -99,12 +110,17 @@ export function prepareResults(
     }
     const range = textCell(v.lab_range);
     if (range && range.length > 200) rowErrors.push(['lab_range', 'too_long']);
+    const sex = sexFromText(textCell(v.patient_sex));
+    if (sex === undefined) rowErrors.push(['patient_sex', 'invalid']);
+    const birthDate = dateCell(v.patient_birth_date);
+    if (birthDate === undefined) rowErrors.push(['patient_birth_date', 'invalid_date']);
     for (const [column, code] of rowErrors) errors.push(rowError(row.file, row.row, column, code));
     if (rowErrors.length || !probeCode || !analyte || typeof value === 'string') continue;
     prepared.push({
       row,
       probeCode,
       unit,
+      sent: { sex: sex ?? null, birthDate: birthDate ?? null },
       result: {
         analyte,
         value,
@@ -117,15 +133,27 @@ export function prepareResults(
   return { prepared, errors };
 }
 
-type ProbeRow = Pick<
-  typeof probes.$inferSelect,
-  'id' | 'code' | 'alt' | 'ast' | 'creatine' | 'bilirubine'
->;
+/** A sample the file names, with its patient's sex and birth date (the patient check). */
+interface ProbeRow {
+  id: number;
+  code: string;
+  sex: PatientSex;
+  birth_date: string;
+}
+
+/** Why a row is not attached: no sample with its code, or the patient check (as the connector). */
+function unmatchedReason(
+  p: PreparedResult,
+  probe: ProbeRow | undefined,
+): 'no_probe' | PatientMismatch | null {
+  return probe ? patientMismatch(p.sent, probe) : 'no_probe';
+}
 
 /**
  * Second pass, against the database: the samples the codes name, and each concentration's
  * medicine must be one the sample is tested for (else the row is refused; a code that names
- * no sample is not an error, it waits among the unmatched results).
+ * no sample, or a sample whose patient disagrees with the row's sex or birth date, is not an
+ * error: the result waits among the unmatched results).
  */
 export async function checkResultsAgainstSamples(
   db: Database,
@@ -138,12 +166,11 @@ export async function checkResultsAgainstSamples(
       .select({
         id: probes.id,
         code: probes.code,
-        alt: probes.alt,
-        ast: probes.ast,
-        creatine: probes.creatine,
-        bilirubine: probes.bilirubine,
+        sex: patients.sex,
+        birth_date: patients.birth_date,
       })
       .from(probes)
+      .innerJoin(patients, eq(patients.id, probes.patient_id))
       .where(inArray(probes.code, codes.slice(i, i + CHUNK)));
     for (const row of rows) probesByCode.set(row.code, row);
   }
@@ -160,7 +187,7 @@ export async function checkResultsAgainstSamples(
   const seen = new Set<string>();
   for (const p of prepared) {
     const probe = probesByCode.get(p.probeCode);
-    if (!probe) continue;
+    if (!probe || unmatchedReason(p, probe)) continue;
     const key = `${probe.id}:${p.result.analyte}`;
     // The same result twice in one batch: which value would win?
     if (seen.has(key)) errors.push(rowError(p.row.file, p.row.row, 'analyte', 'invalid'));
@@ -172,9 +199,46 @@ export async function checkResultsAgainstSamples(
   return { probesByCode, errors };
 }
 
+/** The columns of a sample a results import changes besides the values (migration 0018). */
+const STATE_COLUMNS = {
+  concentration_hours: probes.concentration_hours,
+  concentration_date_of_analysis: probes.concentration_date_of_analysis,
+  results_source: probes.results_source,
+  lab_ranges: probes.lab_ranges,
+  results_at: probes.results_at,
+  status: probes.status,
+};
+export type ProbeState = Pick<typeof probes.$inferSelect, keyof typeof STATE_COLUMNS>;
+type ProbeSnapshot = ProbeState & Pick<typeof probes.$inferSelect, Biochemistry>;
+
+/** The samples' values and state now; `lock` keeps them from changing until the commit. */
+async function snapshots(
+  tx: Transaction,
+  ids: number[],
+  lock: boolean,
+): Promise<Map<number, ProbeSnapshot>> {
+  const found = new Map<number, ProbeSnapshot>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const query = tx
+      .select({
+        id: probes.id,
+        alt: probes.alt,
+        ast: probes.ast,
+        creatine: probes.creatine,
+        bilirubine: probes.bilirubine,
+        ...STATE_COLUMNS,
+      })
+      .from(probes)
+      .where(inArray(probes.id, ids.slice(i, i + CHUNK)));
+    for (const { id, ...row } of await (lock ? query.for('update') : query)) found.set(id, row);
+  }
+  return found;
+}
+
 /**
  * Attaches the results to their samples (source `import`), remembering each value and the one
- * it replaced (flush and restore), and files the rest as unmatched results of the batch.
+ * it replaced, and each sample's state before and after (flush and restore), and files the rest
+ * as unmatched results of the batch with the reason and the sent sex and birth date.
  */
 export async function writeResults(
   tx: Transaction,
@@ -183,14 +247,17 @@ export async function writeResults(
   probesByCode: Map<string, ProbeRow>,
 ): Promise<{ results: number; unmatched: number }> {
   const byProbe = new Map<number, PreparedResult[]>();
-  const unmatched: PreparedResult[] = [];
+  const unmatched: { p: PreparedResult; reason: 'no_probe' | PatientMismatch }[] = [];
   for (const p of prepared) {
     const probe = probesByCode.get(p.probeCode);
-    if (!probe) unmatched.push(p);
+    const reason = unmatchedReason(p, probe);
+    if (reason || !probe) unmatched.push({ p, reason: reason ?? 'no_probe' });
     else byProbe.set(probe.id, [...(byProbe.get(probe.id) ?? []), p]);
   }
-  const previousConcentrations = new Map<string, number | null>();
   const probeIds = [...byProbe.keys()];
+  // Read inside the transaction, locked: what the batch replaces is what a flush puts back.
+  const before = await snapshots(tx, probeIds, true);
+  const previousConcentrations = new Map<string, number | null>();
   for (let i = 0; i < probeIds.length; i += CHUNK) {
     const rows = await tx
       .select()
@@ -201,7 +268,7 @@ export async function writeResults(
   }
   const remembered: (typeof importResultValues.$inferInsert)[] = [];
   for (const [probeId, items] of byProbe) {
-    const probe = [...probesByCode.values()].find((p) => p.id === probeId)!;
+    const probe = before.get(probeId)!;
     for (const { result } of items) {
       const previous =
         medicineIdOf(result.analyte) === null
@@ -224,7 +291,30 @@ export async function writeResults(
   }
   for (let i = 0; i < remembered.length; i += CHUNK)
     await tx.insert(importResultValues).values(remembered.slice(i, i + CHUNK));
-  const unmatchedRows = unmatched.map((p) => ({
+  const after = await snapshots(tx, probeIds, false);
+  const states = probeIds.map((probeId): typeof importProbeStates.$inferInsert => {
+    const old = before.get(probeId)!;
+    const now = after.get(probeId)!;
+    return {
+      import_batch_id: batchId,
+      probe_id: probeId,
+      previous_concentration_hours: old.concentration_hours,
+      previous_concentration_date_of_analysis: old.concentration_date_of_analysis,
+      previous_results_source: old.results_source,
+      previous_lab_ranges: old.lab_ranges,
+      previous_results_at: old.results_at,
+      previous_status: old.status,
+      concentration_hours: now.concentration_hours,
+      concentration_date_of_analysis: now.concentration_date_of_analysis,
+      results_source: now.results_source,
+      lab_ranges: now.lab_ranges,
+      results_at: now.results_at,
+      status: now.status,
+    };
+  });
+  for (let i = 0; i < states.length; i += CHUNK)
+    await tx.insert(importProbeStates).values(states.slice(i, i + CHUNK));
+  const unmatchedRows = unmatched.map(({ p, reason }) => ({
     import_batch_id: batchId,
     probe_code: p.probeCode,
     analyte: p.result.analyte,
@@ -233,12 +323,29 @@ export async function writeResults(
     lab_range: p.result.labRange?.text ?? null,
     date_of_analysis: p.result.dateOfAnalysis,
     hours: p.result.hours,
-    reason: 'no_probe' as const,
+    patient_sex: p.sent.sex,
+    patient_birth_date: p.sent.birthDate,
+    reason,
     raw: { file: p.row.file, row: p.row.row, values: p.row.values },
   }));
   for (let i = 0; i < unmatchedRows.length; i += CHUNK)
     await tx.insert(unmatchedResults).values(unmatchedRows.slice(i, i + CHUNK));
   return { results: remembered.length, unmatched: unmatchedRows.length };
+}
+
+/**
+ * Used by flush and restore: puts a remembered state on a sample. The version moves on, so an
+ * edit opened before the flush or restore is refused instead of overwriting it.
+ */
+export async function putProbeState(
+  tx: Transaction,
+  probeId: number,
+  state: ProbeState,
+): Promise<void> {
+  await tx
+    .update(probes)
+    .set({ ...state, version: sql`${probes.version} + 1`, updated_at: sql`now()` })
+    .where(eq(probes.id, probeId));
 }
 
 /** Used by flush and restore: puts a remembered value (or the one it replaced) on the sample. */

@@ -1,7 +1,7 @@
 import type { BatchMode } from '@portal/shared';
 import { buildPesel } from '@portal/shared';
 import ExcelJS from 'exceljs';
-import { IMPORT_COLUMNS, columnNames } from './columns.js';
+import { IMPORT_COLUMNS, OPTIONAL_COLUMNS, columnNames } from './columns.js';
 
 const FIRSTNAMES = ['Anna', 'Jan', 'Katarzyna', 'Piotr', 'Maria', 'Tomasz', 'Ewa', 'Paweł'];
 const SURNAMES = ['Nowak', 'Kowalski', 'Wiśniewska', 'Wójcik', 'Kamińska', 'Lewandowski'];
@@ -71,7 +71,10 @@ const EXAMPLE_RESULTS = [
   },
 ];
 
-/** The template: field names in row 1, example rows, and a sheet explaining each column. */
+/**
+ * The template: field names in row 1, example rows, and a sheet explaining each column, the
+ * optional ones (not in row 1) after them.
+ */
 export async function buildTemplate(
   mode: BatchMode,
   rows: Record<string, unknown>[] = mode === 'patient_data' ? examplePatients(2) : EXAMPLE_RESULTS,
@@ -91,7 +94,8 @@ export async function buildTemplate(
   const help = workbook.addWorksheet('opis kolumn');
   help.addRow(['kolumna', 'opis']);
   help.getRow(1).font = { bold: true };
-  for (const [name, description] of IMPORT_COLUMNS[mode]) help.addRow([name, description]);
+  for (const [name, description] of [...IMPORT_COLUMNS[mode], ...OPTIONAL_COLUMNS[mode]])
+    help.addRow([name, description]);
   help.getColumn(1).width = 24;
   help.getColumn(2).width = 90;
   return Buffer.from(await workbook.xlsx.writeBuffer());
