@@ -15,7 +15,6 @@ import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { evaluateProbeAlerts } from '../probes/safety.js';
 import { putProbeState, putValue } from './results-import.js';
-import type { ProbeState } from './results-import.js';
 
 const CHUNK = 1000;
 /** The discard reason of unmatched results a flush set aside (a restore reopens them). */
@@ -40,29 +39,6 @@ export async function listBatches(db: Database): Promise<ImportBatch[]> {
 
 async function chunked(ids: number[], work: (chunk: number[]) => Promise<unknown>) {
   for (let i = 0; i < ids.length; i += CHUNK) await work(ids.slice(i, i + CHUNK));
-}
-
-/** A sample's state before a batch (flush puts it back) or as the batch left it (restore). */
-function stateOf(row: typeof importProbeStates.$inferSelect, side: 'previous' | 'imported') {
-  const state: ProbeState =
-    side === 'previous'
-      ? {
-          concentration_hours: row.previous_concentration_hours,
-          concentration_date_of_analysis: row.previous_concentration_date_of_analysis,
-          results_source: row.previous_results_source,
-          lab_ranges: row.previous_lab_ranges,
-          results_at: row.previous_results_at,
-          status: row.previous_status,
-        }
-      : {
-          concentration_hours: row.concentration_hours,
-          concentration_date_of_analysis: row.concentration_date_of_analysis,
-          results_source: row.results_source,
-          lab_ranges: row.lab_ranges,
-          results_at: row.results_at,
-          status: row.status,
-        };
-  return state;
 }
 
 /**
@@ -113,11 +89,11 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
       .orderBy(desc(importResultValues.id));
     for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.previous_value);
     const states = await tx
-      .select()
+      .select({ id: importProbeStates.id })
       .from(importProbeStates)
       .where(inArray(importProbeStates.import_batch_id, ids))
       .orderBy(desc(importProbeStates.id));
-    for (const s of states) await putProbeState(tx, s.probe_id, stateOf(s, 'previous'));
+    for (const s of states) await putProbeState(tx, s.id, 'previous');
     await evaluateAlerts(
       tx,
       values.map((v) => v.probe_id),
@@ -188,11 +164,11 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
     .orderBy(asc(importResultValues.id));
   for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.value);
   const states = await tx
-    .select()
+    .select({ id: importProbeStates.id })
     .from(importProbeStates)
     .where(eq(importProbeStates.import_batch_id, id))
     .orderBy(asc(importProbeStates.id));
-  for (const s of states) await putProbeState(tx, s.probe_id, stateOf(s, 'imported'));
+  for (const s of states) await putProbeState(tx, s.id, 'imported');
   await evaluateAlerts(
     tx,
     values.map((v) => v.probe_id),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validationMessage } from '@portal/shared';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { inTransaction } from '../../db/client.js';
 import {
@@ -240,8 +240,14 @@ describe('flush and restore put back every field a results batch changed', () =>
       .select({ concentration: probeMedicines.concentration })
       .from(probeMedicines)
       .where(eq(probeMedicines.probe_id, id));
+    // As PostgreSQL holds it: a JavaScript Date would hide lost microseconds.
+    const [exact] = await t.db
+      .select({ results_at: sql<string>`${probes.results_at}::text` })
+      .from(probes)
+      .where(eq(probes.id, id));
     return {
       ...Object.fromEntries(FIELDS.map((field) => [field, row[field]])),
+      results_at: exact!.results_at,
       concentration: medicine!.concentration,
     };
   };
@@ -257,17 +263,21 @@ describe('flush and restore put back every field a results batch changed', () =>
       concentration_date_of_analysis: '2026-10-01',
       results_source: 'hand',
       lab_ranges: { ast: { text: '0-35', min: 0, max: 35, unit: 'U/l' } },
-      results_at: new Date('2026-10-02T08:00:00Z'),
       status: 'sent',
     });
-    await inTransaction(t.db, admin.session.user.id, (tx) =>
-      tx
+    await inTransaction(t.db, admin.session.user.id, async (tx) => {
+      await tx
         .update(probeMedicines)
         .set({ concentration: 50 })
-        .where(eq(probeMedicines.probe_id, probe.id)),
-    );
+        .where(eq(probeMedicines.probe_id, probe.id));
+      await tx
+        .update(probes)
+        .set({ results_at: sql`'2026-10-02 08:00:00.123456+00'::timestamptz` })
+        .where(eq(probes.id, probe.id));
+    });
     const other = await sampleOf('K');
     const before = await fieldsOf(probe.id);
+    expect(before.results_at).toContain('.123456');
 
     const res = await postImport(t, admin.session.token, 'results', [
       {
@@ -311,7 +321,7 @@ describe('flush and restore put back every field a results batch changed', () =>
         alt: { text: '0-40', min: 0, max: 40, unit: null },
         medicine_7: { text: '10-200', min: 10, max: 200, unit: null },
       },
-      results_at: expect.any(Date) as Date,
+      results_at: expect.any(String) as string,
       status: 'received',
       concentration: 120,
     });

@@ -199,40 +199,88 @@ export async function checkResultsAgainstSamples(
   return { probesByCode, errors };
 }
 
-/** The columns of a sample a results import changes besides the values (migration 0018). */
-const STATE_COLUMNS = {
-  concentration_hours: probes.concentration_hours,
-  concentration_date_of_analysis: probes.concentration_date_of_analysis,
-  results_source: probes.results_source,
-  lab_ranges: probes.lab_ranges,
-  results_at: probes.results_at,
-  status: probes.status,
-};
-export type ProbeState = Pick<typeof probes.$inferSelect, keyof typeof STATE_COLUMNS>;
-type ProbeSnapshot = ProbeState & Pick<typeof probes.$inferSelect, Biochemistry>;
-
-/** The samples' values and state now; `lock` keeps them from changing until the commit. */
-async function snapshots(
+/** The samples' values now, locked until the commit: what the batch replaces is what a flush
+ *  puts back. */
+async function lockedValues(
   tx: Transaction,
   ids: number[],
-  lock: boolean,
-): Promise<Map<number, ProbeSnapshot>> {
-  const found = new Map<number, ProbeSnapshot>();
+): Promise<Map<number, Pick<typeof probes.$inferSelect, Biochemistry>>> {
+  const found = new Map<number, Pick<typeof probes.$inferSelect, Biochemistry>>();
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const query = tx
+    const rows = await tx
       .select({
         id: probes.id,
         alt: probes.alt,
         ast: probes.ast,
         creatine: probes.creatine,
         bilirubine: probes.bilirubine,
-        ...STATE_COLUMNS,
       })
       .from(probes)
-      .where(inArray(probes.id, ids.slice(i, i + CHUNK)));
-    for (const { id, ...row } of await (lock ? query.for('update') : query)) found.set(id, row);
+      .where(inArray(probes.id, ids.slice(i, i + CHUNK)))
+      .for('update');
+    for (const { id, ...row } of rows) found.set(id, row);
   }
   return found;
+}
+
+/**
+ * The columns of a sample a results import changes besides the values, each paired with its
+ * two copies in `import_probe_states` (migration 0018): before the batch, and as it left them.
+ */
+const STATE_COLUMNS = [
+  ['concentration_hours', 'previous_concentration_hours'],
+  ['concentration_date_of_analysis', 'previous_concentration_date_of_analysis'],
+  ['results_source', 'previous_results_source'],
+  ['lab_ranges', 'previous_lab_ranges'],
+  ['results_at', 'previous_results_at'],
+  ['status', 'previous_status'],
+] as const;
+
+/**
+ * Copies the samples' state into the batch's `import_probe_states`, inside the database (so a
+ * timestamp keeps its microseconds and a number its digits): `side` 'previous' inserts the rows
+ * before the results are applied, 'imported' fills in the state they left.
+ */
+async function copyStates(
+  tx: Transaction,
+  batchId: number,
+  ids: number[],
+  side: 'previous' | 'imported',
+): Promise<void> {
+  if (side === 'imported') {
+    await tx
+      .update(importProbeStates)
+      .set(
+        Object.fromEntries(
+          STATE_COLUMNS.map(([column]) => [column, sql`${probes[column]}`]),
+        ) as Partial<typeof importProbeStates.$inferInsert>,
+      )
+      .from(probes)
+      .where(
+        and(
+          eq(probes.id, importProbeStates.probe_id),
+          eq(importProbeStates.import_batch_id, batchId),
+        ),
+      );
+    return;
+  }
+  const columns = sql.join(
+    STATE_COLUMNS.flatMap(([column, previous]) => [
+      sql.identifier(previous),
+      sql.identifier(column),
+    ]),
+    sql`, `,
+  );
+  const values = sql.join(
+    STATE_COLUMNS.flatMap(([column]) => [sql`${probes[column]}`, sql`${probes[column]}`]),
+    sql`, `,
+  );
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await tx.execute(sql`
+      insert into ${importProbeStates} (import_batch_id, probe_id, ${columns})
+      select ${batchId}::integer, ${probes.id}, ${values} from ${probes}
+      where ${inArray(probes.id, ids.slice(i, i + CHUNK))}`);
+  }
 }
 
 /**
@@ -255,8 +303,8 @@ export async function writeResults(
     else byProbe.set(probe.id, [...(byProbe.get(probe.id) ?? []), p]);
   }
   const probeIds = [...byProbe.keys()];
-  // Read inside the transaction, locked: what the batch replaces is what a flush puts back.
-  const before = await snapshots(tx, probeIds, true);
+  const before = await lockedValues(tx, probeIds);
+  await copyStates(tx, batchId, probeIds, 'previous');
   const previousConcentrations = new Map<string, number | null>();
   for (let i = 0; i < probeIds.length; i += CHUNK) {
     const rows = await tx
@@ -291,29 +339,7 @@ export async function writeResults(
   }
   for (let i = 0; i < remembered.length; i += CHUNK)
     await tx.insert(importResultValues).values(remembered.slice(i, i + CHUNK));
-  const after = await snapshots(tx, probeIds, false);
-  const states = probeIds.map((probeId): typeof importProbeStates.$inferInsert => {
-    const old = before.get(probeId)!;
-    const now = after.get(probeId)!;
-    return {
-      import_batch_id: batchId,
-      probe_id: probeId,
-      previous_concentration_hours: old.concentration_hours,
-      previous_concentration_date_of_analysis: old.concentration_date_of_analysis,
-      previous_results_source: old.results_source,
-      previous_lab_ranges: old.lab_ranges,
-      previous_results_at: old.results_at,
-      previous_status: old.status,
-      concentration_hours: now.concentration_hours,
-      concentration_date_of_analysis: now.concentration_date_of_analysis,
-      results_source: now.results_source,
-      lab_ranges: now.lab_ranges,
-      results_at: now.results_at,
-      status: now.status,
-    };
-  });
-  for (let i = 0; i < states.length; i += CHUNK)
-    await tx.insert(importProbeStates).values(states.slice(i, i + CHUNK));
+  await copyStates(tx, batchId, probeIds, 'imported');
   const unmatchedRows = unmatched.map(({ p, reason }) => ({
     import_batch_id: batchId,
     probe_code: p.probeCode,
@@ -334,18 +360,29 @@ export async function writeResults(
 }
 
 /**
- * Used by flush and restore: puts a remembered state on a sample. The version moves on, so an
- * edit opened before the flush or restore is refused instead of overwriting it.
+ * Used by flush and restore: puts a sample's state before a batch ('previous') or as the batch
+ * left it ('imported') back on it, from its `import_probe_states` row. The version moves on, so
+ * an edit opened before the flush or restore is refused instead of overwriting it.
  */
 export async function putProbeState(
   tx: Transaction,
-  probeId: number,
-  state: ProbeState,
+  stateId: number,
+  side: 'previous' | 'imported',
 ): Promise<void> {
   await tx
     .update(probes)
-    .set({ ...state, version: sql`${probes.version} + 1`, updated_at: sql`now()` })
-    .where(eq(probes.id, probeId));
+    .set({
+      ...(Object.fromEntries(
+        STATE_COLUMNS.map(([column, previous]) => [
+          column,
+          sql`${importProbeStates[side === 'previous' ? previous : column]}`,
+        ]),
+      ) as Partial<typeof probes.$inferInsert>),
+      version: sql`${probes.version} + 1`,
+      updated_at: sql`now()`,
+    })
+    .from(importProbeStates)
+    .where(and(eq(importProbeStates.id, stateId), eq(probes.id, importProbeStates.probe_id)));
 }
 
 /** Used by flush and restore: puts a remembered value (or the one it replaced) on the sample. */
