@@ -842,3 +842,36 @@ export const importResultValues = pgTable('import_result_values', {
   value: decimal('value').notNull(),
   previous_value: decimal('previous_value'),
 });
+
+/**
+ * What a results import changed on a sample besides the values (migration 0018): its state
+ * before the batch (`previous_*`, put back by a flush) and as the batch left it (written again
+ * by a restore). One row per sample and batch.
+ */
+export const importProbeStates = pgTable(
+  'import_probe_states',
+  {
+    id: serial('id').primaryKey(),
+    import_batch_id: integer('import_batch_id')
+      .notNull()
+      .references(() => importBatches.id),
+    probe_id: integer('probe_id')
+      .notNull()
+      .references(() => probes.id),
+    previous_concentration_hours: decimal('previous_concentration_hours'),
+    previous_concentration_date_of_analysis: date('previous_concentration_date_of_analysis', {
+      mode: 'string',
+    }),
+    previous_results_source: text('previous_results_source', { enum: ['hand', 'hl7', 'import'] }),
+    previous_lab_ranges: jsonb('previous_lab_ranges').$type<Record<string, LabRange>>(),
+    previous_results_at: timestamp('previous_results_at', { withTimezone: true }),
+    previous_status: text('previous_status', { enum: PROBE_STATUSES }).notNull(),
+    concentration_hours: decimal('concentration_hours'),
+    concentration_date_of_analysis: date('concentration_date_of_analysis', { mode: 'string' }),
+    results_source: text('results_source', { enum: ['hand', 'hl7', 'import'] }),
+    lab_ranges: jsonb('lab_ranges').$type<Record<string, LabRange>>(),
+    results_at: timestamp('results_at', { withTimezone: true }),
+    status: text('status', { enum: PROBE_STATUSES }).notNull(),
+  },
+  (t) => [uniqueIndex('import_probe_states_batch_probe_key').on(t.import_batch_id, t.probe_id)],
+);

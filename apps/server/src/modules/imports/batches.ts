@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
 import {
   importBatches,
+  importProbeStates,
   importResultValues,
   patients,
   sessions,
@@ -12,7 +13,8 @@ import {
 } from '../../db/schema.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { putValue } from './results-import.js';
+import { evaluateProbeAlerts } from '../probes/safety.js';
+import { putProbeState, putValue } from './results-import.js';
 
 const CHUNK = 1000;
 /** The discard reason of unmatched results a flush set aside (a restore reopens them). */
@@ -40,9 +42,20 @@ async function chunked(ids: number[], work: (chunk: number[]) => Promise<unknown
 }
 
 /**
+ * Results written back by a flush or restore go through the safety rules as every stored
+ * result does (probes/safety.ts): a rule that fires opens or refreshes an alert; an open alert
+ * whose values went away stays until a doctor acknowledges it.
+ */
+async function evaluateAlerts(tx: Transaction, probeIds: number[]): Promise<void> {
+  for (const probeId of new Set(probeIds)) await evaluateProbeAlerts(tx, probeId);
+}
+
+/**
  * Soft-deletes what every not yet flushed batch wrote, in one transaction: imported patients
  * (and their accounts, whose sessions end) get `deleted_at` = the flush's time, imported results
- * go back to the values they replaced, the batches' open unmatched results are set aside; the
+ * go back to the values and sample states they replaced (newest batch first, so several batches
+ * unwind to what was there before the first), the batches' open unmatched results leave the
+ * queue (discarded with the flush's reason; matched or discarded ones stay as they are); the
  * batches are marked flushed at that same time, which is how a restore finds what to undo.
  */
 export async function flushImports(db: Database, actor: Actor): Promise<Record<string, number>> {
@@ -75,6 +88,16 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
       .where(inArray(importResultValues.import_batch_id, ids))
       .orderBy(desc(importResultValues.id));
     for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.previous_value);
+    const states = await tx
+      .select({ id: importProbeStates.id })
+      .from(importProbeStates)
+      .where(inArray(importProbeStates.import_batch_id, ids))
+      .orderBy(desc(importProbeStates.id));
+    for (const s of states) await putProbeState(tx, s.id, 'previous');
+    await evaluateAlerts(
+      tx,
+      values.map((v) => v.probe_id),
+    );
     const setAside = await tx
       .update(unmatchedResults)
       .set({
@@ -101,7 +124,11 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
   });
 }
 
-/** Undoes the flush of one batch; 409 `not_flushed` when it was not flushed. */
+/**
+ * Undoes the flush of one batch: its patients, its values and sample states as it left them,
+ * and the unmatched results the flush set aside back in the queue. 409 `not_flushed` when it
+ * was not flushed.
+ */
 export async function restoreBatch(db: Database, actor: Actor, id: number): Promise<void> {
   try {
     await inTransaction(db, actor.userId, (tx) => restoreIn(tx, actor, id));
@@ -136,6 +163,16 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
     .where(eq(importResultValues.import_batch_id, id))
     .orderBy(asc(importResultValues.id));
   for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.value);
+  const states = await tx
+    .select({ id: importProbeStates.id })
+    .from(importProbeStates)
+    .where(eq(importProbeStates.import_batch_id, id))
+    .orderBy(asc(importProbeStates.id));
+  for (const s of states) await putProbeState(tx, s.id, 'imported');
+  await evaluateAlerts(
+    tx,
+    values.map((v) => v.probe_id),
+  );
   await tx
     .update(unmatchedResults)
     .set({

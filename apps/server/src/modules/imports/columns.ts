@@ -45,3 +45,22 @@ export const IMPORT_COLUMNS: Record<BatchMode, readonly (readonly [string, strin
 };
 
 export const columnNames = (mode: BatchMode) => IMPORT_COLUMNS[mode].map(([name]) => name);
+
+/**
+ * Columns a file may add to the template's (HL7 v2 XML files always carry them, from PID-8 and
+ * PID-7): a result whose sex or birth date disagrees with the sample's patient is not attached
+ * but waits among the unmatched results, as the HL7 connector does.
+ */
+export const OPTIONAL_COLUMNS: Record<BatchMode, readonly (readonly [string, string])[]> = {
+  patient_data: [],
+  results: [
+    [
+      'patient_sex',
+      'Płeć pacjenta (opcjonalnie): M albo K (F też oznacza kobietę); gdy nie zgadza się z płcią pacjenta próbki, wynik trafia do niedopasowanych wyników',
+    ],
+    [
+      'patient_birth_date',
+      'Data urodzenia pacjenta (opcjonalnie), DD.MM.RRRR lub RRRR-MM-DD; gdy nie zgadza się z datą urodzenia pacjenta próbki, wynik trafia do niedopasowanych wyników',
+    ],
+  ],
+};

@@ -1,10 +1,19 @@
 import { RESULT_PLAUSIBLE_MAX } from '@portal/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import { importResultValues, probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
+import {
+  importProbeStates,
+  importResultValues,
+  patients,
+  probeMedicines,
+  probes,
+  unmatchedResults,
+} from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { applyLabResults, medicineIdOf } from '../lab/apply-results.js';
 import type { LabAnalyte, LabResult } from '../lab/apply-results.js';
+import { patientMismatch, sexFromText } from '../lab/patient-check.js';
+import type { PatientMismatch, PatientSex, SentPatient } from '../lab/patient-check.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import type { ImportRow } from './read/types.js';
@@ -27,6 +36,8 @@ export interface PreparedResult {
   probeCode: string;
   result: LabResult;
   unit: string | null;
+  /** The optional `patient_sex` / `patient_birth_date`, compared with the sample's patient. */
+  sent: SentPatient;
 }
 
 /** `alt`, …, a medicine's id (`12`) or `medicine_12` → the stored analyte; null when unknown. */
@@ -99,12 +110,17 @@ export function prepareResults(
     }
     const range = textCell(v.lab_range);
     if (range && range.length > 200) rowErrors.push(['lab_range', 'too_long']);
+    const sex = sexFromText(textCell(v.patient_sex));
+    if (sex === undefined) rowErrors.push(['patient_sex', 'invalid']);
+    const birthDate = dateCell(v.patient_birth_date);
+    if (birthDate === undefined) rowErrors.push(['patient_birth_date', 'invalid_date']);
     for (const [column, code] of rowErrors) errors.push(rowError(row.file, row.row, column, code));
     if (rowErrors.length || !probeCode || !analyte || typeof value === 'string') continue;
     prepared.push({
       row,
       probeCode,
       unit,
+      sent: { sex: sex ?? null, birthDate: birthDate ?? null },
       result: {
         analyte,
         value,
@@ -117,15 +133,27 @@ export function prepareResults(
   return { prepared, errors };
 }
 
-type ProbeRow = Pick<
-  typeof probes.$inferSelect,
-  'id' | 'code' | 'alt' | 'ast' | 'creatine' | 'bilirubine'
->;
+/** A sample the file names, with its patient's sex and birth date (the patient check). */
+interface ProbeRow {
+  id: number;
+  code: string;
+  sex: PatientSex;
+  birth_date: string;
+}
+
+/** Why a row is not attached: no sample with its code, or the patient check (as the connector). */
+function unmatchedReason(
+  p: PreparedResult,
+  probe: ProbeRow | undefined,
+): 'no_probe' | PatientMismatch | null {
+  return probe ? patientMismatch(p.sent, probe) : 'no_probe';
+}
 
 /**
  * Second pass, against the database: the samples the codes name, and each concentration's
  * medicine must be one the sample is tested for (else the row is refused; a code that names
- * no sample is not an error, it waits among the unmatched results).
+ * no sample, or a sample whose patient disagrees with the row's sex or birth date, is not an
+ * error: the result waits among the unmatched results).
  */
 export async function checkResultsAgainstSamples(
   db: Database,
@@ -138,12 +166,11 @@ export async function checkResultsAgainstSamples(
       .select({
         id: probes.id,
         code: probes.code,
-        alt: probes.alt,
-        ast: probes.ast,
-        creatine: probes.creatine,
-        bilirubine: probes.bilirubine,
+        sex: patients.sex,
+        birth_date: patients.birth_date,
       })
       .from(probes)
+      .innerJoin(patients, eq(patients.id, probes.patient_id))
       .where(inArray(probes.code, codes.slice(i, i + CHUNK)));
     for (const row of rows) probesByCode.set(row.code, row);
   }
@@ -160,7 +187,7 @@ export async function checkResultsAgainstSamples(
   const seen = new Set<string>();
   for (const p of prepared) {
     const probe = probesByCode.get(p.probeCode);
-    if (!probe) continue;
+    if (!probe || unmatchedReason(p, probe)) continue;
     const key = `${probe.id}:${p.result.analyte}`;
     // The same result twice in one batch: which value would win?
     if (seen.has(key)) errors.push(rowError(p.row.file, p.row.row, 'analyte', 'invalid'));
@@ -172,9 +199,94 @@ export async function checkResultsAgainstSamples(
   return { probesByCode, errors };
 }
 
+/** The samples' values now, locked until the commit: what the batch replaces is what a flush
+ *  puts back. */
+async function lockedValues(
+  tx: Transaction,
+  ids: number[],
+): Promise<Map<number, Pick<typeof probes.$inferSelect, Biochemistry>>> {
+  const found = new Map<number, Pick<typeof probes.$inferSelect, Biochemistry>>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await tx
+      .select({
+        id: probes.id,
+        alt: probes.alt,
+        ast: probes.ast,
+        creatine: probes.creatine,
+        bilirubine: probes.bilirubine,
+      })
+      .from(probes)
+      .where(inArray(probes.id, ids.slice(i, i + CHUNK)))
+      .for('update');
+    for (const { id, ...row } of rows) found.set(id, row);
+  }
+  return found;
+}
+
+/**
+ * The columns of a sample a results import changes besides the values, each paired with its
+ * two copies in `import_probe_states` (migration 0018): before the batch, and as it left them.
+ */
+const STATE_COLUMNS = [
+  ['concentration_hours', 'previous_concentration_hours'],
+  ['concentration_date_of_analysis', 'previous_concentration_date_of_analysis'],
+  ['results_source', 'previous_results_source'],
+  ['lab_ranges', 'previous_lab_ranges'],
+  ['results_at', 'previous_results_at'],
+  ['status', 'previous_status'],
+] as const;
+
+/**
+ * Copies the samples' state into the batch's `import_probe_states`, inside the database (so a
+ * timestamp keeps its microseconds and a number its digits): `side` 'previous' inserts the rows
+ * before the results are applied, 'imported' fills in the state they left.
+ */
+async function copyStates(
+  tx: Transaction,
+  batchId: number,
+  ids: number[],
+  side: 'previous' | 'imported',
+): Promise<void> {
+  if (side === 'imported') {
+    await tx
+      .update(importProbeStates)
+      .set(
+        Object.fromEntries(
+          STATE_COLUMNS.map(([column]) => [column, sql`${probes[column]}`]),
+        ) as Partial<typeof importProbeStates.$inferInsert>,
+      )
+      .from(probes)
+      .where(
+        and(
+          eq(probes.id, importProbeStates.probe_id),
+          eq(importProbeStates.import_batch_id, batchId),
+        ),
+      );
+    return;
+  }
+  const columns = sql.join(
+    STATE_COLUMNS.flatMap(([column, previous]) => [
+      sql.identifier(previous),
+      sql.identifier(column),
+    ]),
+    sql`, `,
+  );
+  const values = sql.join(
+    STATE_COLUMNS.flatMap(([column]) => [sql`${probes[column]}`, sql`${probes[column]}`]),
+    sql`, `,
+  );
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await tx.execute(sql`
+      insert into ${importProbeStates} (import_batch_id, probe_id, ${columns})
+      select ${batchId}::integer, ${probes.id}, ${values} from ${probes}
+      where ${inArray(probes.id, ids.slice(i, i + CHUNK))}`);
+  }
+}
+
 /**
  * Attaches the results to their samples (source `import`), remembering each value and the one
- * it replaced (flush and restore), and files the rest as unmatched results of the batch.
+ * it replaced, and each sample's state before and after (flush and restore), and files the rest
+ * as unmatched results of the batch with the reason and the sent sex and birth date.
  */
 export async function writeResults(
   tx: Transaction,
@@ -183,14 +295,17 @@ export async function writeResults(
   probesByCode: Map<string, ProbeRow>,
 ): Promise<{ results: number; unmatched: number }> {
   const byProbe = new Map<number, PreparedResult[]>();
-  const unmatched: PreparedResult[] = [];
+  const unmatched: { p: PreparedResult; reason: 'no_probe' | PatientMismatch }[] = [];
   for (const p of prepared) {
     const probe = probesByCode.get(p.probeCode);
-    if (!probe) unmatched.push(p);
+    const reason = unmatchedReason(p, probe);
+    if (reason || !probe) unmatched.push({ p, reason: reason ?? 'no_probe' });
     else byProbe.set(probe.id, [...(byProbe.get(probe.id) ?? []), p]);
   }
-  const previousConcentrations = new Map<string, number | null>();
   const probeIds = [...byProbe.keys()];
+  const before = await lockedValues(tx, probeIds);
+  await copyStates(tx, batchId, probeIds, 'previous');
+  const previousConcentrations = new Map<string, number | null>();
   for (let i = 0; i < probeIds.length; i += CHUNK) {
     const rows = await tx
       .select()
@@ -201,7 +316,7 @@ export async function writeResults(
   }
   const remembered: (typeof importResultValues.$inferInsert)[] = [];
   for (const [probeId, items] of byProbe) {
-    const probe = [...probesByCode.values()].find((p) => p.id === probeId)!;
+    const probe = before.get(probeId)!;
     for (const { result } of items) {
       const previous =
         medicineIdOf(result.analyte) === null
@@ -224,7 +339,8 @@ export async function writeResults(
   }
   for (let i = 0; i < remembered.length; i += CHUNK)
     await tx.insert(importResultValues).values(remembered.slice(i, i + CHUNK));
-  const unmatchedRows = unmatched.map((p) => ({
+  await copyStates(tx, batchId, probeIds, 'imported');
+  const unmatchedRows = unmatched.map(({ p, reason }) => ({
     import_batch_id: batchId,
     probe_code: p.probeCode,
     analyte: p.result.analyte,
@@ -233,12 +349,40 @@ export async function writeResults(
     lab_range: p.result.labRange?.text ?? null,
     date_of_analysis: p.result.dateOfAnalysis,
     hours: p.result.hours,
-    reason: 'no_probe' as const,
+    patient_sex: p.sent.sex,
+    patient_birth_date: p.sent.birthDate,
+    reason,
     raw: { file: p.row.file, row: p.row.row, values: p.row.values },
   }));
   for (let i = 0; i < unmatchedRows.length; i += CHUNK)
     await tx.insert(unmatchedResults).values(unmatchedRows.slice(i, i + CHUNK));
   return { results: remembered.length, unmatched: unmatchedRows.length };
+}
+
+/**
+ * Used by flush and restore: puts a sample's state before a batch ('previous') or as the batch
+ * left it ('imported') back on it, from its `import_probe_states` row. The version moves on, so
+ * an edit opened before the flush or restore is refused instead of overwriting it.
+ */
+export async function putProbeState(
+  tx: Transaction,
+  stateId: number,
+  side: 'previous' | 'imported',
+): Promise<void> {
+  await tx
+    .update(probes)
+    .set({
+      ...(Object.fromEntries(
+        STATE_COLUMNS.map(([column, previous]) => [
+          column,
+          sql`${importProbeStates[side === 'previous' ? previous : column]}`,
+        ]),
+      ) as Partial<typeof probes.$inferInsert>),
+      version: sql`${probes.version} + 1`,
+      updated_at: sql`now()`,
+    })
+    .from(importProbeStates)
+    .where(and(eq(importProbeStates.id, stateId), eq(probes.id, importProbeStates.probe_id)));
 }
 
 /** Used by flush and restore: puts a remembered value (or the one it replaced) on the sample. */

@@ -8,7 +8,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { medicineIdsByCode } from '../lab/hl7-parse.js';
 import { loadMedicineCodes } from '../lab/hl7-service.js';
 import { flushImports } from './batches.js';
-import { columnNames } from './columns.js';
+import { OPTIONAL_COLUMNS, columnNames } from './columns.js';
 import { importFailed } from './errors.js';
 import { preparePatients, writePatients } from './patient-import.js';
 import { checkResultsAgainstSamples, prepareResults, writeResults } from './results-import.js';
@@ -33,7 +33,7 @@ function headerErrors(mode: BatchMode, tables: ImportTable[]): string[] {
     mode === 'patient_data'
       ? ['firstname', 'surname', 'pesel', 'phone_number', 'unit_id', 'doctor_id', 'subgroup_id']
       : ['probe_code', 'analyte', 'value'];
-  const known = new Set(columnNames(mode));
+  const known = new Set([...columnNames(mode), ...OPTIONAL_COLUMNS[mode].map(([name]) => name)]);
   const errors: string[] = [];
   for (const table of tables) {
     // HL7, ODM and results XML files always arrive in the results layout.
@@ -46,7 +46,7 @@ function headerErrors(mode: BatchMode, tables: ImportTable[]): string[] {
         errors.push(`${table.file}, wiersz 1, kolumna ${column}: To pole musi być wypełnione`);
     }
     for (const column of table.columns) {
-      if (column && !known.has(column) && !['patient_sex', 'patient_birth_date'].includes(column))
+      if (column && !known.has(column))
         errors.push(`${table.file}, wiersz 1, kolumna ${column}: Niektóre pola są nieprawidłowe`);
     }
   }

@@ -1,7 +1,7 @@
 import type { BatchMode } from '@portal/shared';
 import { buildPesel } from '@portal/shared';
 import ExcelJS from 'exceljs';
-import { IMPORT_COLUMNS, columnNames } from './columns.js';
+import { IMPORT_COLUMNS, OPTIONAL_COLUMNS, columnNames } from './columns.js';
 
 const FIRSTNAMES = ['Anna', 'Jan', 'Katarzyna', 'Piotr', 'Maria', 'Tomasz', 'Ewa', 'Paweł'];
 const SURNAMES = ['Nowak', 'Kowalski', 'Wiśniewska', 'Wójcik', 'Kamińska', 'Lewandowski'];
@@ -81,7 +81,10 @@ const TEMPLATE_NOTES: Partial<Record<BatchMode, readonly (readonly [string, stri
   ],
 };
 
-/** The template: field names in row 1, example rows, and a sheet explaining each column. */
+/**
+ * The template: field names in row 1, example rows, and a sheet explaining each column, the
+ * optional ones (not in row 1) after them.
+ */
 export async function buildTemplate(
   mode: BatchMode,
   rows: Record<string, unknown>[] = mode === 'patient_data' ? examplePatients(2) : EXAMPLE_RESULTS,
@@ -101,7 +104,8 @@ export async function buildTemplate(
   const help = workbook.addWorksheet('opis kolumn');
   help.addRow(['kolumna', 'opis']);
   help.getRow(1).font = { bold: true };
-  for (const [name, description] of IMPORT_COLUMNS[mode]) help.addRow([name, description]);
+  for (const [name, description] of [...IMPORT_COLUMNS[mode], ...OPTIONAL_COLUMNS[mode]])
+    help.addRow([name, description]);
   const notes = TEMPLATE_NOTES[mode] ?? [];
   if (notes.length > 0) help.addRow([]);
   for (const [name, description] of notes) help.addRow([name, description]);

@@ -11,6 +11,8 @@ import { readSetting, readSynevoCredentials, recordSynevoError } from '../settin
 import { applyLabResults } from './apply-results.js';
 import type { LabResult } from './apply-results.js';
 import { parseOru } from './hl7-parse.js';
+import { patientMismatch } from './patient-check.js';
+import type { PatientMismatch } from './patient-check.js';
 import type { MedicineCode, ParsedOru, ParsedResult } from './hl7-parse.js';
 
 /**
@@ -167,7 +169,7 @@ async function reject(
   return { code: 'AE', ack: buildAck(message, 'AE', controlId, reason), reason, duplicate: false };
 }
 
-type Verdict = 'no_probe' | 'sex_mismatch' | 'birth_date_mismatch' | null;
+type Verdict = 'no_probe' | PatientMismatch | null;
 
 async function store(db: Database, oru: ParsedOru, text: string): Promise<void> {
   const codes = [...new Set(oru.results.map((result) => result.probeCode))];
@@ -201,11 +203,7 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
       const probe = byCode.get(result.probeCode);
       const verdict: Verdict = !probe
         ? 'no_probe'
-        : result.patientSex !== null && result.patientSex !== probe.sex
-          ? 'sex_mismatch'
-          : result.patientBirthDate !== null && result.patientBirthDate !== probe.birth_date
-            ? 'birth_date_mismatch'
-            : null;
+        : patientMismatch({ sex: result.patientSex, birthDate: result.patientBirthDate }, probe);
       if (verdict || !probe) {
         unmatched.push(unmatchedRow(result, verdict ?? 'no_probe', messageId));
         continue;
