@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../lib/errors.js';
 import { authenticateLab, receiveHl7 } from './hl7-service.js';
-import { registerLabSimulatorJob } from './simulator.js';
+import { LAB_SIMULATOR_JOB, registerLabSimulatorJob } from './simulator.js';
 
 /** An ORU^R01 with a few hundred results is tens of kilobytes; 1 MB leaves room and no more. */
 const HL7_BODY_LIMIT = 1024 * 1024;
@@ -24,6 +24,9 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
       address: () => app.server.address(),
       log: app.log,
     });
+  } else {
+    // A schedule kept from a start with the simulator on would go on sending its jobs.
+    jobs.unschedule(LAB_SIMULATOR_JOB);
   }
 
   // Only in this plugin's context: every other route keeps refusing text bodies (media-types.ts).
