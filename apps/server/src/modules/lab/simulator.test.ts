@@ -3,15 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, like } from 'drizzle-orm';
 import type { Probe } from '@portal/shared';
-import { labMessages, probes, unmatchedResults } from '../../db/schema.js';
+import { labMessages, patients, probes, unmatchedResults } from '../../db/schema.js';
+import type { JobHandler, JobQueue } from '../../jobs/queue.js';
 import { SecretBox } from '../../lib/secrets.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import {
+  LAB_SIMULATOR_JOB,
   SIMULATOR_CONTROL_PREFIX,
   listeningUrl,
+  registerLabSimulatorJob,
   readAck,
   runLabSimulator,
   simulatedMessage,
@@ -239,5 +242,53 @@ describe('the laboratory simulator', () => {
     expect(failed.outcomes[0]).toMatchObject({ probeId: id, status: 0, ack: null });
     const again = await run();
     expect(again.outcomes.map((o) => o.probeId)).toEqual([id]);
+  });
+
+  it('logs counts, control ids and reasons, never a message; a skip once, not every run', async () => {
+    let handler: JobHandler | undefined;
+    const scheduled: string[] = [];
+    // The queue's two calls, recorded: the handler is then run by hand.
+    const jobs = {
+      handle: (name: string, work: JobHandler) => {
+        expect(name).toBe(LAB_SIMULATOR_JOB);
+        handler = work;
+      },
+      schedule: (name: string, cron: string) => scheduled.push(`${name} ${cron}`),
+    } as unknown as JobQueue;
+    const lines: string[] = [];
+    const record = (details: object, message: string) =>
+      lines.push(`${message} ${JSON.stringify(details)}`);
+    registerLabSimulatorJob(jobs, {
+      db: t.db,
+      secrets,
+      config: { enabled: true, cron: '* * * * *', batch: 50, url: null },
+      address: () => t.app.server.address(),
+      log: { info: record, warn: record },
+    });
+    expect(scheduled).toEqual(['lab.simulate * * * * *']);
+    const job = { id: 'x', name: LAB_SIMULATOR_JOB };
+
+    await configure(false);
+    await handler!({}, job);
+    await handler!({}, job);
+    await configure(true);
+    const patient = await patientOf('K');
+    const ids: number[] = [];
+    while (!ids.some((id) => simulatorVariant(id) === 'malformed_text')) {
+      ids.push(await arrivedSample(patient.id));
+    }
+    await handler!({}, job);
+    expect(lines.filter((line) => line.includes('"reason":"disabled"'))).toHaveLength(1);
+    const sent = lines.find((line) => line.startsWith('laboratory simulator: results sent'));
+    expect(sent).toContain(`"sent":${ids.length}`);
+    expect(sent).toContain(`"control_id":"SIM-${ids.at(-1)!}"`);
+    const [row] = await t.db
+      .select({ birth_date: patients.birth_date })
+      .from(patients)
+      .where(eq(patients.id, patient.id));
+    const log = lines.join('\n');
+    for (const secret of [row!.birth_date, row!.birth_date.replaceAll('-', ''), 'MSH|', 'PID|']) {
+      expect(log).not.toContain(secret);
+    }
   });
 });
