@@ -90,9 +90,11 @@ export class JobQueue {
     this.#schedules.delete(name);
     this.#unschedules.add(name);
     if (this.#boss) {
-      this.#boss.unschedule(name).catch((error: unknown) =>
-        this.#log.error({ err: error, job: name }, 'job unschedule failed'),
-      );
+      this.#boss
+        .unschedule(name)
+        .catch((error: unknown) =>
+          this.#log.error({ err: error, job: name }, 'job unschedule failed'),
+        );
     }
   }
 

@@ -33,9 +33,7 @@ describe('the lab.simulate job', () => {
       // Off (the default): no handler, no schedule.
       const off = await portals.start(open, { secretKey: key });
       await off.app.ready();
-      expect((await off.app.jobs.schedules()).map((s) => s.name)).not.toContain(
-        LAB_SIMULATOR_JOB,
-      );
+      expect((await off.app.jobs.schedules()).map((s) => s.name)).not.toContain(LAB_SIMULATOR_JOB);
       await off.stop();
 
       const on = await portals.start(open, {

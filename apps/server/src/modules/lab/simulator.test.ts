@@ -146,7 +146,7 @@ describe('the laboratory simulator', () => {
       const withResults = await arrivedSample(man.id, {
         status: 'received',
         results_at: new Date(),
-        alt: '20',
+        alt: 20,
       });
       const drug = await arrivedSample(man.id, {
         type_of_test: 'drug_concentration',

@@ -236,7 +236,8 @@ export function readAck(
   const msa = text.split(/\r\n|\r|\n/).find((segment) => segment.startsWith('MSA|'));
   const fields = msa?.split('|') ?? [];
   const code = fields[1];
-  if ((code !== 'AA' && code !== 'AE') || fields[2] !== controlId) return { ack: null, reason: null };
+  if ((code !== 'AA' && code !== 'AE') || fields[2] !== controlId)
+    return { ack: null, reason: null };
   return { ack: code, reason: code === 'AE' ? (fields[3] ?? null) : null };
 }
 
@@ -272,20 +273,16 @@ export async function runLabSimulator(
 
   for (const sample of await samplesToSend(db, options.batch)) {
     const controlId = `${SIMULATOR_CONTROL_PREFIX}${sample.id}`;
-    let status = 0;
-    let body = '';
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': ER7_CONTENT_TYPE, authorization },
-        body: simulatedMessage(sample),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      status = response.status;
-      body = await response.text();
-    } catch {
-      status = 0;
-    }
+    // 0: no answer at all (refused connection, timeout).
+    const { status, body } = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': ER7_CONTENT_TYPE, authorization },
+      body: simulatedMessage(sample),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }).then(
+      async (response) => ({ status: response.status, body: await response.text() }),
+      () => ({ status: 0, body: '' }),
+    );
     run.sent += 1;
     const { ack, reason } = status === 200 ? readAck(body, controlId) : { ack: null, reason: null };
     run.outcomes.push({ probeId: sample.id, controlId, status, ack, reason });
