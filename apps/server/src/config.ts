@@ -31,6 +31,20 @@ const envSchema = z.object({
     .default('0 */2 * * *'),
   /** The Polish post's tracking service (SOAP); another address only for a test double. */
   TRACKING_URL: z.string().url().optional(),
+  /** The demo's fake laboratory (modules/lab/simulator.ts): it invents results, so off by default. */
+  LAB_SIMULATOR: z.enum(['on', 'off']).default('off'),
+  /** With NODE_ENV=production the simulator starts only when this says yes. */
+  LAB_SIMULATOR_FORCE: z.enum(['yes', 'no']).default('no'),
+  /** When the simulator sends (cron, Warsaw time): every minute. */
+  LAB_SIMULATOR_CRON: z
+    .string()
+    .regex(/^\S+( \S+){4,5}$/)
+    .default('* * * * *'),
+  /** At most this many samples (one message each) per run. */
+  LAB_SIMULATOR_BATCH: z.coerce.number().int().min(1).max(500).default(20),
+  /** Where it sends to; unset: the address this process listens on. */
+  LAB_SIMULATOR_URL: z.string().url().optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -55,6 +69,14 @@ export interface AppConfig {
     refreshCron: string;
     url: string | null;
   };
+  /** The demo's fake laboratory: whether its job runs, when, how many samples, where it sends. */
+  labSimulator: {
+    enabled: boolean;
+    cron: string;
+    batch: number;
+    /** null: the address the server listens on (known after listen). */
+    url: string | null;
+  };
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -68,6 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
   if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
     throw new Error(
       'DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has one user)',
+    );
+  }
+  // Invented results on real samples would be a data-integrity incident: a production process
+  // (NODE_ENV=production, as process managers and images set it) must say so twice.
+  if (e.LAB_SIMULATOR === 'on' && e.NODE_ENV === 'production' && e.LAB_SIMULATOR_FORCE !== 'yes') {
+    throw new Error(
+      'LAB_SIMULATOR=on sends invented laboratory results; with NODE_ENV=production it also needs LAB_SIMULATOR_FORCE=yes',
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -91,6 +120,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
       provider: e.TRACKING_PROVIDER,
       refreshCron: e.TRACKING_REFRESH_CRON,
       url: e.TRACKING_URL ?? null,
+    },
+    labSimulator: {
+      enabled: e.LAB_SIMULATOR === 'on',
+      cron: e.LAB_SIMULATOR_CRON,
+      batch: e.LAB_SIMULATOR_BATCH,
+      url: e.LAB_SIMULATOR_URL?.replace(/\/+$/, '') ?? null,
     },
   };
 }

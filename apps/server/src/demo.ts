@@ -99,7 +99,10 @@ async function main() {
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );
     // ---- tracking ---- the demo's waybills are invented: only the fake provider moves them.
-    console.log('Start it with TRACKING_PROVIDER=fake npm start to see its shipments move.');
+    console.log(
+      'Start it with TRACKING_PROVIDER=fake LAB_SIMULATOR=on npm start to see its shipments move ' +
+        'and the fake laboratory send results for samples scanned in at reception.',
+    );
   } finally {
     await database.close();
   }

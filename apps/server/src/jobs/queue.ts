@@ -44,6 +44,7 @@ export class JobQueue {
   readonly #handlers = new Map<string, JobHandler>();
   readonly #queues = new Set<string>();
   readonly #schedules = new Map<string, string>();
+  readonly #unschedules = new Set<string>();
   #boss: PgBoss | null = null;
 
   constructor(options: JobQueueOptions | null, log: ErrorLog) {
@@ -78,6 +79,22 @@ export class JobQueue {
       this.#schedule(this.#boss, name, cron).catch((error: unknown) =>
         this.#log.error({ err: error, job: name }, 'job schedule failed'),
       );
+    }
+  }
+
+  /**
+   * Removes a stored schedule of `name` when the queue starts: a job switched off by
+   * configuration (e.g. LAB_SIMULATOR) must not keep being sent by the cron an earlier start kept.
+   */
+  unschedule(name: string): void {
+    this.#schedules.delete(name);
+    this.#unschedules.add(name);
+    if (this.#boss) {
+      this.#boss
+        .unschedule(name)
+        .catch((error: unknown) =>
+          this.#log.error({ err: error, job: name }, 'job unschedule failed'),
+        );
     }
   }
 
@@ -123,6 +140,7 @@ export class JobQueue {
       [...this.#handlers].map(([name, handler]) => this.#work(boss, name, handler)),
     );
     for (const [name, cron] of this.#schedules) await this.#schedule(boss, name, cron);
+    for (const name of this.#unschedules) await boss.unschedule(name);
   }
 
   /**

@@ -52,7 +52,10 @@ export function restartablePortals(prefix: string) {
   /** Starts the portal as main.ts does: open, migrate, build with jobs (not yet ready). */
   async function start(
     open: () => Promise<DatabaseHandle>,
-    options: { env?: Record<string, string> } & Pick<BuildOptions, 'trackingProvider'> = {},
+    options: { env?: Record<string, string> } & Pick<
+      BuildOptions,
+      'trackingProvider' | 'secretKey'
+    > = {},
   ) {
     const handle = await open();
     if (handle.kind === 'postgres' && appServerUrl) {
@@ -68,6 +71,7 @@ export function restartablePortals(prefix: string) {
       logger: false,
       jobs: { db: handle, pollingIntervalSeconds: 0.5 },
       ...(options.trackingProvider ? { trackingProvider: options.trackingProvider } : {}),
+      ...(options.secretKey ? { secretKey: options.secretKey } : {}),
     });
     return {
       app,

@@ -4,13 +4,31 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../lib/errors.js';
 import { authenticateLab, receiveHl7 } from './hl7-service.js';
+import { LAB_SIMULATOR_JOB, registerLabSimulatorJob } from './simulator.js';
 
 /** An ORU^R01 with a few hundred results is tens of kilobytes; 1 MB leaves room and no more. */
 const HL7_BODY_LIMIT = 1024 * 1024;
 const ER7_TYPES = ['text/plain', 'x-application/hl7-v2+er7', 'application/hl7-v2'];
 
 /** The laboratory's results connector: HL7 v2.5 ORU^R01 in, ACK out (ADR 032). */
-export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, secrets }) => {
+export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { db, secrets, jobs, config },
+) => {
+  // The demo's fake laboratory sends to this route over HTTP; registered only when switched on.
+  if (config.labSimulator.enabled) {
+    registerLabSimulatorJob(jobs, {
+      db,
+      secrets,
+      config: config.labSimulator,
+      address: () => app.server.address(),
+      log: app.log,
+    });
+  } else {
+    // A schedule kept from a start with the simulator on would go on sending its jobs.
+    jobs.unschedule(LAB_SIMULATOR_JOB);
+  }
+
   // Only in this plugin's context: every other route keeps refusing text bodies (media-types.ts).
   app.addContentTypeParser(
     ER7_TYPES,
