@@ -1,4 +1,4 @@
-import { buildPesel, doctorBody } from '@portal/shared';
+import { doctorBody } from '@portal/shared';
 import { performance } from 'node:perf_hooks';
 import { createDoctor } from '../modules/doctors/service.js';
 import { buildTemplate, examplePatients } from '../modules/imports/templates.js';
@@ -33,19 +33,8 @@ export async function measureImport(db: BenchDatabase, client: Client): Promise<
     }),
   );
   const refs = { unit_id: unit.id, doctor_id: doctor.id, group_id: 1, subgroup_id: 1, dose: 5 };
-  const rows = examplePatients(PATIENTS, refs).map((row, i) => ({
-    ...row,
-    // Distinct PESELs: 28 days × 12 months × 50 years, then the serial.
-    pesel: buildPesel(
-      {
-        year: 1940 + (Math.floor(i / 336) % 50),
-        month: 1 + (Math.floor(i / 28) % 12),
-        day: 1 + (i % 28),
-      },
-      (Math.floor(i / 16_800) + 1) * 10,
-      i % 2 ? 'M' : 'K',
-    ),
-  }));
+  // Distinct, valid PESELs and phone numbers for any count (templates.ts).
+  const rows = examplePatients(PATIENTS, refs);
   const built = performance.now();
   const xlsx = await buildTemplate('patient_data', rows);
   const buildMs = performance.now() - built;

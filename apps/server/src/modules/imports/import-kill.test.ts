@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPesel, doctorBody } from '@portal/shared';
+import { doctorBody } from '@portal/shared';
 import { openDatabase, runMigrations } from '../../db/client.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { dropDatabase } from '../../db/drop-database.js';
@@ -194,23 +194,8 @@ describe('an import killed half-way', () => {
     } finally {
       await seed.close();
     }
-    const rows = examplePatients(PATIENTS, {
-      ...refs,
-      group_id: 1,
-      subgroup_id: 1,
-      dose: 5,
-    }).map((row, i) => ({
-      ...row,
-      pesel: buildPesel(
-        {
-          year: 1940 + (Math.floor(i / 336) % 50),
-          month: 1 + (Math.floor(i / 28) % 12),
-          day: 1 + (i % 28),
-        },
-        10,
-        i % 2 ? 'M' : 'K',
-      ),
-    }));
+    // Distinct, valid PESELs and phone numbers for any count (templates.ts).
+    const rows = examplePatients(PATIENTS, { ...refs, group_id: 1, subgroup_id: 1, dose: 5 });
     const xlsx = await buildTemplate('patient_data', rows);
 
     const first = await startPortal(database.env);

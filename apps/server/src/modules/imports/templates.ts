@@ -6,7 +6,11 @@ import { IMPORT_COLUMNS, OPTIONAL_COLUMNS, columnNames } from './columns.js';
 const FIRSTNAMES = ['Anna', 'Jan', 'Katarzyna', 'Piotr', 'Maria', 'Tomasz', 'Ewa', 'Paweł'];
 const SURNAMES = ['Nowak', 'Kowalski', 'Wiśniewska', 'Wójcik', 'Kamińska', 'Lewandowski'];
 
-/** `count` example patients of the demo study (unit 1, doctor 1, group 1 subgroup 1, dose 5). */
+/**
+ * `count` example patients of the demo study (unit 1, doctor 1, group 1 subgroup 1, dose 5).
+ * PESELs and phone numbers are distinct up to 200,000 patients (the birth dates repeat every
+ * 2,100, the serials only after 210,000), so the benchmark and the tests import large files of them.
+ */
 export function examplePatients(
   count: number,
   refs = { unit_id: 1, doctor_id: 1, group_id: 1, subgroup_id: 1, dose: 5 },
