@@ -25,6 +25,15 @@ export class ErrorList {
     this.listed.push(`${where}: ${message}`);
   }
 
+  /** Adds every error of another list (one read attempt's, once it has succeeded). */
+  absorb(other: ErrorList): void {
+    for (const line of other.listed) {
+      if (this.listed.length >= this.max) this.more += 1;
+      else this.listed.push(line);
+    }
+    this.more += other.more;
+  }
+
   toArray(): string[] {
     return this.more > 0 ? [...this.listed, `… i ${this.more} więcej`] : [...this.listed];
   }

@@ -2,6 +2,8 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildZip } from '../../../test/zip-fixture.js';
 import { readImportFiles } from './read-import-files.js';
+import { ErrorList } from './error-list.js';
+import { readZip } from './zip.js';
 import { ImportReadError } from './types.js';
 import type { ImportTable, ReadOptions, UploadedFile } from './types.js';
 
@@ -167,6 +169,50 @@ describe('xlsx', () => {
     expect(errors).toEqual([
       'a.xlsx, wiersz 2, kolumna A: formuła bez zapisanego wyniku (zapisz plik w Excelu, aby go obliczyć)',
     ]);
+  });
+
+  /**
+   * The same workbook with its sheets stored after the shared strings and the list of sheets
+   * (xl/workbook.xml) last: exceljs's streaming reader then throws every time (exceljs#3064; on
+   * exceljs's own files it happens at random).
+   */
+  async function sheetsBeforeTheirList(data: Buffer): Promise<Buffer> {
+    const entries = await readZip(
+      'a.xlsx',
+      data,
+      { maxEntries: 100, maxEntryBytes: 1e8, maxTotalBytes: 1e8 },
+      new ErrorList(10),
+    );
+    const rank = (name: string) =>
+      name === 'xl/workbook.xml' ? 2 : name.startsWith('xl/worksheets/') ? 1 : 0;
+    return buildZip([...entries!].sort((a, b) => rank(a.name) - rank(b.name)));
+  }
+
+  it('reads a workbook the streaming reader fails on whole, with the same rows and errors', async () => {
+    const data = await xlsx([RESULT_HEADER, ['P-1', 'alt', 12.5, 'U/l', null, null]], (sheet) => {
+      sheet.getCell('A3').value = { formula: 'NOW()', date1904: false };
+      sheet.getCell('B3').value = 'ast';
+    });
+    const reordered = await sheetsBeforeTheirList(data);
+    expect(
+      (
+        await readOne(
+          'a.xlsx',
+          await sheetsBeforeTheirList(await xlsx([RESULT_HEADER, ['P-1', 'alt', 12.5]])),
+        )
+      ).rows[0]!.values,
+    ).toMatchObject({ probe_code: 'P-1', analyte: 'alt', value: 12.5 });
+    // Both ways give the same errors, once each: the failed attempt's are dropped.
+    expect(await readErrors([{ name: 'a.xlsx', data: reordered }])).toEqual(
+      await readErrors([{ name: 'a.xlsx', data }]),
+    );
+  });
+
+  it('refuses such a workbook as damaged when it is too large to read whole', async () => {
+    const reordered = await sheetsBeforeTheirList(await xlsx([RESULT_HEADER, ['P-1', 'alt', 1]]));
+    expect(
+      await readErrors([{ name: 'a.xlsx', data: reordered }], { maxWholeWorkbookBytes: 1_000 }),
+    ).toEqual(['a.xlsx: nie udało się odczytać arkusza (uszkodzony plik Excel)']);
   });
 
   it('reads 10,000 rows', async () => {

@@ -41,6 +41,11 @@ export interface ReadOptions {
   maxEntryBytes?: number;
   /** Largest unpacked zip, all entries together (bytes), counted while inflating. */
   maxUnpackedBytes?: number;
+  /**
+   * Largest .xlsx read whole when exceljs's streaming reader fails on it (xlsx.ts): the whole
+   * workbook's cells are then in memory at once.
+   */
+  maxWholeWorkbookBytes?: number;
   /** Most data rows of one table. */
   maxRows?: number;
   /** Most errors listed; the rest are counted ("… i N więcej"). */

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { ErrorList } from './error-list.js';
+import { ErrorList } from './error-list.js';
 import type { ReadLimits } from './limits.js';
 import { columnLetter, TableBuilder } from './table.js';
 import type { CellValue, ImportTable } from './types.js';
@@ -50,12 +50,96 @@ function cellValue(value: ExcelValue, problem: (message: string) => void): CellV
   return null;
 }
 
+/** One row of a sheet as both exceljs readers give it: its number and 1-based values. */
+interface SheetRow {
+  number: number;
+  values: ExcelValue[];
+}
+/** A reader of the first sheet: 'sheet' when it is found, then its rows while `more()` holds. */
+type FirstSheet = (data: Buffer, more: () => boolean) => AsyncGenerator<'sheet' | SheetRow>;
+
+/**
+ * The first sheet's rows through exceljs's streaming reader: memory grows with the rows the
+ * import keeps, not with the workbook's XML. Yields nothing when the workbook has no sheet.
+ */
+const streamedFirstSheet: FirstSheet = async function* (data, more) {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), {
+    sharedStrings: 'cache',
+    // Styles tell a date from a number; hyperlinks are not data.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  let found = false;
+  for await (const sheet of reader) {
+    // The first sheet in the workbook's order (the reader meets them in the file's order).
+    const first = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model
+      ?.sheets?.[0]?.name;
+    // exceljs's typings leave out the reader's sheet name.
+    const name = (sheet as unknown as { name?: string }).name;
+    // The other sheets are passed over, not broken off: exceljs removes the temporary file it
+    // keeps a deferred sheet in only when its turn comes.
+    if (found || (first !== undefined && name !== first)) continue;
+    found = true;
+    yield 'sheet';
+    for await (const row of sheet) {
+      yield { number: row.number, values: row.values as ExcelValue[] };
+      // Past the row limit the rest of the sheet is not worth reading.
+      if (!more()) break;
+    }
+  }
+};
+
+/** The first sheet's rows from the whole workbook loaded at once (exceljs's Workbook). */
+const loadedFirstSheet: FirstSheet = async function* (data, more) {
+  const workbook = new ExcelJS.Workbook();
+  // exceljs's typings want its own Buffer type; a Node Buffer is what it reads.
+  await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return;
+  yield 'sheet';
+  const rows: SheetRow[] = [];
+  sheet.eachRow((row, number) => rows.push({ number, values: row.values as ExcelValue[] }));
+  for (const row of rows) {
+    yield row;
+    if (!more()) return;
+  }
+};
+
+/** A sheet's rows into a table, with this attempt's own errors (dropped if it fails). */
+async function tableOf(
+  file: string,
+  data: Buffer,
+  firstSheet: FirstSheet,
+  limits: ReadLimits,
+): Promise<{ table: TableBuilder; errors: ErrorList; found: boolean }> {
+  const errors = new ErrorList(limits.maxErrors);
+  const table = new TableBuilder(file, errors, limits.maxRows, columnLetter);
+  let found = false;
+  for await (const row of firstSheet(data, () => !table.full)) {
+    if (row === 'sheet') {
+      found = true;
+      continue;
+    }
+    const cells: CellValue[] = [];
+    for (let index = 1; index < row.values.length; index += 1)
+      cells.push(
+        cellValue(row.values[index], (message) =>
+          errors.add(file, message, row.number, columnLetter(index - 1)),
+        ),
+      );
+    table.add(row.number, cells);
+  }
+  return { table, errors, found };
+}
+
 /**
  * .xlsx and .xlsm (the same container; a macro project is a part exceljs never runs). The
  * container is first inflated under the zip limits and its layout checked, so a crafted part
  * cannot blow up memory inside exceljs; then the first sheet is read row by row with exceljs's
- * streaming reader (memory grows with the rows kept, not with the workbook's XML), its first row
- * holding the field names.
+ * streaming reader, or whole when that reader fails on a small file (maxWholeWorkbookBytes), its
+ * first row holding the field names.
  */
 export async function readXlsx(
   file: string,
@@ -76,48 +160,28 @@ export async function readXlsx(
     false,
   );
   if (errors.count > before) return null;
-  const table = new TableBuilder(file, errors, limits.maxRows, columnLetter);
-  let found = false;
-  try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), {
-      sharedStrings: 'cache',
-      // Styles tell a date from a number; hyperlinks are not data.
-      styles: 'cache',
-      hyperlinks: 'ignore',
-      worksheets: 'emit',
-      entries: 'ignore',
-    });
-    for await (const sheet of reader) {
-      // The first sheet in the workbook's order (the reader meets them in the file's order).
-      const first = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model
-        ?.sheets?.[0]?.name;
-      // exceljs's typings leave out the reader's sheet name.
-      const name = (sheet as unknown as { name?: string }).name;
-      // The other sheets are passed over, not broken off: exceljs removes the temporary file it
-      // keeps a deferred sheet in only when its turn comes.
-      if (found || (first !== undefined && name !== first)) continue;
-      found = true;
-      for await (const row of sheet) {
-        const raw = row.values as ExcelValue[];
-        const cells: CellValue[] = [];
-        for (let index = 1; index < raw.length; index += 1)
-          cells.push(
-            cellValue(raw[index], (message) =>
-              errors.add(file, message, row.number, columnLetter(index - 1)),
-            ),
-          );
-        table.add(row.number, cells);
-        // Past the row limit the rest of the sheet is not worth reading.
-        if (table.full) break;
-      }
+  let read: Awaited<ReturnType<typeof tableOf>> | null = null;
+  for (const firstSheet of [streamedFirstSheet, loadedFirstSheet]) {
+    // exceljs's streaming reader fails on some workbooks, at random on exceljs's own (exceljs#3064,
+    // open: a sheet met before the part naming the sheets throws "Cannot read properties of
+    // undefined (reading 'sheets')"). Such a file is read whole if it is small enough; a larger
+    // one is refused as damaged rather than loaded whole.
+    if (firstSheet === loadedFirstSheet && data.length > limits.maxWholeWorkbookBytes) break;
+    try {
+      read = await tableOf(file, data, firstSheet, limits);
+      break;
+    } catch {
+      // A damaged file fails both ways; the message below says so.
     }
-  } catch {
+  }
+  if (!read) {
     errors.add(file, 'nie udało się odczytać arkusza (uszkodzony plik Excel)');
     return null;
   }
-  if (!found) {
+  errors.absorb(read.errors);
+  if (!read.found) {
     errors.add(file, 'skoroszyt nie ma arkusza');
     return null;
   }
-  return table.build();
+  return read.table.build();
 }
