@@ -2,11 +2,37 @@ import { Button, Group, Modal, Stack } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { commonErrorKey } from '../lib/api-errors';
+import { notifyError } from '../lib/notify';
 import { RichTextDialog } from './rich-text-dialog';
 import { useIsPhone } from './use-is-desktop';
 
 /** Which dialog of a message list is open: a new message, or one message to edit or to read. */
 export type MessageDialog<T> = { mode: 'send' } | { mode: 'edit' | 'view'; item: T } | null;
+
+/**
+ * What a message list does when an edit is refused because someone else changed the message
+ * meanwhile (409, stale version): reloads the list and reopens the edit at the new version, so
+ * that what was typed stays and may be saved again, or closes it when the message is gone; and
+ * says so.
+ */
+export function useReopenStaleEdit() {
+  const { t } = useTranslation();
+  return <T extends { id: number }>(
+    id: number,
+    reload: () => Promise<readonly T[] | undefined>,
+    setDialog: (dialog: MessageDialog<T>) => void,
+  ) => {
+    reload().then(
+      (items) => {
+        const fresh = items?.find((item) => item.id === id);
+        setDialog(fresh ? { mode: 'edit', item: fresh } : null);
+        notifyError(t('common.conflict'));
+      },
+      (error: unknown) => notifyError(t(commonErrorKey(error))),
+    );
+  };
+}
 
 /**
  * The three dialogs of a list of rich-text messages (the card's messages, the announcements):

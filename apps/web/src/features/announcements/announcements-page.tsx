@@ -18,7 +18,7 @@ import { formatWarsawDate, formatWarsawTime } from '@portal/shared';
 import type { Announcement } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
-import { MessageDialogs } from '../../components/message-dialogs';
+import { MessageDialogs, useReopenStaleEdit } from '../../components/message-dialogs';
 import type { MessageDialog } from '../../components/message-dialogs';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
@@ -80,6 +80,7 @@ export function AnnouncementsPage() {
   const remove = useDeleteAnnouncement();
   const [dialog, setDialog] = useState<MessageDialog<Announcement>>(null);
   const close = () => setDialog(null);
+  const reopenStaleEdit = useReopenStaleEdit();
   const user = useSession()?.user;
   const mayWrite = can(user, 'announcements.write');
   const mayChange = (announcement: Announcement) =>
@@ -87,17 +88,7 @@ export function AnnouncementsPage() {
 
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {
-      // Someone else edited it: the dialog stays open with what was typed, at the new version.
-      const id = dialog.item.id;
-      list.refetch().then(
-        (answer) => {
-          const fresh = answer.data?.data.find((a) => a.id === id);
-          if (fresh) setDialog({ mode: 'edit', item: fresh });
-          else close();
-          notifyError(t('common.conflict'));
-        },
-        (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
-      );
+      reopenStaleEdit(dialog.item.id, () => list.refetch().then((a) => a.data?.data), setDialog);
     } else if (isApiError(error) && error.httpStatus === 404) {
       notifyError(t('announcements.gone'));
       close();

@@ -14,7 +14,7 @@ import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useDeleteMessage, useMessages, useSendMessage, useUpdateMessage } from './messages-api';
-import { MessageDialogs } from '../../../components/message-dialogs';
+import { MessageDialogs, useReopenStaleEdit } from '../../../components/message-dialogs';
 import type { MessageDialog } from '../../../components/message-dialogs';
 import { TabState } from './tab-state';
 
@@ -43,6 +43,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   const remove = useDeleteMessage(userId);
   const [dialog, setDialog] = useState<MessageDialog<PatientMessage>>(null);
   const close = () => setDialog(null);
+  const reopenStaleEdit = useReopenStaleEdit();
   const user = useSession()?.user;
   // The server's rule (policies/messages.ts): a doctor edits and deletes only the own messages.
   const mayChange = (message: PatientMessage) =>
@@ -53,16 +54,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   /** 409: the patient read it meanwhile; the list is refreshed by the mutation. */
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {
-      // Someone else edited it: the dialog stays open with what was typed, at the new version.
-      const id = dialog.item.id;
-      messages.refetch().then(
-        (answer) => {
-          const fresh = answer.data?.find((m) => m.id === id);
-          if (fresh) setDialog({ mode: 'edit', item: fresh });
-          notifyError(t('common.conflict'));
-        },
-        (reloadError: unknown) => notifyError(t(commonErrorKey(reloadError))),
-      );
+      reopenStaleEdit(dialog.item.id, () => messages.refetch().then((a) => a.data), setDialog);
     } else if (isApiError(error) && error.httpStatus === 409) {
       notifyError(t('card.messages.alreadyRead'));
       close();
