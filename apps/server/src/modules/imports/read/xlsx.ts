@@ -78,16 +78,21 @@ const streamedFirstSheet: FirstSheet = async function* (data, more) {
       ?.sheets?.[0]?.name;
     // exceljs's typings leave out the reader's sheet name.
     const name = (sheet as unknown as { name?: string }).name;
-    // The other sheets are passed over, not broken off: exceljs removes the temporary file it
-    // keeps a deferred sheet in only when its turn comes.
-    if (found || (first !== undefined && name !== first)) continue;
+    // The other sheets are read through and dropped. exceljs keeps a sheet stored before the
+    // shared strings in a temporary file, opens it when the sheet's turn comes and deletes it
+    // as soon as the sheet is passed: a sheet passed unread is deleted before its file has
+    // opened, and the open's ENOENT is thrown where nothing can catch it (it would stop the
+    // server; it happened about once in a hundred reads of the import template).
+    if (found || (first !== undefined && name !== first)) {
+      for await (const row of sheet) void row;
+      continue;
+    }
     found = true;
     yield 'sheet';
-    for await (const row of sheet) {
-      yield { number: row.number, values: row.values as ExcelValue[] };
-      // Past the row limit the rest of the sheet is not worth reading.
-      if (!more()) break;
-    }
+    // Past the row limit the rest is read through unkept, for the same reason (and so that its
+    // file is not left open); the container's limits bound what that costs.
+    for await (const row of sheet)
+      if (more()) yield { number: row.number, values: row.values as ExcelValue[] };
   }
 };
 
