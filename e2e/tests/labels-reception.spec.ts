@@ -3,6 +3,7 @@ import type { Page, Route } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 const DEVICE = {
   name: 'Zebra ZD421 (e2e)',
@@ -109,10 +110,7 @@ test.describe('Przyjęcie próbek', () => {
     // A phone: the list and the field stay usable at 375 px.
     await page.setViewportSize({ width: 375, height: 740 });
     await expect(page.getByRole('textbox', { name: 'Kod próbki' })).toBeVisible();
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 const HYS_LAW = "Możliwe polekowe uszkodzenie wątroby (prawo Hy'a)";
 const PATIENT = 'Biochemiczna Barbara';
@@ -155,10 +156,7 @@ test.describe('Próbka: szczegóły, wyniki i alerty', () => {
     await openSample(page, sampleDetail.code);
     await expect(page.getByRole('button', { name: 'Wprowadź wyniki' })).toBeVisible();
     // Nothing wider than the screen.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'sample detail on a phone');
     // Opened directly: back leads to the sample list.
     await page.getByRole('button', { name: 'Wróć' }).click();

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, openSignedIn, registerPatient, test } from '../fixtures.js';
 import type { PortalApi } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 const TITLE = 'Zestawy próbek';
 const ORDER_DIALOG = 'Zamów zestawy do pobrań';
@@ -274,16 +275,12 @@ test.describe('Zestawy próbek na telefonie', () => {
     const { patient } = await arrange(api);
     const accepted = await order(api, patient.id, 2);
     await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
-    const overflow = () =>
-      page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
 
     await openSignedIn(page, request, '/probe-sets');
     await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(patient.surname);
     await expect(page.getByText(`Zamówienie nr ${accepted.id}`, { exact: true })).toBeVisible();
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'lista zestawów na telefonie');
 
     await page.goto(`/probe-sets/${accepted.id}`);
@@ -291,12 +288,12 @@ test.describe('Zestawy próbek na telefonie', () => {
     await waybill(page, 2).fill('RR444555666PL');
     await kit(page, 2).getByRole('button', { name: 'Zapisz' }).click();
     await expect(waybill(page, 2)).toHaveAttribute('readonly', '');
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'zamówienie na telefonie');
 
     await page.goto(samplesPath(patient.id));
     await expect(page.getByRole('heading', { name: `Zamówienie nr ${accepted.id}` })).toBeVisible();
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await page.getByRole('button', { name: 'Zamów zestawy' }).click();
     await expect(page.getByRole('dialog', { name: ORDER_DIALOG })).toBeVisible();
     await expectAccessible(page, 'zamów zestawy na telefonie');

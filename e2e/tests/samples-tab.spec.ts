@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, registerPatient, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 const DIALOG = 'Wyślij próbkę do analizy';
 const VALIDATION_TOAST = 'Błąd walidacji. Popraw dane.';
@@ -144,11 +145,7 @@ test.describe('Karta pacjenta: próbki na telefonie', () => {
       page.getByRole('heading', { name: `Próbka nr ${created.probe.code}` }),
     ).toBeVisible();
     await expect(page.getByText(`Próbka utworzona w dniu ${warsawToday()}`)).toBeVisible();
-    const overflow = () =>
-      page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'próbki pacjenta na telefonie');
 
     await page.getByRole('button', { name: 'Dodaj próbkę' }).click();

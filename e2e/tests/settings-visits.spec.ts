@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, PortalApi, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 const END_BEFORE_START = 'To pole musi mieć wartość po lub równą czasie rozpoczęcia';
@@ -173,10 +174,7 @@ test.describe('Ustawienia wizyt na telefonie', () => {
     await expect(page.getByRole('heading', { name: 'Ustawienia wizyt' })).toBeVisible();
     await expectDefaults(page);
     // Nothing wider than the phone: no sideways scrolling.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'ustawienia wizyt: telefon');
 
     await field(page, 'Długość wizyty (minuty)').fill('45');

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 /** A minimal PDF: the server checks the content, not only the name. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
@@ -129,10 +130,7 @@ test.describe('Karta wizyty na telefonie', () => {
     await expect(ecgRow(page, 'qtcb')).toContainText('420 ms');
     await expect(ecgRow(page, 'qtcfra')).toContainText('420 ms');
     await expect(page.getByText('poza normą')).toHaveCount(0);
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page, 'visit card on a phone');
   });
 });
