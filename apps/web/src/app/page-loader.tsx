@@ -6,7 +6,7 @@ export function PageLoader() {
   const { t } = useTranslation();
   return (
     <Center h="100dvh">
-      <Loader aria-label={t('app.loading')} />
+      <Loader role="status" aria-label={t('app.loading')} />
     </Center>
   );
 }

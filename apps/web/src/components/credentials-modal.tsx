@@ -134,7 +134,7 @@ export function useCredentialsSheet() {
           )}
           {pdf.isPending && (
             <Center py="md">
-              <Loader size="sm" aria-label={t('credentials.pdfLoading')} />
+              <Loader size="sm" role="status" aria-label={t('credentials.pdfLoading')} />
             </Center>
           )}
           {pdfUrl && (

@@ -80,7 +80,7 @@ export function DataTable<T extends TableRow>({
   if (query.isPending) {
     content = (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   } else if (query.isError && !query.data) {

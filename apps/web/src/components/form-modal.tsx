@@ -53,7 +53,7 @@ export function FormModal({
     >
       {loading ? (
         <Center py="xl">
-          <Loader aria-label={t('app.loading')} />
+          <Loader role="status" aria-label={t('app.loading')} />
         </Center>
       ) : (
         <form onSubmit={onSubmit} noValidate>

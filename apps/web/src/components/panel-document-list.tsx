@@ -35,7 +35,7 @@ export function PanelDocumentList({
   if (query.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

@@ -161,7 +161,7 @@ export function AnnouncementsPage() {
 
       {list.isPending && (
         <Center py="xl">
-          <Loader aria-label={t('app.loading')} />
+          <Loader role="status" aria-label={t('app.loading')} />
         </Center>
       )}
       {list.isError && (

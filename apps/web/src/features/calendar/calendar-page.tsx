@@ -102,7 +102,7 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
           disabled={rules.isPending || busy}
           onChange={(event) => toggleWholeDay(event.currentTarget.checked)}
         />
-        {rules.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+        {rules.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
         {rules.isError && (
           <Alert color="red" variant="light">
             {t(commonErrorKey(rules.error))}

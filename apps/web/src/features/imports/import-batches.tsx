@@ -52,7 +52,7 @@ export function ImportBatches({
   if (batches.isPending) {
     content = (
       <Center p="md">
-        <Loader size="sm" aria-label={t('app.loading')} />
+        <Loader size="sm" role="status" aria-label={t('app.loading')} />
       </Center>
     );
   } else if (batches.isError) {

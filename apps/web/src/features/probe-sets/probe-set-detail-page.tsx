@@ -229,7 +229,7 @@ export function ProbeSetDetailPage() {
   if (query.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

@@ -432,7 +432,7 @@ export function ProbeDetailPage() {
   if (probe.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

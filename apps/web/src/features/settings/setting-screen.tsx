@@ -24,7 +24,7 @@ export function SettingScreen<N extends keyof SettingValues>({
   return (
     <>
       <PageHeader title={title} />
-      {setting.isPending && <Loader aria-label={t('app.loading')} />}
+      {setting.isPending && <Loader role="status" aria-label={t('app.loading')} />}
       {setting.isError && (
         <Alert color="red" variant="light">
           {t(commonErrorKey(setting.error))}

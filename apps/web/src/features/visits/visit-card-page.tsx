@@ -467,7 +467,7 @@ export function VisitCardPage() {
   if (visit.isPending || patient.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

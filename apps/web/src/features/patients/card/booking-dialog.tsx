@@ -276,7 +276,7 @@ function SlotList({
   if (slots.isPending) {
     body = (
       <Center py="md">
-        <Loader size="sm" aria-label={t('app.loading')} />
+        <Loader size="sm" role="status" aria-label={t('app.loading')} />
       </Center>
     );
   } else if (slots.isError) {

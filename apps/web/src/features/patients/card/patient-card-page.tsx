@@ -298,7 +298,7 @@ export function PatientCardPage() {
   if (patient.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

@@ -245,7 +245,7 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
           >
             {preview.data ?? '—'}
           </Text>
-          {preview.isFetching && <Loader size="xs" aria-label={t('app.loading')} />}
+          {preview.isFetching && <Loader size="xs" role="status" aria-label={t('app.loading')} />}
         </Group>
         <Text size="xs" c="dimmed">
           {t('samples.form.previewHint')}

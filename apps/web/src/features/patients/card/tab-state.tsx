@@ -17,7 +17,7 @@ export function TabState<T>({
   if (query.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

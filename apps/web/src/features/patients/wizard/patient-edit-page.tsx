@@ -33,7 +33,7 @@ export function PatientEditPage() {
   if (!patient.data) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }

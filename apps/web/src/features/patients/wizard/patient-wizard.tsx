@@ -166,7 +166,7 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
   } else if (state.step > 0 && lookupsPending) {
     body = (
       <Center py="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   } else if (stepName === 'personal') {

@@ -140,7 +140,7 @@ export function PersonalStep({
           aria-required
           rightSection={
             peselChecking ? (
-              <Loader size="xs" aria-label={t('patients.personal.peselChecking')} />
+              <Loader size="xs" role="status" aria-label={t('patients.personal.peselChecking')} />
             ) : null
           }
         />
