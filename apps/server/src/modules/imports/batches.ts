@@ -42,12 +42,35 @@ async function chunked(ids: number[], work: (chunk: number[]) => Promise<unknown
 }
 
 /**
- * Results written back by a flush or restore go through the safety rules as every stored
- * result does (probes/safety.ts): a rule that fires opens or refreshes an alert; an open alert
- * whose values went away stays until a doctor acknowledges it.
+ * Puts the results of these batches back on their samples: the values and sample states as
+ * they were before (`previous`, a flush: newest first, so several batches unwind to what was
+ * there before the first) or as the batches left them (`imported`, a restore: oldest first).
+ * Then the safety rules run as for any stored result: a rule that fires opens or refreshes an
+ * alert; an open alert whose values went away stays until a doctor acknowledges it
+ * (probes/safety.ts). Answers how many values were put back.
  */
-async function evaluateAlerts(tx: Transaction, probeIds: number[]): Promise<void> {
-  for (const probeId of new Set(probeIds)) await evaluateProbeAlerts(tx, probeId);
+async function putResults(
+  tx: Transaction,
+  batchIds: number[],
+  side: 'previous' | 'imported',
+): Promise<number> {
+  const order = side === 'previous' ? desc : asc;
+  const values = await tx
+    .select()
+    .from(importResultValues)
+    .where(inArray(importResultValues.import_batch_id, batchIds))
+    .orderBy(order(importResultValues.id));
+  for (const v of values)
+    await putValue(tx, v.probe_id, v.analyte, side === 'previous' ? v.previous_value : v.value);
+  const states = await tx
+    .select({ id: importProbeStates.id })
+    .from(importProbeStates)
+    .where(inArray(importProbeStates.import_batch_id, batchIds))
+    .orderBy(order(importProbeStates.id));
+  for (const state of states) await putProbeState(tx, state.id, side);
+  for (const probeId of new Set(values.map((v) => v.probe_id)))
+    await evaluateProbeAlerts(tx, probeId);
+  return values.length;
 }
 
 /**
@@ -82,22 +105,7 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
         .set({ revoked_at: now })
         .where(and(inArray(sessions.user_id, chunk), isNull(sessions.revoked_at)));
     });
-    const values = await tx
-      .select()
-      .from(importResultValues)
-      .where(inArray(importResultValues.import_batch_id, ids))
-      .orderBy(desc(importResultValues.id));
-    for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.previous_value);
-    const states = await tx
-      .select({ id: importProbeStates.id })
-      .from(importProbeStates)
-      .where(inArray(importProbeStates.import_batch_id, ids))
-      .orderBy(desc(importProbeStates.id));
-    for (const s of states) await putProbeState(tx, s.id, 'previous');
-    await evaluateAlerts(
-      tx,
-      values.map((v) => v.probe_id),
-    );
+    const results = await putResults(tx, ids, 'previous');
     const setAside = await tx
       .update(unmatchedResults)
       .set({
@@ -118,7 +126,7 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
     return {
       batches: ids.length,
       patients: removed.length,
-      results: values.length,
+      results,
       unmatched: setAside.length,
     };
   });
@@ -157,22 +165,7 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
     back.map((p) => p.user_id),
     (chunk) => tx.update(users).set({ deleted_at: null }).where(inArray(users.id, chunk)),
   );
-  const values = await tx
-    .select()
-    .from(importResultValues)
-    .where(eq(importResultValues.import_batch_id, id))
-    .orderBy(asc(importResultValues.id));
-  for (const v of values) await putValue(tx, v.probe_id, v.analyte, v.value);
-  const states = await tx
-    .select({ id: importProbeStates.id })
-    .from(importProbeStates)
-    .where(eq(importProbeStates.import_batch_id, id))
-    .orderBy(asc(importProbeStates.id));
-  for (const s of states) await putProbeState(tx, s.id, 'imported');
-  await evaluateAlerts(
-    tx,
-    values.map((v) => v.probe_id),
-  );
+  await putResults(tx, [id], 'imported');
   await tx
     .update(unmatchedResults)
     .set({
