@@ -151,7 +151,10 @@ export async function openSignedIn(
   credentials?: Credentials,
 ) {
   const { session } = await PortalApi.signIn(request, role, credentials);
-  await page.goto('/login');
+  // A page of the portal's origin that runs no app: on /login the app of a user signed in
+  // before restores that session and could write it back after the line below (a second
+  // user's test then saw the first user's list).
+  await page.goto('/api/health');
   await page.evaluate((s) => {
     localStorage.setItem('portal.token', s.token);
     localStorage.setItem('portal.user', JSON.stringify(s.user));
