@@ -34,6 +34,7 @@ export const validationMessages = {
     file_too_large: 'Plik jest za duży (maksymalnie 20 MB)',
     invalid_login:
       'Login może zawierać tylko widoczne znaki, bez spacji, a litery tylko z jednego alfabetu',
+    single_line: 'To pole nie może zawierać znaków nowej linii ani znaków sterujących',
     window_reason_required: 'Wizyta poza oknem wizyty wymaga podania powodu',
     implausible_value: 'Ta wartość jest poza możliwym zakresem',
     future_date: 'Ta data nie może być z przyszłości',
@@ -68,6 +69,7 @@ export const validationMessages = {
     file_too_large: 'The file is too large (20 MB at most)',
     invalid_login:
       'The login may hold only visible characters, no spaces, and letters of one alphabet only',
+    single_line: 'This field cannot contain line breaks or control characters',
     window_reason_required: 'A visit outside its window needs a reason',
     implausible_value: 'This value is outside the possible range',
     future_date: 'This date cannot be in the future',
@@ -90,48 +92,95 @@ export function validationMessage(code: string, locale: Locale = 'pl'): string {
 }
 
 /**
- * Control characters other than tab, line feed and carriage return (C0, DEL and C1). A U+0000
- * cannot be stored by PostgreSQL at all, and none of them belongs in a name, a note or a search.
+ * Control characters a multi-line text may not hold: C0 but tab, line feed and carriage return
+ * (CRLF line ends pasted into a text area), DEL and C1. A U+0000 cannot be stored by PostgreSQL
+ * at all, and none of them belongs in a note or a message.
  */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
+/**
+ * What a single-line text may not hold (ADR 037): every C0 character (tab, LF and CR included),
+ * DEL, C1 (NEL U+0085 among them) and the Unicode line and paragraph separators. A CR in a
+ * project number became a segment break in the HL7 the portal writes; a tab splits a cell of the
+ * report and an export; neither can be seen in an input.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const LINE_BREAKS_OR_CONTROLS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+
+/** True when a text holds a control character a multi-line field refuses. */
 export function hasControlCharacters(value: string): boolean {
   return CONTROL_CHARACTERS.test(value);
+}
+
+/** True when a text holds no line break, tab or other control character. */
+export function isSingleLine(value: string): boolean {
+  return !LINE_BREAKS_OR_CONTROLS.test(value);
 }
 
 export interface TextOptions {
   /** The longest value in characters (after trimming); longer says `too_long`. */
   max?: number;
-  /** Passwords keep their spaces; everything else is trimmed. */
+  /** Passwords and rich text keep their spaces; everything else is trimmed. */
   trim?: boolean;
   /** The code for a value that is not a string at all. */
   error?: ValidationCode;
+  /**
+   * Keeps line feeds, carriage returns and tabs (comments, notes, messages, reasons, rich text).
+   * Off by default: a field is single-line unless it says otherwise (ADR 037).
+   */
+  multiline?: boolean;
 }
 
 /**
- * The one builder of text inputs (bodies, query strings, path parameters, multipart fields):
- * control characters are refused (`invalid`) before anything else is checked, and a long value
- * says `too_long`. Every string a client sends goes through it.
+ * The one builder of text inputs (bodies, query strings, path parameters, multipart fields).
+ * Checked before anything else, on the value as sent (a trailing line break is refused, not
+ * trimmed away): a single-line text refuses line breaks, tabs and every other control character
+ * (`single_line`); a multi-line one keeps LF, CR and tab and refuses the rest (`invalid`). A long
+ * value says `too_long`. Every string a client sends goes through it.
  */
-export function text({ max = STRING_MAX, trim = true, error = 'invalid' }: TextOptions = {}) {
-  const base = z
-    .string({ error })
-    .refine((value) => !hasControlCharacters(value), { error: 'invalid', abort: true });
+export function text({
+  max = STRING_MAX,
+  trim = true,
+  error = 'invalid',
+  multiline = false,
+}: TextOptions = {}) {
+  const base = multiline
+    ? z
+        .string({ error })
+        .refine((value) => !hasControlCharacters(value), { error: 'invalid', abort: true })
+    : z.string({ error }).refine(isSingleLine, { error: 'single_line', abort: true });
   return (trim ? base.trim() : base).max(max, { error: 'too_long' });
 }
 
-/** A required, trimmed text of at most `max` characters. */
+/** A text that keeps its line breaks: comments, notes, reasons, rich text (ADR 037). */
+export const multilineText = (options: Omit<TextOptions, 'multiline'> = {}) =>
+  text({ ...options, multiline: true });
+
+/** A required, trimmed, single-line text of at most `max` characters. */
 export const requiredText = (max = STRING_MAX) =>
   text({ max, error: 'required' }).min(1, { error: 'required' });
 
-/** An optional text: empty input becomes null. */
+/** An optional single-line text: empty input becomes null. */
 export const optionalText = (max = STRING_MAX) =>
   text({ max })
     .nullish()
     .transform((value) => (value ? value : null));
 
-/** A required secret (password): kept exactly as typed, control characters refused. */
+/** A required multi-line text (a reason): trimmed, line breaks kept. */
+export const requiredMultilineText = (max = STRING_MAX) =>
+  multilineText({ max, error: 'required' }).min(1, { error: 'required' });
+
+/** An optional multi-line text (a comment): trimmed, line breaks kept, empty becomes null. */
+export const optionalMultilineText = (max = STRING_MAX) =>
+  multilineText({ max })
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/**
+ * A required secret (password): kept exactly as typed (spaces count), single-line like the input
+ * it is typed into, so a password never holds a character no sign-in form can send.
+ */
 export const secretText = (max = STRING_MAX) =>
   text({ max, trim: false, error: 'required' }).min(1, { error: 'required' });
 
@@ -158,8 +207,8 @@ export const emailField = () =>
 
 /** A Polish phone number as its 9 digits; spaces and the +48 prefix are tolerated on input. */
 export const phoneField = () =>
-  z
-    .string({ error: 'required' })
+  // Single-line first: `\s` below would otherwise strip a pasted line break unseen.
+  text({ error: 'required' })
     .transform((value) => value.replace(/\s|-/g, '').replace(/^(\+48|0048)/, ''))
     .pipe(
       z
@@ -182,18 +231,60 @@ export function onlyNotFound(issues: readonly { message?: string }[]): boolean {
 }
 
 /**
- * A row id from a path, a query string, a multipart field or a JSON body (`coerce`, the default,
- * also reads digit strings). Beyond `ID_MAX` it is `not_found` and never reaches SQL.
+ * The message of a value of the wrong type: `absent` when nothing was sent (undefined, null or an
+ * emptied input's ''), `wrong` otherwise, e.g. a number sent as a string (ADR 037).
  */
-export const idField = (error: ValidationCode = 'invalid', coerce = true) =>
-  (coerce ? z.coerce.number({ error }) : z.number({ error }))
+export const typeError =
+  (absent: ValidationCode, wrong: ValidationCode) =>
+  (issue: { input?: unknown }): ValidationCode =>
+    issue.input === undefined || issue.input === null || issue.input === '' ? absent : wrong;
+
+/** An id as a number: beyond `ID_MAX` it is `not_found` and never reaches SQL. */
+const idNumber = (
+  error: string,
+  wrongType: string | ((issue: { input?: unknown }) => string) = error,
+) =>
+  z
+    .number({ error: wrongType })
     .max(ID_MAX, { error: NOT_FOUND_CODE, abort: true })
     .int({ error })
     .positive({ error });
 
-export const idParam = idField('invalid_number');
+/**
+ * A row id in a JSON body: a number. A string ("5") is a wrong type like any other and says
+ * `invalid_number`; nothing sent says `error` (ADR 037).
+ */
+export const idField = (error: ValidationCode = 'invalid') =>
+  idNumber(error, typeError(error, 'invalid_number'));
 
 export const requiredId = () => idField('required');
+
+/** An id written as text: plain decimal digits, no sign, space, point, exponent or leading 0. */
+const ID_DIGITS = /^[1-9][0-9]*$/;
+
+/**
+ * A row id in a query string or a multipart field, which are always text: plain digits only
+ * (`' 1'`, `'+1'`, `'1.0'`, `'1e0'`, `'0x1'` and `'0'` say `error`); beyond `ID_MAX` `not_found`.
+ */
+export const queryIdField = (error: ValidationCode = 'invalid') =>
+  z
+    .string({ error })
+    .regex(ID_DIGITS, { error, abort: true })
+    .transform(Number)
+    .pipe(idNumber(error));
+
+/**
+ * A row id in a URL path. Anything but plain digits names no row, so it is `not_found` (404) like
+ * an id beyond any row's: `/api/patients/1%0d%0a`, `1.0`, `+1`, `0x1`, `1e0` never reach record 1.
+ */
+export const pathIdField = () =>
+  z
+    .string({ error: NOT_FOUND_CODE })
+    .regex(ID_DIGITS, { error: NOT_FOUND_CODE, abort: true })
+    .transform(Number)
+    .pipe(idNumber(NOT_FOUND_CODE));
+
+export const idParam = pathIdField();
 
 /** A comma-separated list of ids in a query string (`groups=1,2`). */
 export const idListField = () =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { warsawTimeExists } from '../slots.js';
-import { dayField, idField, requiredId } from '../validation.js';
+import { dayField, idField, queryIdField, requiredId } from '../validation.js';
 import { versionField } from './common.js';
 
 /**
@@ -114,7 +114,7 @@ export type CalendarRuleSaved = z.infer<typeof calendarRuleSaved>;
 
 /** GET /api/units/calendar/get_by_filters?unit_id&date. */
 export const calendarFiltersQuery = z.object({
-  unit_id: requiredId(),
+  unit_id: queryIdField('required'),
   date: z.string({ error: 'required' }).pipe(dayField()),
 });
 export type CalendarFiltersQuery = z.infer<typeof calendarFiltersQuery>;
@@ -136,7 +136,10 @@ export const monthQueryFields = {
 };
 
 /** GET /api/units/calendar/get_rules_count?unit_id&year&month. */
-export const calendarCountQuery = z.object({ unit_id: requiredId(), ...monthQueryFields });
+export const calendarCountQuery = z.object({
+  unit_id: queryIdField('required'),
+  ...monthQueryFields,
+});
 export type CalendarCountQuery = z.infer<typeof calendarCountQuery>;
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
-import { idField, text } from '../validation.js';
+import { pathIdField, text } from '../validation.js';
 
 /** `{status:"success"}` and friends keep the spec's words in `status`. */
 export const successResponse = z.object({ status: z.literal('success') });
@@ -67,7 +67,8 @@ export const versionField = () =>
 /** The version every editable record carries in its read shape. */
 export const recordVersion = z.number().int();
 
-export const idParams = z.object({ id: idField() });
+/** A record's id in the path: anything but plain digits answers 404 (ADR 037). */
+export const idParams = z.object({ id: pathIdField() });
 
 /** Timestamps leave the server as ISO 8601 strings. */
 export const timestamp = z.string();

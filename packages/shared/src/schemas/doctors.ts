@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, idField, phoneField, requiredId, requiredText } from '../validation.js';
+import { emailField, phoneField, queryIdField, requiredId, requiredText } from '../validation.js';
 import {
   allResponse,
   nullableTimestamp,
@@ -42,11 +42,11 @@ export type Doctor = z.infer<typeof doctor>;
 
 export const DOCTOR_ORDER_BY = ['id', 'surname', 'email', 'unit', 'phone_number'] as const;
 export const doctorListQuery = pagedListQuery(DOCTOR_ORDER_BY).extend({
-  unit_id: idField().optional(),
+  unit_id: queryIdField().optional(),
 });
 export type DoctorListQuery = z.infer<typeof doctorListQuery>;
 export const doctorList = pagedResponse(doctor);
-export const doctorAllQuery = z.object({ unit_id: idField().optional() });
+export const doctorAllQuery = z.object({ unit_id: queryIdField().optional() });
 export const doctorAll = allResponse(doctor);
 export const doctorSaved = z.object({ status: z.literal('success'), data: doctor });
 export type DoctorSaved = z.infer<typeof doctorSaved>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredId, requiredText } from '../validation.js';
+import { requiredId, requiredMultilineText } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 
 /**
@@ -42,7 +42,7 @@ export const unmatchedPage = pagedResponse(unmatchedResult);
 export const matchBody = z.object({ probe_id: requiredId(), version: versionField().optional() });
 /** PUT /api/lab/unmatched/{id}/discard: with a reason. */
 export const discardBody = z.object({
-  reason: requiredText(1000),
+  reason: requiredMultilineText(1000),
   version: versionField().optional(),
 });
 export const unmatchedSaved = z.object({ status: z.literal('success'), result: unmatchedResult });

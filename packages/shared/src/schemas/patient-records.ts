@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
-import { dayField, idField, idListField, requiredId, text } from '../validation.js';
+import { dayField, idField, idListField, multilineText, queryIdField } from '../validation.js';
 import { recordVersion, totalKind, versionField } from './common.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
 export const richText = () =>
-  text({ max: RICH_TEXT_MAX, error: 'required' }).min(1, { error: 'required' });
+  multilineText({ max: RICH_TEXT_MAX, error: 'required' }).min(1, { error: 'required' });
 
 export const noteBody = z.object({
   content: richText(),
@@ -61,8 +61,8 @@ export type FileRefType = (typeof FILE_REF_TYPES)[number];
  */
 export const fileUploadFields = z.object({
   ref_type: z.enum(FILE_REF_TYPES, { error: 'invalid' }).default('patient'),
-  ref_id: requiredId().optional(),
-  comment: text({ max: RICH_TEXT_MAX, trim: false }).optional(),
+  ref_id: queryIdField('required').optional(),
+  comment: multilineText({ max: RICH_TEXT_MAX, trim: false }).optional(),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFields>;
 
@@ -102,7 +102,7 @@ export const messageBody = z.object({
 });
 export const messageUpdateBody = z.object({ content: richText(), version: versionField() });
 export type MessageUpdateBody = z.infer<typeof messageUpdateBody>;
-export const messageQuery = z.object({ user_id: idField() });
+export const messageQuery = z.object({ user_id: queryIdField() });
 export const patientMessage = z.object({
   id: z.number().int(),
   content: z.string(),

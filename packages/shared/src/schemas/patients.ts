@@ -6,6 +6,7 @@ import {
   idListField,
   optionalText,
   phoneField,
+  queryIdField,
   requiredId,
   requiredText,
   text,
@@ -24,18 +25,14 @@ const optionalEmail = () =>
     .transform((v) => (v ? v.toLowerCase() : null))
     .pipe(z.email({ error: 'invalid_email' }).nullable());
 
+/** A JSON number or nothing (null): "80" is refused like any wrong type (ADR 037). */
 const optionalMeasure = (max: number) =>
   z
-    .union([z.number(), text({ error: 'invalid_number' })], { error: 'invalid_number' })
+    .number({ error: 'invalid_number' })
+    .positive({ error: 'invalid_number' })
+    .max(max, { error: 'invalid_number' })
     .nullish()
-    .transform((v) => (v === '' || v === null || v === undefined ? null : Number(v)))
-    .pipe(
-      z
-        .number({ error: 'invalid_number' })
-        .positive({ error: 'invalid_number' })
-        .max(max, { error: 'invalid_number' })
-        .nullable(),
-    );
+    .transform((v) => v ?? null);
 
 export const peselField = () =>
   requiredText(PESEL_LENGTH).refine(isValidPesel, { error: 'invalid_pesel' });
@@ -77,7 +74,7 @@ export const patientPersonalUpdate = z.object({
 export const patientExclusion = z
   .object({
     is_above_18: z.boolean().default(true),
-    exclusion_criteria_id: idField('invalid', false).nullable().default(null),
+    exclusion_criteria_id: idField('invalid').nullable().default(null),
     is_classified: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
@@ -93,8 +90,8 @@ const dose = z
   .max(100_000);
 
 export const patientInclusion = z.object({
-  group_id: idField('select_inclusion', false).nullable(),
-  subgroup_id: idField('invalid', false).nullable().default(null),
+  group_id: idField('select_inclusion').nullable(),
+  subgroup_id: idField('invalid').nullable().default(null),
   dose: dose.nullable().default(null),
   interval: text()
     .nullish()
@@ -102,7 +99,7 @@ export const patientInclusion = z.object({
 });
 
 export const patientMedicineInput = z.object({
-  medicine_id: idField('invalid', false),
+  medicine_id: idField('invalid'),
   dose: dose.nullable().default(null),
 });
 export const additionalMedicineInput = z.object({ name: requiredText(), dose });
@@ -308,7 +305,7 @@ export const patientAll = pagedResponse(patientBasic);
 
 export const peselQuery = z.object({
   pesel: text({ max: 64 }),
-  except_id: idField().optional(),
+  except_id: queryIdField().optional(),
 });
 export const peselStatus = z.object({
   status: z.enum(['success', 'exist_patient', 'validation_error']),

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { dayField, idField, idListField, requiredId, requiredText } from '../validation.js';
+import {
+  dayField,
+  idListField,
+  pathIdField,
+  requiredId,
+  requiredMultilineText,
+  requiredText,
+  typeError,
+} from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX, shipment } from './probes.js';
 
@@ -25,8 +33,9 @@ export const trackingCodeField = () =>
     .pipe(z.string().regex(TRACKING_CODE_PATTERN, { error: 'invalid' }));
 
 const count = (max: number, fallback?: number) => {
-  const base = z.coerce
-    .number({ error: 'invalid_number' })
+  // A JSON number: "2" is refused like any wrong type (ADR 037).
+  const base = z
+    .number({ error: typeError('required', 'invalid_number') })
     .int({ error: 'invalid_number' })
     .min(fallback === undefined ? 1 : 0, { error: 'invalid' })
     .max(max, { error: 'invalid' });
@@ -59,7 +68,7 @@ export const probeSetDecisionBody = z.discriminatedUnion(
     z.object({ status: z.literal(1), version: versionField().optional() }),
     z.object({
       status: z.literal(2),
-      reason: requiredText(1000),
+      reason: requiredMultilineText(1000),
       version: versionField().optional(),
     }),
   ],
@@ -154,4 +163,4 @@ export const trackingRefreshResult = z.object({
 export type TrackingRefreshResult = z.infer<typeof trackingRefreshResult>;
 
 /** A kit id in the path of PUT /api/probe-sets/tracking/{id}. */
-export const kitIdParams = z.object({ id: idField() });
+export const kitIdParams = z.object({ id: pathIdField() });

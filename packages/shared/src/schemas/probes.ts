@@ -3,10 +3,10 @@ import {
   dayField,
   idField,
   idListField,
-  optionalText,
+  multilineText,
+  optionalMultilineText,
   requiredId,
   requiredText,
-  text,
 } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
@@ -40,7 +40,7 @@ export const probeBody = z.object({
   patient_id: requiredId(),
   visit_id: idField().nullish(),
   medicine_ids: z
-    .array(idField('invalid', false), { error: 'required' })
+    .array(idField('invalid'), { error: 'required' })
     .min(1, { error: 'required' })
     .max(50, { error: 'too_long' }),
   date_of_sample: day(),
@@ -198,7 +198,7 @@ export const probePage = pagedResponse(probeListItem);
 
 /** PUT /api/probes/{id}: the adverse events (rich text; empty clears them). */
 export const adverseEventsBody = z.object({
-  adverse_events: text({ max: RICH_TEXT_MAX, trim: false }).nullable(),
+  adverse_events: multilineText({ max: RICH_TEXT_MAX, trim: false }).nullable(),
   version: versionField().optional(),
 });
 
@@ -244,7 +244,7 @@ export const probeResultsBody = z
         concentrations: z
           .array(
             z.object({
-              medicine_id: idField('invalid', false),
+              medicine_id: idField('invalid'),
               value: resultValue(RESULT_PLAUSIBLE_MAX.concentration),
             }),
           )
@@ -323,7 +323,7 @@ export const alertListQuery = pagedListQuery(ALERT_ORDER_BY).extend({
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 export const alertPage = pagedResponse(safetyAlert);
 export const acknowledgeBody = z.object({
-  comment: optionalText(1000),
+  comment: optionalMultilineText(1000),
   version: versionField().optional(),
 });
 export const alertSaved = z.object({ status: z.literal('success'), alert: safetyAlert });

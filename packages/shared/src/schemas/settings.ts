@@ -101,11 +101,10 @@ export type LaboratoryValue = z.infer<typeof laboratoryValue>;
 
 /** The postal service's page where a coordinator orders a shipment (the samples tab's "order"). */
 export const shippingValue = z.object({
-  url: z
-    .string({ error: 'required' })
-    .trim()
-    .max(2000, { error: 'too_long' })
-    .pipe(z.url({ protocol: /^https?$/, error: 'invalid' })),
+  // Single-line first: the URL parser would drop a tab or a line break unseen.
+  url: text({ max: 2000, error: 'required' }).pipe(
+    z.url({ protocol: /^https?$/, error: 'invalid' }),
+  ),
 });
 export type ShippingValue = z.infer<typeof shippingValue>;
 

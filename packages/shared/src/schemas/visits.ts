@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
-import { dayField, idField, optionalText, requiredId, text } from '../validation.js';
+import {
+  dayField,
+  idField,
+  multilineText,
+  optionalMultilineText,
+  queryIdField,
+  requiredId,
+} from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { monthQueryFields, timeField } from './calendar.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
@@ -49,7 +56,7 @@ export const visitBody = z.object({
   started_at: timeField(),
   ended_at: timeField().optional(),
   doctor_id: idField().nullish(),
-  window_reason: optionalText(WINDOW_REASON_MAX).nullish(),
+  window_reason: optionalMultilineText(WINDOW_REASON_MAX).nullish(),
   version: versionField().optional(),
 });
 export type VisitBody = z.infer<typeof visitBody>;
@@ -67,7 +74,7 @@ const ecgValue = (parameter: keyof typeof ECG_PLAUSIBLE) =>
 /** PUT /api/visits/{id}/results: from the visit's day on (409 `too_early` before). */
 export const visitResultsBody = z.object({
   isDone: z.boolean({ error: 'invalid' }),
-  comment: text({ max: VISIT_COMMENT_MAX, trim: false }).nullish(),
+  comment: multilineText({ max: VISIT_COMMENT_MAX, trim: false }).nullish(),
   results: z
     .object({
       qt: ecgValue('qt'),
@@ -136,12 +143,12 @@ export type VisitList = z.infer<typeof visitList>;
 /** GET /api/visits?date&unit_id: a unit's visits on a day (every reachable unit without it). */
 export const visitsQuery = z.object({
   date: z.string({ error: 'required' }).pipe(dayField()),
-  unit_id: idField().optional(),
+  unit_id: queryIdField().optional(),
 });
 /** GET /api/visits/count?year&month&unit_id → {data:[{date, count}]}. */
 export const visitsCountQuery = z.object({
   ...monthQueryFields,
-  unit_id: idField().optional(),
+  unit_id: queryIdField().optional(),
 });
 export const visitsCount = z.object({
   data: z.array(z.object({ date: z.string(), count: z.number().int() })),
@@ -184,7 +191,7 @@ export function visitWindowOf(
 /** GET /api/visits/overdue: patients whose next visit's window closed without a visit. */
 export const OVERDUE_ORDER_BY = ['window_to', 'surname', 'id'] as const;
 export const overdueQuery = pagedListQuery(OVERDUE_ORDER_BY).extend({
-  unit_id: idField().optional(),
+  unit_id: queryIdField().optional(),
 });
 export type OverdueQuery = z.infer<typeof overdueQuery>;
 export const overdueVisit = z.object({

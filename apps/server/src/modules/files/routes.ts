@@ -7,7 +7,7 @@ import {
   fileList,
   fileSaved,
   fileUploadFields,
-  idField,
+  queryIdField,
   idParams,
   successResponse,
   validationErrorResponse,
@@ -30,7 +30,7 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
           "A patient's attachments (ref_type patient) or a visit's ECG files (ref_type visit)",
         querystring: z.object({
           ref_type: z.enum(PATIENT_FILE_REF_TYPES),
-          ref_id: idField(),
+          ref_id: queryIdField(),
         }),
         response: { 200: fileList, 403: errorResponse, 404: errorResponse },
       },

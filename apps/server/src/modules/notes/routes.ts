@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorResponse,
-  idField,
+  queryIdField,
   idParams,
   noteBody,
   noteList,
@@ -24,7 +24,7 @@ export const noteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
       schema: {
         tags,
         summary: "A patient's doctor comments, newest first",
-        querystring: z.object({ ref_id: idField() }),
+        querystring: z.object({ ref_id: queryIdField() }),
         response: { 200: noteList, 404: errorResponse },
       },
     },

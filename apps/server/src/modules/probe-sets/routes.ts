@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorResponse,
-  idField,
+  pathIdField,
   idParams,
   kitIdParams,
   probeList,
@@ -27,7 +27,7 @@ import * as service from './service.js';
 const tags = ['probe-sets'];
 /** Another unit's order, kit or patient and a missing one: 404 (design §4). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
-const patientParams = z.object({ patient_id: idField() });
+const patientParams = z.object({ patient_id: pathIdField() });
 
 /** Kit orders: list, detail, order, accept or reject, waybills, the samples of an order (ADR 031). */
 export const probeSetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, jobs }) => {

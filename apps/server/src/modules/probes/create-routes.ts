@@ -4,7 +4,7 @@ import {
   adverseEventsBody,
   carrierList,
   errorResponse,
-  idField,
+  pathIdField,
   idParams,
   orderLink,
   probe,
@@ -23,7 +23,7 @@ import * as service from './create-service.js';
 const tags = ['probes'];
 /** Another unit's sample or patient and a missing one: 404 (design §4). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
-const patientParams = z.object({ patient_id: idField() });
+const patientParams = z.object({ patient_id: pathIdField() });
 
 /** Samples: carriers, the number preview, creating a sample, one sample, its adverse events, a patient's samples (ADR 030). */
 export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -21,7 +21,8 @@ function initialValues(doctor: Doctor | null) {
     surname: doctor?.surname ?? '',
     email: doctor?.email ?? '',
     phone_number: doctor?.phone_number ?? '',
-    unit_id: doctor ? String(doctor.unit_id) : (null as string | null),
+    // A number, as the API takes it (a string id is refused, ADR 037); the select holds text.
+    unit_id: doctor ? doctor.unit_id : (null as number | null),
   };
 }
 
@@ -172,7 +173,9 @@ export function DoctorFormModal({
           data={unitOptions}
           nothingFoundMessage={t('list.empty')}
           comboboxProps={{ withinPortal: true }}
-          {...form.getInputProps('unit_id')}
+          value={form.values.unit_id === null ? null : String(form.values.unit_id)}
+          onChange={(value) => form.setFieldValue('unit_id', value ? Number(value) : null)}
+          error={form.errors.unit_id}
         />
       </FormModal>
       {credentials.modal}

@@ -7,6 +7,7 @@ import type { PatientDetail } from '@portal/shared';
 import { FormModal } from '../../../components/form-modal';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
+import { numberFromInput } from '../../../lib/form-number';
 import { validateWith } from '../../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { initialOrder } from './probe-set-order-form';
@@ -59,9 +60,11 @@ function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () =
     const result = validateWith(probeSetBody, {
       patient_id: patient.id,
       ...values,
-      // An emptied number input holds '': the schema then reports it as missing.
-      amount: values.amount === '' ? undefined : values.amount,
-      labels_amount: values.labels_amount === '' ? undefined : values.labels_amount,
+      // An emptied number input holds '': the schema then reports it as missing (the labels'
+      // amount takes its default). The API takes JSON numbers only (ADR 037).
+      amount: values.amount === '' ? undefined : numberFromInput(values.amount),
+      labels_amount:
+        values.labels_amount === '' ? undefined : numberFromInput(values.labels_amount),
     });
     if (!result.ok) {
       const translated: FieldErrors = {};

@@ -1,4 +1,5 @@
 import type { Medicine, PatientDetail, Subgroup } from '@portal/shared';
+import { numberFromInput } from '../../../lib/form-number';
 
 /**
  * The state rules of the registration and edit wizards (spec §4), free of React so that they can
@@ -484,8 +485,9 @@ function personalBody(personal: PersonalValues): Record<string, unknown> {
     address_city: personal.address_city,
     phone_number: personal.phone_number,
     email: personal.email,
-    weight: personal.weight,
-    height: personal.height,
+    // JSON numbers: an emptied input is null, never '' or "80" (ADR 037).
+    weight: numberFromInput(personal.weight),
+    height: numberFromInput(personal.height),
     project_number: personal.project_number,
     doctor_id: personal.doctor_id,
     unit_id: personal.unit_id,
