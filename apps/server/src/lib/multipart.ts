@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
-import { hasControlCharacters, issuesByField, onlyNotFound } from '@portal/shared';
+import { isSingleLine, issuesByField, onlyNotFound } from '@portal/shared';
 import { invalid, notFound } from './errors.js';
 
 /**
@@ -117,9 +117,10 @@ export async function readMultipart<S extends z.ZodType>(
     if (onlyNotFound(parsed.error.issues) && tooLong.length === 0) throw notFound();
     Object.assign(errors, issuesByField(parsed.error.issues));
   }
-  // A file name is text like any other field: no control characters (a U+0000 cannot be stored).
-  const badName = files.find((file) => hasControlCharacters(file.fileName));
-  if (badName) errors[badName.field] = ['invalid'];
+  // A file name is single-line text like any other name (ADR 037): no line break, tab or other
+  // control character (a U+0000 cannot be stored; a CR or LF would break a download's header).
+  const badName = files.find((file) => !isSingleLine(file.fileName));
+  if (badName) errors[badName.field] = ['single_line'];
   for (const field of tooLong) errors[field] = ['too_long'];
   if (files.length < minFiles) errors[fileKey] = ['required'];
   if (Object.keys(errors).length > 0 || !parsed.success) throw invalid(errors);

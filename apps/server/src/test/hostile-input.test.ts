@@ -1,16 +1,18 @@
 /**
- * Hostile input on every /api route the built app registers (issue 7, item 9): NUL and other
- * control characters in every string of the path, the query string and the body, ids beyond
+ * Hostile input on every /api route the built app registers (issue 7, item 9; issue 20): NUL and
+ * other control characters in every string of the path, the query string and the body, line
+ * breaks carrying HL7 segments in every single-line field, numbers sent as strings, ids beyond
  * PostgreSQL's integer, impossible dates and values of the wrong type. Sent as an administrator
- * (the patient API's routes as a patient), so access is never what refuses. Nothing may answer 500; control characters answer 422 on the
- * field, ids beyond 2³¹−1 answer 404 and impossible dates 422.
+ * (the patient API's routes as a patient), so access is never what refuses. Nothing may answer
+ * 500; control characters answer 422 on the field (404 in a path id, which then names no row),
+ * ids beyond 2³¹−1 answer 404 and impossible dates 422 (ADR 017, ADR 037).
  */
 import { randomBytes } from 'node:crypto';
 import type * as Fastify from 'fastify';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { buildPesel } from '@portal/shared';
+import { buildPesel, validationMessage } from '@portal/shared';
 import { CHOSEN_PASSWORD, createTestApp } from './harness.js';
 import type { ReadyAdmin } from './harness.js';
 import { readyPatient } from './patients-fixture.js';
@@ -49,6 +51,27 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 const HUGE_IDS = ['2147483648', '99999999999999999999'];
+/** A line break that would end an HL7 segment and start another (ADR 037). */
+const SEGMENT_BREAK = '\rOBX|1|NM|ALT||999\r\n';
+/**
+ * The body fields that keep line breaks (ADR 037): notes, messages and announcements (`content`),
+ * comments, reasons and adverse events. Every other string of a body is single-line.
+ */
+const MULTILINE_FIELDS = new Set([
+  'content',
+  'comment',
+  'reason',
+  'window_reason',
+  'adverse_events',
+]);
+/**
+ * Body fields with a format of their own (days, times, choices from a list): a line break there is
+ * refused with the format's message; every other single-line field says `single_line`.
+ */
+const FORMATTED_FIELDS =
+  /^(date|date_of_\w+|ordered_at|started_at|ended_at|type|kind|ref_type|type_of_\w+|collect_place|\d+)$/;
+/** Path parameters that name a row: anything but plain digits answers 404 there. */
+const PATH_ID = /^(id|[a-z]+_id)$/;
 const CONTROLS = ['\u0000', '\u001b', '\u007f'];
 const BAD_DAYS = ['0000-01-01', '2026-13-01', '2026-02-30'];
 /** Query parameters that carry ids (single or comma-separated lists). */
@@ -71,7 +94,7 @@ function validBodies(login: string): Record<string, unknown> {
       address_city: 'Łódź',
       phone_number: '602303404',
       email: 'halina@example.test',
-      weight: '70',
+      weight: 70,
       height: 170,
       project_number: 'P-1',
       doctor_id: MISSING,
@@ -271,9 +294,12 @@ interface Attack {
   query?: Record<string, string>;
   /** A JSON text (so that 99999999999999999999 travels as written) or nothing. */
   payload?: string;
-  expect: 404 | 422 | 'no-500';
-  /** For a 422: the field that must be named. */
+  /** `kept`: the field must not be refused (it may still answer 404 for a missing row). */
+  expect: 404 | 422 | 'no-500' | 'kept';
+  /** For a 422: the field that must be named; for `kept`, the one that must not be. */
   field?: string;
+  /** For a 422: the message the field must carry. */
+  message?: string;
 }
 
 function attacksOn(route: RecordedRoute, body: unknown): Attack[] {
@@ -299,7 +325,7 @@ function attacksOn(route: RecordedRoute, body: unknown): Attack[] {
         ...base,
         what: `path ${p} ${JSON.stringify(c)}`,
         url: urlWith(p, `1${c}`),
-        expect: 422,
+        expect: PATH_ID.test(p) ? 404 : 422,
       });
     if (p === 'id')
       for (const id of HUGE_IDS)
@@ -337,7 +363,8 @@ function attacksOn(route: RecordedRoute, body: unknown): Attack[] {
 
   for (const leaf of leaves(body)) {
     const field = leaf.path.join('.');
-    if (typeof leaf.value === 'string')
+    const name = String(leaf.path[leaf.path.length - 1]);
+    if (typeof leaf.value === 'string') {
       for (const c of CONTROLS)
         attacks.push({
           ...base,
@@ -346,6 +373,30 @@ function attacksOn(route: RecordedRoute, body: unknown): Attack[] {
           expect: 422,
           field,
         });
+      // A segment break inside the value (so that trimming cannot drop it).
+      const broken = `${leaf.value.slice(0, 1)}${SEGMENT_BREAK}${leaf.value.slice(1)}`;
+      attacks.push({
+        ...base,
+        what: `body ${field} with a line break`,
+        payload: JSON.stringify(replaced(body, leaf.path, broken)),
+        ...(MULTILINE_FIELDS.has(name)
+          ? { expect: 'kept' as const, field }
+          : {
+              expect: 422 as const,
+              field,
+              ...(FORMATTED_FIELDS.test(name) ? {} : { message: 'single_line' }),
+            }),
+      });
+    }
+    // A number sent as a string is a wrong type like any other (ADR 037).
+    if (typeof leaf.value === 'number')
+      attacks.push({
+        ...base,
+        what: `body ${field} as a string`,
+        payload: JSON.stringify(replaced(body, leaf.path, String(leaf.value))),
+        expect: 422,
+        field,
+      });
     if (typeof leaf.value === 'number' && /id$/.test(String(leaf.path[leaf.path.length - 1])))
       for (const id of HUGE_IDS)
         attacks.push({
@@ -430,6 +481,15 @@ describe('hostile input on every route', () => {
         const seen = `${a.what}: ${res.statusCode} ${res.body.slice(0, 200)}`;
         if (res.statusCode >= 500) return failures.push(seen);
         if (a.expect === 'no-500') return;
+        if (a.expect === 'kept') {
+          const errors =
+            res.statusCode === 422
+              ? res.json<{ errors?: Record<string, string[]> }>().errors
+              : undefined;
+          if (a.field && (errors?.[a.field] || errors?.[`value.${a.field}`]))
+            failures.push(`${seen} (multi-line field ${a.field} refused)`);
+          return;
+        }
         if (res.statusCode !== a.expect) return failures.push(seen);
         if (a.expect === 404 && res.json<{ status: string }>().status !== 'not_found')
           return failures.push(seen);
@@ -437,8 +497,12 @@ describe('hostile input on every route', () => {
           const answer = res.json<{ status: string; errors?: Record<string, string[]> }>();
           if (answer.status !== 'validation_error') return failures.push(seen);
           // Settings check their value in the service, which names fields under `value.`.
-          if (a.field && !answer.errors?.[a.field] && !answer.errors?.[`value.${a.field}`])
-            failures.push(`${seen} (field ${a.field} not named)`);
+          const messages = a.field
+            ? (answer.errors?.[a.field] ?? answer.errors?.[`value.${a.field}`])
+            : undefined;
+          if (a.field && !messages) failures.push(`${seen} (field ${a.field} not named)`);
+          else if (a.message && !messages?.includes(validationMessage(a.message, 'pl')))
+            failures.push(`${seen} (field ${a.field} without "${a.message}")`);
         }
       });
     }
@@ -563,12 +627,31 @@ describe('hostile input on every route', () => {
     expect(failures).toEqual([]);
   });
 
-  it('keeps tab and newline in text', async () => {
-    const res = await t.request('POST', '/api/units', {
-      token: admin.session.token,
-      body: { ...unitBody(), name: 'Poradnia\tkardiologiczna\nnr 2' },
+  it('refuses tab and line breaks in a single-line field, with its own message', async () => {
+    for (const name of ['Poradnia\tkardiologiczna', 'Poradnia\nnr 2', 'Poradnia\r', 'P\u2028']) {
+      const res = await t.request('POST', '/api/units', {
+        token: admin.session.token,
+        body: { ...unitBody(), name },
+        headers: { 'accept-language': 'en' },
+      });
+      expect(res.statusCode, JSON.stringify(name)).toBe(422);
+      expect(res.json()).toEqual({
+        status: 'validation_error',
+        errors: { name: ['This field cannot contain line breaks or control characters'] },
+      });
+    }
+  });
+
+  it('keeps tab and line breaks in a multi-line field', async () => {
+    const unit = await t.unit();
+    const doctor = await t.readyDoctor(unit.id);
+    const patient = await readyPatient(t, doctor);
+    const content = '<p>Ból głowy\r\nod rana</p>\n<p>\tsilny</p>';
+    const res = await t.request('POST', '/api/patients/notes', {
+      token: doctor.session.token,
+      body: { content, ref_type: 'patient', ref_id: patient.id },
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json<{ data: { name: string } }>().data.name).toBe('Poradnia\tkardiologiczna\nnr 2');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ note: { content: string } }>().note.content).toContain('od rana');
   });
 });

@@ -29,7 +29,7 @@ export function csvOf(columns: readonly string[], rows: Record<string, unknown>[
         : v === null || v === undefined
           ? ''
           : JSON.stringify(v);
-    return /[",;\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   return [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join(
     '\n',

@@ -270,8 +270,14 @@ export const labelQuery = z.object({
     .default(LABEL_AMOUNT_DEFAULT),
 });
 
-/** POST /api/probes/receive: one scanned label. */
-export const receiveBody = z.object({ code: requiredText(64) });
+/**
+ * POST /api/probes/receive: one scanned label. A scanner may end the code with a line end (its
+ * Enter): whitespace around the code is dropped first; a line break inside it is refused like in
+ * any single-line field (ADR 037).
+ */
+export const receiveBody = z.object({
+  code: z.string({ error: 'required' }).trim().pipe(requiredText(64)),
+});
 export const receivedProbe = z.object({
   id: z.number().int(),
   code: z.string(),

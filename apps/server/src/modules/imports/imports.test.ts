@@ -203,6 +203,33 @@ describe('POST /api/data_import/patient_data', () => {
     const res = await postImport(t, admin.session.token, 'patient_data', []);
     expect(res.statusCode).toBe(422);
   });
+
+  it('refuses a project number carrying a CR and an HL7 segment, in csv and xlsx (ADR 037)', async () => {
+    const injected = 'X\rOBX|1|NM|ALT||999';
+    const message = validationMessage('single_line');
+    const csvRows = patientRows(2);
+    csvRows[1]!.project_number = injected;
+    const csv = await importPatients(csvRows);
+    expect(csv.statusCode, csv.body).toBe(422);
+    expect(errorsOf(csv)).toEqual([`pacjenci.csv, wiersz 3, kolumna project_number: ${message}`]);
+
+    const xlsxRows = patientRows(2);
+    xlsxRows[0]!.project_number = injected;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Dane');
+    sheet.addRow([...PATIENT_COLUMNS]);
+    for (const row of xlsxRows) sheet.addRow(PATIENT_COLUMNS.map((c) => row[c] ?? null));
+    const xlsx = await postImport(t, admin.session.token, 'patient_data', [
+      { name: 'pacjenci.xlsx', content: Buffer.from(await workbook.xlsx.writeBuffer()) },
+    ]);
+    expect(xlsx.statusCode, xlsx.body).toBe(422);
+    expect(errorsOf(xlsx)).toEqual([`pacjenci.xlsx, wiersz 2, kolumna project_number: ${message}`]);
+    expect(await patientCount([...csvRows, ...xlsxRows].map((r) => r.pesel))).toBe(0);
+
+    // A line break around the value is a cell's edge, not part of it: trimmed and taken.
+    const edge = patientRows(1, { project_number: 'FDC-2026\r\n' });
+    expect((await importPatients(edge)).statusCode).toBe(200);
+  });
 });
 
 describe('POST /api/data_import/results', () => {

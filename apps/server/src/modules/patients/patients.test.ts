@@ -422,6 +422,127 @@ describe('edit', () => {
   });
 });
 
+/** A project number that would end an HL7 segment and write a result line (ADR 037). */
+const INJECTED_PROJECT = 'X\rOBX|1|NM|ALT||999';
+
+describe('single-line fields and JSON numbers (issue 20)', () => {
+  const singleLine = ['To pole nie może zawierać znaków nowej linii ani znaków sterujących'];
+
+  it('refuses a project number carrying a CR and an HL7 segment on registration and on edit', async () => {
+    const token = doctorA.session.token;
+    for (const project_number of [INJECTED_PROJECT, 'X\nOBX|1', 'X\r\n', 'P\t1', 'P\u2028']) {
+      const body = registration(doctorA, { project_number });
+      const res = await t.request('POST', '/api/patients', { token, body });
+      expect(res.statusCode, JSON.stringify(project_number)).toBe(422);
+      expect(res.json()).toEqual({
+        status: 'validation_error',
+        errors: { 'personal.project_number': singleLine },
+      });
+      const [row] = await t.db
+        .select({ id: patients.id })
+        .from(patients)
+        .where(eq(patients.pesel, body.personal.pesel));
+      expect(row).toBeUndefined();
+    }
+
+    const body = registration(doctorA);
+    const created = await register(token, body);
+    const res = await t.request('PUT', `/api/patients/${created.id}`, {
+      token,
+      body: {
+        ...body,
+        personal: { ...body.personal, acceptance: undefined, project_number: INJECTED_PROJECT },
+        version: 1,
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ errors: object }>().errors).toEqual({
+      'personal.project_number': singleLine,
+    });
+    const stored = (
+      await t.request('GET', `/api/patients/${created.id}`, { token })
+    ).json<PatientDetail>();
+    expect(stored).toMatchObject({ project_number: 'FDC-2026', version: 1 });
+  });
+
+  it('refuses a line break in every single-line field of the wizard, and keeps no trailing one', async () => {
+    const token = doctorA.session.token;
+    const fields = [
+      'firstname',
+      'surname',
+      'address_street',
+      'address_building',
+      'address_apartment',
+      'address_postcode',
+      'address_city',
+      'phone_number',
+      'email',
+    ] as const;
+    for (const field of fields) {
+      const body = registration(doctorA);
+      const value = `${String(body.personal[field])}\n`;
+      const res = await t.request('POST', '/api/patients', {
+        token,
+        body: { ...body, personal: { ...body.personal, [field]: value } },
+      });
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json<{ errors: object }>().errors, field).toEqual({
+        [`personal.${field}`]: singleLine,
+      });
+    }
+    const body = registration(doctorA);
+    const other = await t.request('POST', '/api/patients', {
+      token,
+      body: { ...body, additional_medicines: [{ name: 'Metformina\r\nOBX|1', dose: 500 }] },
+    });
+    expect(other.json<{ errors: object }>().errors).toEqual({
+      'additional_medicines.0.name': singleLine,
+    });
+  });
+
+  it("refuses numbers sent as strings like any wrong type, with the field's message", async () => {
+    const token = doctorA.session.token;
+    const number = ['To pole musi być liczbą'];
+    const cases: [Partial<PatientCreateBody['personal']>, string][] = [
+      [{ weight: '80' as unknown as number }, 'personal.weight'],
+      [{ height: '168' as unknown as number }, 'personal.height'],
+      [{ unit_id: String(doctorA.doctor.unit_id) as unknown as number }, 'personal.unit_id'],
+      [{ doctor_id: String(doctorA.doctor.id) as unknown as number }, 'personal.doctor_id'],
+    ];
+    for (const [override, field] of cases) {
+      const res = await t.request('POST', '/api/patients', {
+        token,
+        body: registration(doctorA, override),
+      });
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json<{ errors: object }>().errors, field).toEqual({ [field]: number });
+    }
+    const body = registration(doctorA);
+    const group = await t.request('POST', '/api/patients', {
+      token,
+      body: { ...body, inclusion: { ...body.inclusion, dose: '160' } },
+    });
+    expect(group.json<{ errors: object }>().errors).toEqual({ 'inclusion.dose': number });
+    const created = await register(token, body);
+    const res = await t.request('PUT', `/api/patients/${created.id}`, {
+      token,
+      body: { ...body, personal: { ...body.personal, acceptance: undefined }, version: '1' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ errors: object }>().errors).toHaveProperty('version');
+    // The same body with JSON numbers, and no weight at all (null), is taken.
+    const ok = await t.request('PUT', `/api/patients/${created.id}`, {
+      token,
+      body: {
+        ...body,
+        personal: { ...body.personal, acceptance: undefined, weight: null },
+        version: 1,
+      },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
 describe('delete, restore and password', () => {
   it('soft-deletes and restores; the list keeps the row with deleted_at', async () => {
     const token = doctorA.session.token;
