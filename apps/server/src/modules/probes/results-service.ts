@@ -1,3 +1,4 @@
+import { warsawToday } from '@portal/shared';
 import type { Probe, ProbeResultsBody } from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -10,11 +11,24 @@ import { findReachableProbe } from '../../policies/probes.js';
 import { loadProbe } from './queries.js';
 import { evaluateProbeAlerts } from './safety.js';
 
+/** How far a client's clock may run ahead of the server's (ADR 037). */
+export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * A hand-entered day of analysis lies in the future when it is after today in Warsaw (ADR 012),
+ * today being read a few minutes ahead: just before midnight, a client whose clock already
+ * shows the next day is not refused (ADR 037).
+ */
+export function isFutureDay(day: string, now: Date = new Date()): boolean {
+  return day > warsawToday(new Date(now.getTime() + CLOCK_SKEW_MS));
+}
+
 /**
  * Results entered by hand (design §5 "Sample results", ADR 030). What the body leaves out stays
  * as it was; null clears a value. Storing any measured value stamps `results_at` and moves the
  * sample to `received`; a body that only clears keeps both. A concentration must name one of the
- * sample's medicines (422 on `concentrations_results.concentrations`). A stale `version` answers
+ * sample's medicines (422 on `concentrations_results.concentrations`); the day of analysis may
+ * not lie in the future (422 `future_date`, ADR 037). A stale `version` answers
  * 409 `conflict`; a deleted patient's sample is read-only (409 `patient_deleted`). Everything,
  * the safety rules included, happens in one transaction, and the audit triggers on probes and
  * probe_medicines record each changed column with the old and the new value.
@@ -30,6 +44,9 @@ export async function saveProbeResults(
 
   const biochemistry = body.biochemistry_results ?? {};
   const concentrations = body.concentrations_results;
+  if (concentrations?.date_of_analysis && isFutureDay(concentrations.date_of_analysis)) {
+    throw invalid({ 'concentrations_results.date_of_analysis': ['future_date'] });
+  }
   const values = concentrations?.concentrations ?? [];
   if (values.length > 0) {
     const own = await db

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validationMessage } from '@portal/shared';
+import { addDays, validationMessage, warsawToday } from '@portal/shared';
 import type { Probe } from '@portal/shared';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -8,6 +8,7 @@ import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
+import { isFutureDay } from './results-service.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -274,6 +275,37 @@ describe('PUT /api/probes/:id/results', () => {
         'concentrations_results.concentrations': [validationMessage('invalid')],
       });
     });
+  });
+
+  it('refuses a day of analysis after today in Warsaw with future_date, and takes today', async () => {
+    const { id, patientId } = await sampleOf();
+    const today = warsawToday();
+    const before = await probeRow(id);
+    const audited = await auditCount(patientId);
+    for (const day of [addDays(today, 1), addDays(today, 400), '9999-12-31']) {
+      const res = await save(id, { concentrations_results: { hours: 2, date_of_analysis: day } });
+      expect(res.statusCode, day).toBe(422);
+      expect(res.json()).toEqual({
+        status: 'validation_error',
+        errors: { 'concentrations_results.date_of_analysis': [validationMessage('future_date')] },
+      });
+    }
+    expect(await probeRow(id)).toEqual(before);
+    expect(await auditCount(patientId)).toBe(audited);
+    const ok = await save(id, { concentrations_results: { hours: 2, date_of_analysis: today } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(saved(ok).concentrations_results.date_of_analysis).toBe(today);
+  });
+
+  it('allows a few minutes of clock skew around midnight in Warsaw', () => {
+    // 23:57 in Warsaw (CET, UTC+1) on 14 January: a client already on the 15th is not refused.
+    expect(isFutureDay('2027-01-15', new Date('2027-01-14T22:57:00Z'))).toBe(false);
+    expect(isFutureDay('2027-01-15', new Date('2027-01-14T22:50:00Z'))).toBe(true);
+    expect(isFutureDay('2027-01-16', new Date('2027-01-14T22:57:00Z'))).toBe(true);
+    // Summer time (UTC+2): 23:30 in Warsaw is 21:30 UTC.
+    expect(isFutureDay('2027-07-15', new Date('2027-07-14T21:30:00Z'))).toBe(true);
+    expect(isFutureDay('2027-07-14', new Date('2027-07-14T21:30:00Z'))).toBe(false);
+    expect(isFutureDay('2027-07-13', new Date('2027-07-13T00:00:00Z'))).toBe(false);
   });
 
   it('lets a second sample of the same patient change independently', async () => {
