@@ -18,6 +18,7 @@ const PESEL_TAKEN = 'Pacjent o podanym numerze PESEL istnieje już w bazie.';
 const SELECT_INCLUSION = 'Wybierz co najmniej jedno kryterium włączenia';
 const REGISTERED = 'Pacjent został zarejestrowany';
 const PRINT_QUESTION = 'Czy chcesz wydrukować dane logowania pacjenta?';
+const SINGLE_LINE = 'To pole nie może zawierać znaków nowej linii ani znaków sterujących';
 
 function field(page: Page, name: string) {
   return page.getByRole('textbox', { name, exact: true });
@@ -176,6 +177,47 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await expect(field(page, 'PESEL')).toHaveValue(pesel);
     await expect(field(page, 'Imię')).toHaveValue('Marek');
     await expect(doctorSelect).toHaveValue(`${doctor.surname} ${doctor.firstname}`);
+  });
+
+  test('a project number pasted from a spreadsheet with a tab or a line break is refused under the field', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    await openSignedIn(page, request, '/patients/create');
+    await fillPersonal(
+      page,
+      { firstname: 'Ewa', surname: `Lis-${randomBytes(3).toString('hex')}`, pesel: newPesel() },
+      { unit: unit.name, doctor: `${doctor.surname} ${doctor.firstname}` },
+    );
+    const project = field(page, 'Numer projektu');
+    // Two cells copied from a sheet arrive with a tab between them (the row's line end is
+    // dropped by the input itself); the segment after it must never reach a sample code.
+    await project.fill('');
+    await project.focus();
+    await page.keyboard.insertText('FDC-E2E\tOBX|1|NM|ALT||999');
+    await expect(project).toHaveValue('FDC-E2E\tOBX|1|NM|ALT||999');
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+    await expect(project).toHaveAttribute('aria-invalid', 'true');
+    await expectStep(page, 'Dane osobowe i medyczne');
+    await expectAccessible(page, 'rejestracja: numer projektu ze znakiem sterującym');
+
+    // Whatever the browser keeps of a pasted line break is refused the same way, or dropped.
+    await project.fill('');
+    await project.focus();
+    await page.keyboard.insertText('FDC-E2E\rOBX|1');
+    const kept = await project.inputValue();
+    if (/[\r\n]/.test(kept)) {
+      await page.getByRole('button', { name: 'Dalej' }).click();
+      await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+    }
+
+    await project.fill('FDC-E2E');
+    await page.getByRole('button', { name: 'Dalej' }).click();
+    await expectStep(page, 'Kryteria włączenia');
   });
 
   test('step 2: a subgroup selects its group and first dose, fixed doses and intervals show as the subgroup says', async ({
