@@ -20,7 +20,7 @@ describe('validateWith', () => {
       surname: 'Kowalski',
       email: 'JAN@example.com',
       phone_number: '123456789',
-      unit_id: '3',
+      unit_id: 3,
     });
     expect(result).toEqual({
       ok: true,
@@ -32,6 +32,17 @@ describe('validateWith', () => {
         unit_id: 3,
       },
     });
+  });
+
+  it('reports an id held as text, as the API would (a form converts a select\'s value)', () => {
+    const result = validateWith(doctorBody, {
+      firstname: 'Jan',
+      surname: 'Kowalski',
+      email: 'jan@example.com',
+      phone_number: '123456789',
+      unit_id: '3',
+    });
+    expect(result).toEqual({ ok: false, codes: { unit_id: 'invalid_number' } });
   });
 
   it('checks a doctor phone and e-mail', () => {
