@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validationMessage } from '@portal/shared';
 import { createTestApp } from '../test/harness.js';
 import type { ReadyDoctor, TestApp } from '../test/harness.js';
 import { freshPesel, registerPatient } from '../test/patients-fixture.js';
@@ -57,7 +58,7 @@ describe('the log', () => {
     expect(nul.statusCode).toBe(422);
     expect(nul.json()).toMatchObject({
       status: 'validation_error',
-      errors: { 'personal.pesel': ['Niektóre pola są nieprawidłowe'] },
+      errors: { 'personal.pesel': [validationMessage('single_line')] },
     });
     const stored = await upload(as.token, patient.id, 'wynik.txt', secret.repeat(1000));
     expect(stored.statusCode).toBe(200);

@@ -2,13 +2,13 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { requiredId } from '@portal/shared';
+import { queryIdField } from '@portal/shared';
 import { errorsPlugin } from '../plugins/errors.js';
 import { multipartPlugin, readMultipart } from './multipart.js';
 
 const LIMIT = 1024;
 const fields = z.object({
-  ref_id: requiredId(),
+  ref_id: queryIdField('required'),
   note: z.string().max(10, { error: 'too_long' }).optional(),
 });
 

@@ -201,13 +201,15 @@ describe('GET /api/units', () => {
 });
 
 describe('GET /api/units/:id', () => {
-  it('answers 404 for a missing id and 422 for a malformed one', async () => {
+  it('answers 404 for a missing id and for one that is not plain digits (ADR 037)', async () => {
     const missing = await t.request('GET', '/api/units/999999', as());
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual(NOT_FOUND);
-    const malformed = await t.request('GET', '/api/units/abc', as());
-    expect(malformed.statusCode).toBe(422);
-    expect(malformed.json()).toEqual({ status: 'validation_error', errors: { id: [INVALID] } });
+    for (const id of ['abc', '1.0', '+1', '0']) {
+      const malformed = await t.request('GET', `/api/units/${id}`, as());
+      expect(malformed.statusCode, id).toBe(404);
+      expect(malformed.json()).toEqual(NOT_FOUND);
+    }
   });
 });
 
