@@ -159,7 +159,12 @@ export type VisitWindowView = z.infer<typeof visitWindowView>;
  * GET /api/patients/{id}/visit_window: the window of the patient's next visit number; null
  * before the first visit (which has no window) and after the schedule's last visit.
  */
-export const nextVisitWindow = z.object({ data: visitWindowView.nullable() });
+export const nextVisitWindow = z.object({
+  data: visitWindowView.nullable(),
+  /** The last day a visit may be booked on: today plus the booking horizon (ADR 038). */
+  bookable_until: z.string(),
+});
+export type NextVisitWindow = z.infer<typeof nextVisitWindow>;
 
 /**
  * The window of visit number `visit`, counted from the first visit's date; null for the first
