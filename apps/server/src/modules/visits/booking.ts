@@ -295,6 +295,7 @@ export async function bookVisit(
     version: Number(row!.version),
     is_done: false,
     comment: null,
+    notes: null,
     qt: null,
     rr: null,
     pq: null,
