@@ -108,6 +108,8 @@ const rules: Record<string, Rule> = {
   'GET /api/patients': { who: 'staff', unitScoped: true },
   'GET /api/patients/all': { who: 'staff', unitScoped: true },
   'GET /api/patients/options': { who: 'staff', unitScoped: true },
+  // The patients list shaped for cards (issue 20, ADR 038): the list's own scope.
+  'GET /api/patients/cards': { who: 'staff', unitScoped: true },
   // Uniqueness of PESEL is global, so the check looks at every unit.
   'GET /api/patients/validate_pesel': { who: 'staff' },
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
@@ -593,6 +595,18 @@ const scopeRows: ScopeRow[] = [
   {
     route: 'GET /api/patients',
     request: (u) => ({ url: '/api/patients', query: { search: u.patient.surname } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total_count: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.patient.id]);
+    },
+  },
+  {
+    route: 'GET /api/patients/cards',
+    request: (u) => ({ url: '/api/patients/cards', query: { search: u.patient.surname } }),
     other: (res) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ data: [], total_count: 0, total_kind: 'exact' });
