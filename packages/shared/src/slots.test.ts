@@ -5,6 +5,7 @@ import {
   indexRules,
   isSlotBookable,
   isWholeDayBlock,
+  lastBookableDay,
   monthSlots,
   slotRefusal,
   warsawTimeExists,
@@ -242,6 +243,25 @@ describe('slotRefusal / isSlotBookable', () => {
     expect(isSlotBookable({ date: '2026-12-08', started_at: '12:00' }, DEFAULTS, index, now)).toBe(
       false,
     );
+  });
+});
+
+describe('the booking horizon (ADR 038)', () => {
+  const horizon = { ...DEFAULTS, booking_horizon_days: 337 };
+  // 2026-01-04 + 337 days is Monday 2026-12-07; the Tuesday after lies beyond.
+  it('offers days up to today + the horizon and closes the later ones', () => {
+    expect(lastBookableDay(horizon, '2026-01-04')).toBe(MONDAY);
+    expect(lastBookableDay(DEFAULTS, '2026-01-04')).toBeNull();
+    expect(daySlots(MONDAY, horizon, [], EARLY).slots).toHaveLength(16);
+    const tuesday = daySlots(addDays(MONDAY, 1), horizon, [], EARLY);
+    expect(tuesday.closed).toBe('beyond_horizon');
+    expect(tuesday.slots).toEqual([]);
+    expect(slotRefusal({ date: MONDAY, started_at: '08:00' }, horizon, [], EARLY)).toBeNull();
+    expect(slotRefusal({ date: addDays(MONDAY, 1), started_at: '08:00' }, horizon, [], EARLY)).toBe(
+      'beyond_horizon',
+    );
+    // No horizon given: no limit (callers that build their own settings keep working).
+    expect(daySlots(addDays(MONDAY, 1), DEFAULTS, [], EARLY).closed).toBeNull();
   });
 });
 

@@ -8,11 +8,18 @@
  * "24:00" that a `time` column or an HH:MM field would not hold).
  */
 
+import { addDays } from './time.js';
+
 /** The part of the `visits` setting that shapes the grid. */
 export interface SlotSettings {
   visit_start_hour: number;
   visit_end_hour: number;
   meeting_length_minutes: number;
+  /**
+   * How many days ahead of today a visit may be booked (ADR 038); days after today + this are
+   * closed (`beyond_horizon`). Absent: no horizon.
+   */
+  booking_horizon_days?: number;
 }
 
 /** A unit calendar rule as stored (design §6); `id` and `unit_id` are not needed here. */
@@ -30,7 +37,7 @@ export interface Slot {
   ended_at: string;
 }
 
-export type DayClosed = 'weekend' | 'past';
+export type DayClosed = 'weekend' | 'past' | 'beyond_horizon';
 
 export interface DaySlots {
   date: string;
@@ -43,7 +50,7 @@ export interface DaySlots {
 }
 
 /** Why a requested slot cannot be booked; the server answers each with `not_available`. */
-export type SlotRefusal = 'invalid' | 'weekend' | 'past' | 'off_grid' | 'closed';
+export type SlotRefusal = 'invalid' | 'weekend' | 'past' | 'beyond_horizon' | 'off_grid' | 'closed';
 
 /** The last minute of the day a slot or open interval may reach (23:59). */
 export const DAY_END_MINUTE = 23 * 60 + 59;
@@ -227,6 +234,17 @@ function openIntervals(day: string, weekday: number, settings: SlotSettings, ind
   return applyLevel(global, index.byDate.get(day));
 }
 
+/** The last day a visit may be booked on, today (Warsaw) plus the horizon; null: no horizon. */
+export function lastBookableDay(settings: SlotSettings, today: string): string | null {
+  const horizon = settings.booking_horizon_days;
+  return horizon === undefined || !Number.isInteger(horizon) ? null : addDays(today, horizon);
+}
+
+function beyondHorizon(day: string, settings: SlotSettings, today: string): boolean {
+  const last = lastBookableDay(settings, today);
+  return last !== null && day > last;
+}
+
 function daySlotsIndexed(
   day: string,
   settings: SlotSettings,
@@ -236,7 +254,14 @@ function daySlotsIndexed(
   const weekday = isoWeekday(day);
   if (weekday === null) throw new RangeError(`not a YYYY-MM-DD day: ${day}`);
   const open = openIntervals(day, weekday, settings, index);
-  const closed: DayClosed | null = weekday >= 6 ? 'weekend' : day < now.day ? 'past' : null;
+  const closed: DayClosed | null =
+    weekday >= 6
+      ? 'weekend'
+      : day < now.day
+        ? 'past'
+        : beyondHorizon(day, settings, now.day)
+          ? 'beyond_horizon'
+          : null;
   const slots: Slot[] = [];
   const length = settings.meeting_length_minutes;
   if (closed === null && Number.isInteger(length) && length > 0) {

@@ -39,6 +39,7 @@ export const validationMessages = {
     implausible_value: 'Ta wartość jest poza możliwym zakresem',
     future_date: 'Ta data nie może być z przyszłości',
     negative_value: 'Ta wartość nie może być ujemna',
+    date_range_reversed: 'Data końcowa nie może być wcześniejsza niż data początkowa',
     // The report's columns (spec §5 'empty' / 'not valid').
     empty: 'Nie wybrano żadnej kolumny raportu',
     not_valid: 'Raport wymaga co najmniej dwóch kolumn',
@@ -74,6 +75,7 @@ export const validationMessages = {
     implausible_value: 'This value is outside the possible range',
     future_date: 'This date cannot be in the future',
     negative_value: 'This value cannot be negative',
+    date_range_reversed: 'The end date cannot be before the start date',
     empty: 'No report column was chosen',
     not_valid: 'A report needs at least two columns',
   },

@@ -476,6 +476,8 @@ export const visits = pgTable(
     qtcfra: integer('qtcfra'),
     out_of_window: boolean('out_of_window').notNull().default(false),
     window_reason: text('window_reason'),
+    /** Rich text (sanitised HTML) kept with the visit (migration 0020, ADR 038). */
+    notes: text('notes'),
     cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
     created_by: integer('created_by').references(() => users.id),
     version,
@@ -491,7 +493,15 @@ export const visits = pgTable(
       .where(sql`${t.cancelled_at} is null`),
     index('visits_patient_id_date_idx').on(t.patient_id, t.date, t.started_at),
     index('visits_doctor_id_idx').on(t.doctor_id),
+    // GET /api/visits without a date (migration 0020): every unit's and one doctor's live visits.
+    index('visits_live_date_idx')
+      .on(t.date, t.started_at, t.id)
+      .where(sql`${t.cancelled_at} is null`),
+    index('visits_live_doctor_date_idx')
+      .on(t.doctor_id, t.date, t.started_at, t.id)
+      .where(sql`${t.cancelled_at} is null`),
     check('visits_ended_at_check', sql`${t.ended_at} > ${t.started_at}`),
+    check('visits_notes_length_check', sql`char_length(${t.notes}) <= 100000`),
   ],
 );
 

@@ -108,6 +108,8 @@ const rules: Record<string, Rule> = {
   'GET /api/patients': { who: 'staff', unitScoped: true },
   'GET /api/patients/all': { who: 'staff', unitScoped: true },
   'GET /api/patients/options': { who: 'staff', unitScoped: true },
+  // The patients list shaped for cards (issue 20, ADR 038): the list's own scope.
+  'GET /api/patients/cards': { who: 'staff', unitScoped: true },
   // Uniqueness of PESEL is global, so the check looks at every unit.
   'GET /api/patients/validate_pesel': { who: 'staff' },
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
@@ -127,6 +129,8 @@ const rules: Record<string, Rule> = {
   'DELETE /api/files/:id': { who: 'staff', unitScoped: true },
   'GET /api/visits/:id': { who: 'staff', unitScoped: true },
   'PUT /api/visits/:id/results': { who: 'staff', unitScoped: true },
+  // The visit's notes (issue 20, ADR 038): whoever may record the visit.
+  'PUT /api/visits/:id/notes': { who: 'staff', unitScoped: true },
   'GET /api/notifications': { who: 'staff', unitScoped: true },
   'POST /api/notifications': { who: 'staff', unitScoped: true },
   'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
@@ -601,6 +605,18 @@ const scopeRows: ScopeRow[] = [
     },
   },
   {
+    route: 'GET /api/patients/cards',
+    request: (u) => ({ url: '/api/patients/cards', query: { search: u.patient.surname } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: [], total_count: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode).toBe(200);
+      expect(ids(res)).toEqual([u.patient.id]);
+    },
+  },
+  {
     route: 'GET /api/patients/all',
     request: () => ({ url: '/api/patients/all' }),
     other: (res, u) => {
@@ -689,6 +705,33 @@ const scopeRows: ScopeRow[] = [
   {
     route: 'GET /api/visits',
     request: (u) => ({ url: '/api/visits', query: { date: VISIT_DAY, unit_id: String(u.unitId) } }),
+  },
+  {
+    // Without a date: the paged list (ADR 038). Naming another unit answers 404, like its day.
+    route: 'GET /api/visits',
+    request: (u) => ({ url: '/api/visits', query: { unit_id: String(u.unitId), limit: '100' } }),
+    own: (res, u) => {
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json<{ data: { unit_id: number }[]; total: number; total_kind: string }>();
+      expect(page.data.length).toBeGreaterThan(0);
+      expect(page.data.every((row) => row.unit_id === u.unitId)).toBe(true);
+      expect(page).toMatchObject({ total: page.data.length, total_kind: 'exact' });
+    },
+  },
+  {
+    // Another unit's doctor named as the filter matches nothing within the doctor's reach.
+    route: 'GET /api/visits',
+    request: (u) => ({ url: '/api/visits', query: { doctor_id: String(u.doctor.doctor.id) } }),
+    other: (res) => {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ data: [], total: 0, total_kind: 'exact' });
+    },
+    own: (res, u) => {
+      expect(res.statusCode, res.body).toBe(200);
+      const rows = res.json<{ data: { doctor_id: number }[] }>().data;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((row) => row.doctor_id === u.doctor.doctor.id)).toBe(true);
+    },
   },
   {
     route: 'GET /api/visits/count',
@@ -792,6 +835,13 @@ const scopeRows: ScopeRow[] = [
     request: (u) => ({
       url: `/api/visits/${u.pastVisitId}/results`,
       body: { isDone: true, results: { qt: 400, rr: 800, pq: 160, qrs: 90 } },
+    }),
+  },
+  {
+    route: 'PUT /api/visits/:id/notes',
+    request: (u) => ({
+      url: `/api/visits/${u.pastVisitId}/notes`,
+      body: { notes: '<p>Notatka z wizyty</p>' },
     }),
   },
   {

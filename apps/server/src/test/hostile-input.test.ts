@@ -148,6 +148,7 @@ function validBodies(login: string): Record<string, unknown> {
       results: { qt: 400, rr: 800, pq: 160, qrs: 90 },
       version: 1,
     },
+    'PUT /api/visits/:id/notes': { notes: '<p>Notatka</p>', version: 1 },
     'POST /api/generate_reports': { columns: ['patient_id', 'probe_code'] },
     'POST /api/probes/generate_code/:patient_id': {
       type_of_material: 'venous',

@@ -8,11 +8,18 @@ import { richText } from './patient-records.js';
  * sanitised on the server like notes and messages.
  */
 
+/**
+ * The receiver of every announcement: the spec's client sends `receiver_user_id` fixed 1 (an
+ * announcement goes to every patient, not to user 1). Any other value would promise a receiver
+ * the portal does not honour, so it is refused (422 `invalid`, ADR 038).
+ */
+export const ANNOUNCEMENT_RECEIVER = 1;
+
 /** POST /api/notifications/global and PUT /api/notifications/global/{id}. */
 export const announcementBody = z.object({
   content: richText(),
-  /** The spec's client sends `receiver_user_id` fixed 1; it is accepted and ignored. */
-  receiver_user_id: z.unknown().optional(),
+  /** Optional; when sent it must be 1 (a number, not "1"). */
+  receiver_user_id: z.literal(ANNOUNCEMENT_RECEIVER, { error: 'invalid' }).optional(),
   version: versionField().optional(),
 });
 export type AnnouncementBody = z.infer<typeof announcementBody>;
@@ -28,6 +35,8 @@ export const announcement = z.object({
   sender_user_id: z.number().int(),
   /** How many patients have read it ("Przeczytane przez: N"). */
   readNum: z.number().int(),
+  /** Always 1: every patient (the spec's fixed value). */
+  receiver_user_id: z.literal(ANNOUNCEMENT_RECEIVER),
   version: z.number().int(),
 });
 export type Announcement = z.infer<typeof announcement>;

@@ -283,6 +283,28 @@ export const patientList = z.object({
 });
 
 /**
+ * GET /api/patients/cards (ADR 038): the patients list's query and page, each row shaped for a
+ * card: the group as the list presents it (`{id, nr, name}`, null before an inclusion), the last
+ * visit before today and the next from today on (YYYY-MM-DD, Warsaw).
+ */
+export const patientCard = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  surname: z.string(),
+  pesel: z.string(),
+  group: z.object({ id: z.number().int(), nr: z.number().int(), name: z.string() }).nullable(),
+  last_visit_date: z.string().nullable(),
+  next_visit_date: z.string().nullable(),
+});
+export type PatientCard = z.infer<typeof patientCard>;
+export const patientCardList = z.object({
+  data: z.array(patientCard),
+  total_count: z.number().int(),
+  total_kind: totalKind,
+});
+export type PatientCardList = z.infer<typeof patientCardList>;
+
+/**
  * GET /api/patients/options: search-as-you-type for pickers (issue 8), at most PICKER_LIMIT
  * reachable, not deleted patients matching a name or PESEL, plus those named in `ids` (so that a
  * picker can show what is already chosen).

@@ -108,6 +108,10 @@ export const shippingValue = z.object({
 });
 export type ShippingValue = z.infer<typeof shippingValue>;
 
+/** Visits are booked at most this many days ahead unless the setting says otherwise (ADR 038). */
+export const BOOKING_HORIZON_DAYS_DEFAULT = 730;
+export const BOOKING_HORIZON_DAYS_MAX = 3650;
+
 const hour = z.number({ error: 'invalid_number' }).int({ error: 'invalid_number' }).min(0).max(24);
 
 export const visitsValue = z
@@ -120,6 +124,16 @@ export const visitsValue = z
       .min(5)
       .max(240),
     schedule: z.array(visitWindow).max(98),
+    /**
+     * How many days ahead of today a visit may be booked or moved to (ADR 038). Optional in a
+     * body (a client that predates it saves the default), always present as read.
+     */
+    booking_horizon_days: z
+      .number({ error: 'invalid_number' })
+      .int({ error: 'invalid_number' })
+      .min(1, { error: 'invalid' })
+      .max(BOOKING_HORIZON_DAYS_MAX, { error: 'invalid' })
+      .default(BOOKING_HORIZON_DAYS_DEFAULT),
   })
   .superRefine((value, ctx) => {
     if (value.visit_end_hour <= value.visit_start_hour) {
@@ -185,6 +199,7 @@ export const SETTING_DEFAULTS: {
     visit_end_hour: 16,
     meeting_length_minutes: 30,
     schedule: defaultSchedule,
+    booking_horizon_days: BOOKING_HORIZON_DAYS_DEFAULT,
   },
   laboratory: { address: '', postcode: '', city: '' },
   // Pocztex, the Polish post's courier service: where a parcel is ordered online.

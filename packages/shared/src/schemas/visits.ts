@@ -12,6 +12,7 @@ import {
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { monthQueryFields, timeField } from './calendar.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import type { VisitWindow } from './settings.js';
 
 /**
@@ -24,6 +25,8 @@ import type { VisitWindow } from './settings.js';
 export const WINDOW_REASON_MAX = 1000;
 /** The doctor's comment on a recorded visit: rich text, sanitised on the server (design §5). */
 export const VISIT_COMMENT_MAX = RICH_TEXT_MAX;
+/** The visit's notes: rich text like the comment, edited on the visit's card (ADR 038). */
+export const VISIT_NOTES_MAX = RICH_TEXT_MAX;
 
 /** GET /api/units/{id}/slots?date=YYYY-MM-DD. */
 export const slotsQuery = z.object({ date: z.string({ error: 'required' }).pipe(dayField()) });
@@ -126,6 +129,8 @@ export const visit = z.object({
   comment: z.string().nullable(),
   out_of_window: z.boolean(),
   window_reason: z.string().nullable(),
+  /** The visit's notes: rich text sanitised on the server; null when none (ADR 038). */
+  notes: z.string().nullable(),
   results: visitResults,
   out_of_norm: z.array(z.enum(ECG_PARAMETERS as [string, ...string[]])),
   files: z.array(visitFile),
@@ -140,11 +145,48 @@ export const notAvailableResponse = z.object({ status: z.literal('not_available'
 export const visitList = z.object({ data: z.array(visit) });
 export type VisitList = z.infer<typeof visitList>;
 
-/** GET /api/visits?date&unit_id: a unit's visits on a day (every reachable unit without it). */
-export const visitsQuery = z.object({
-  date: z.string({ error: 'required' }).pipe(dayField()),
-  unit_id: queryIdField().optional(),
+/**
+ * GET /api/visits. With `date`: that day's visits, all of them, by time (`{data}`; `unit_id` and
+ * `doctor_id` narrow it, paging is not used). Without it: every live visit within reach, paged
+ * (`limit`, `page`), narrowed by `unit_id`, `doctor_id` and the days `from`..`to` (both
+ * included; `from` after `to`: 422 `date_range_reversed` on `to`), oldest first by date, start
+ * and id, answered `{data, total, total_kind}` (ADR 038).
+ */
+export const visitsQuery = z
+  .object({
+    date: dayField().optional(),
+    unit_id: queryIdField().optional(),
+    doctor_id: queryIdField().optional(),
+    from: dayField().optional(),
+    to: dayField().optional(),
+    limit: z.coerce
+      .number({ error: 'invalid_number' })
+      .int({ error: 'invalid_number' })
+      .min(1, { error: 'invalid_number' })
+      .max(MAX_PAGE_SIZE, { error: 'invalid_number' })
+      .default(DEFAULT_PAGE_SIZE),
+    page: z.coerce
+      .number({ error: 'invalid_number' })
+      .int({ error: 'invalid_number' })
+      .min(1, { error: 'invalid_number' })
+      .max(1_000_000, { error: 'invalid_number' })
+      .default(1),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from && query.to && query.from > query.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'date_range_reversed' });
+  });
+export type VisitsQuery = z.infer<typeof visitsQuery>;
+/** GET /api/visits without `date`: a page of visits with the list total of ADR 021. */
+export const visitPage = pagedResponse(visit);
+export type VisitPage = z.infer<typeof visitPage>;
+
+/** PUT /api/visits/{id}/notes: the notes (empty or null clears them) and the version read. */
+export const visitNotesBody = z.object({
+  notes: multilineText({ max: VISIT_NOTES_MAX, trim: false }).nullable(),
+  version: versionField().optional(),
 });
+export type VisitNotesBody = z.infer<typeof visitNotesBody>;
 /** GET /api/visits/count?year&month&unit_id → {data:[{date, count}]}. */
 export const visitsCountQuery = z.object({
   ...monthQueryFields,
@@ -166,7 +208,12 @@ export type VisitWindowView = z.infer<typeof visitWindowView>;
  * GET /api/patients/{id}/visit_window: the window of the patient's next visit number; null
  * before the first visit (which has no window) and after the schedule's last visit.
  */
-export const nextVisitWindow = z.object({ data: visitWindowView.nullable() });
+export const nextVisitWindow = z.object({
+  data: visitWindowView.nullable(),
+  /** The last day a visit may be booked on: today plus the booking horizon (ADR 038). */
+  bookable_until: z.string(),
+});
+export type NextVisitWindow = z.infer<typeof nextVisitWindow>;
 
 /**
  * The window of visit number `visit`, counted from the first visit's date; null for the first

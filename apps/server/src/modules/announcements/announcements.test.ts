@@ -44,6 +44,7 @@ describe('announcements', () => {
       sender: null,
       sender_user_id: admin.session.user.id,
       readNum: 0,
+      receiver_user_id: 1,
       version: 1,
     });
     const fromDoctor = await send(doctor.session.token, '<p>Proszę o <strong>pomiar</strong></p>');
@@ -177,6 +178,35 @@ describe('announcements', () => {
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toEqual({ status: 'error', error: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+  });
+
+  it('answers receiver_user_id 1 and refuses any other receiver (ADR 038)', async () => {
+    const sent = await t.request('POST', URL, {
+      token: admin.session.token,
+      body: { content: '<p>Do wszystkich</p>', receiver_user_id: 1 },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const { data } = sent.json<{ data: Announcement }>();
+    expect(data.receiver_user_id).toBe(1);
+    expect((await list()).data.find((a) => a.id === data.id)?.receiver_user_id).toBe(1);
+    for (const receiver of [2, 0, -1, '1', null, 1.5, admin.session.user.id + 1000]) {
+      for (const [method, url] of [
+        ['POST', URL],
+        ['PUT', `${URL}/${data.id}`],
+      ] as const) {
+        const res = await t.request(method, url, {
+          token: admin.session.token,
+          body: { content: '<p>Do jednego</p>', receiver_user_id: receiver },
+        });
+        expect(res.statusCode, `${method} ${JSON.stringify(receiver)}`).toBe(422);
+        expect(res.json()).toEqual({
+          status: 'validation_error',
+          errors: { receiver_user_id: ['Niektóre pola są nieprawidłowe'] },
+        });
+      }
+    }
+    const [row] = await t.db.select().from(globalMessages).where(eq(globalMessages.id, data.id));
+    expect(row).toMatchObject({ content: '<p>Do wszystkich</p>', version: 1 });
   });
 
   it('logs nothing of the content', async () => {

@@ -1,3 +1,4 @@
+import { ANNOUNCEMENT_RECEIVER } from '@portal/shared';
 import type { Announcement, AnnouncementBody } from '@portal/shared';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -39,6 +40,7 @@ function present({ message, firstname, surname, readNum }: Row): Announcement {
     sender: firstname !== null && surname !== null ? { firstname, surname } : null,
     sender_user_id: message.sender_user_id,
     readNum: Number(readNum),
+    receiver_user_id: ANNOUNCEMENT_RECEIVER,
     version: message.version,
   };
 }

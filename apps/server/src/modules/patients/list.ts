@@ -1,4 +1,4 @@
-import type { PatientListQuery } from '@portal/shared';
+import type { PatientCard, PatientListQuery } from '@portal/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -230,7 +230,11 @@ function isFiltered(query: PatientListQuery): boolean {
   );
 }
 
-export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+/**
+ * The page's ids and its total, for the list and its cards alike (one query code for both):
+ * the actor's scope, search, filters, sort and paging of `GET /api/patients`.
+ */
+async function patientPage(db: Database, actor: Actor, query: PatientListQuery) {
   const scope = unitScope(actor);
   const key = totalKey('patients', {
     scope: scope ?? 'all',
@@ -247,9 +251,63 @@ export async function listPatients(db: Database, actor: Actor, query: PatientLis
       db.select({ id: patients.id }).from(patients).where(listCondition(actor, query)).$dynamic(),
     ...(scope === null && !isFiltered(query) ? { unfilteredTable: 'patients' } : {}),
   });
+  // The ids wait for nothing but themselves; the total is awaited with the rows.
+  total.catch(() => undefined);
   const ids = await (query.order_by === 'group'
     ? idsByGroup(db, actor, query, key)
     : idsByColumn(db, actor, query));
+  return { ids, total };
+}
+
+export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+  const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
+  return { data, total_count: counted.total, total_kind: counted.total_kind };
+}
+
+/** The cards' rows (ADR 038): who, PESEL, the group, the last and next visit. */
+async function cardRowsOf(db: Database, ids: number[]): Promise<PatientCard[]> {
+  if (ids.length === 0) return [];
+  const [rows, visitDates] = await Promise.all([
+    db
+      .select({
+        id: patients.id,
+        firstname: patients.firstname,
+        surname: patients.surname,
+        pesel: patients.pesel,
+        group: {
+          id: inclusionCriteriaGroups.id,
+          nr: inclusionCriteriaGroups.nr,
+          name: inclusionCriteriaGroups.name,
+        },
+      })
+      .from(patients)
+      .leftJoin(patientInclusions, eq(patientInclusions.patient_id, patients.id))
+      .leftJoin(inclusionCriteriaGroups, eq(inclusionCriteriaGroups.id, patientInclusions.group_id))
+      .where(inArray(patients.id, ids)),
+    visitDatesOf(db, ids),
+  ]);
+  return inOrderOf(ids, rows, (row) => row.id).map(({ group, ...row }) => {
+    const dates = visitDates(row.id);
+    return {
+      ...row,
+      // As the list presents it; a left join yields nulls when there is no inclusion yet.
+      group:
+        group?.id && group.nr !== null && group.name !== null
+          ? { id: group.id, nr: group.nr, name: group.name }
+          : null,
+      last_visit_date: dates.past_visit_date,
+      next_visit_date: dates.next_visit_date,
+    };
+  });
+}
+
+/**
+ * GET /api/patients/cards (ADR 038): the same page as GET /api/patients (same query, scope,
+ * search, filters, sort and paging), each row shaped for a card.
+ */
+export async function listPatientCards(db: Database, actor: Actor, query: PatientListQuery) {
+  const { ids, total } = await patientPage(db, actor, query);
+  const [data, counted] = await Promise.all([cardRowsOf(db, ids), total]);
   return { data, total_count: counted.total, total_kind: counted.total_kind };
 }

@@ -6,6 +6,7 @@ import {
   patientAll,
   patientAllQuery,
   patientBasic,
+  patientCardList,
   patientCreateBody,
   patientCreated,
   patientDetail,
@@ -23,7 +24,7 @@ import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
 import { loginAddress } from '../credentials/address.js';
 import * as commands from './commands.js';
-import { listPatients } from './list.js';
+import { listPatientCards, listPatients } from './list.js';
 import * as options from './options.js';
 import * as queries from './queries.js';
 
@@ -49,6 +50,27 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       },
     },
     (request) => listPatients(db, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/patients/cards',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary:
+          "The patients list's page (same query: search, filters, sort, offset paging, scope) " +
+          'shaped for cards: name, PESEL, group {id, nr, name}, last and next visit date',
+        querystring: patientListQuery,
+        response: {
+          200: patientCardList,
+          401: errorResponse,
+          403: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    (request) => listPatientCards(db, actorOf(request), request.query),
   );
 
   app.get(

@@ -229,6 +229,37 @@ describe('saving settings', () => {
       version: before.data.version + 1,
     });
   });
+
+  it('holds the booking horizon: two years by default, 1 to 3650 days (ADR 038)', async () => {
+    expect(SETTING_DEFAULTS.visits.booking_horizon_days).toBe(730);
+    for (const bad of [0, -5, 3651, 30.5, '30', null]) {
+      const res = await post('visits', {
+        value: { ...SETTING_DEFAULTS.visits, booking_horizon_days: bad },
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(422);
+      expect(Object.keys(res.json<{ errors: object }>().errors)).toEqual([
+        'value.booking_horizon_days',
+      ]);
+    }
+    const saved = await post('visits', {
+      value: { ...SETTING_DEFAULTS.visits, booking_horizon_days: 90 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(
+      (await get('visits')).json<Setting<{ booking_horizon_days: number }>>().data.value,
+    ).toMatchObject({ booking_horizon_days: 90 });
+    // A client that predates the field saves without it: the default applies.
+    const older: Record<string, unknown> = { ...SETTING_DEFAULTS.visits };
+    delete older.booking_horizon_days;
+    expect((await post('visits', { value: older })).statusCode).toBe(200);
+    expect(
+      (await get('visits')).json<Setting<{ booking_horizon_days: number }>>().data.value
+        .booking_horizon_days,
+    ).toBe(730);
+    // A value stored before the field existed reads with the default merged in.
+    await t.db.update(settings).set({ value: older }).where(eq(settings.key, 'visits'));
+    expect((await get('visits')).json<Setting>().data.value).toEqual(SETTING_DEFAULTS.visits);
+  });
 });
 
 describe('the laboratory password', () => {

@@ -1,9 +1,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWarsawTime, PocztaPolskaProvider } from './poczta-polska.js';
+import { probeSetKits } from '../../db/schema.js';
+import { openTestDatabase } from '../../test/harness.js';
+import { insertOrder, insertPatient } from '../../test/kit-fixture.js';
+import { faultMessage, parseWarsawTime, PocztaPolskaProvider } from './poczta-polska.js';
 import { TrackingError } from './provider.js';
+import { refreshShipments } from './refresh.js';
 
 /** An answer shaped like the service's (Axis2: ns/ax21 prefixes), status and events given. */
 function answer(status: number, events: string[] = []): string {
@@ -48,6 +53,24 @@ const answers: Record<string, (res: ServerResponse) => void> = {
       '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Server</faultcode><faultstring>WSDoAllReceiver: security processing failed</faultstring></soapenv:Fault></soapenv:Body></soapenv:Envelope>',
     );
   },
+  FAULT12: (res) => {
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/soap+xml; charset=utf-8');
+    res.end(
+      '<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault><env:Code><env:Value>env:Receiver</env:Value></env:Code><env:Reason><env:Text xml:lang="pl">Usługa\r\nchwilowo niedostępna</env:Text><env:Text xml:lang="en">Service unavailable</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>',
+    );
+  },
+  FAULTLONG1: (res) => {
+    res.statusCode = 500;
+    res.end(
+      `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Server</faultcode><faultstring>${'x'.repeat(5000)}</faultstring></soapenv:Fault></soapenv:Body></soapenv:Envelope>`,
+    );
+  },
+  HTML500: (res) => {
+    res.statusCode = 500;
+    res.setHeader('content-type', 'text/html');
+    res.end('<html><body>Internal Server Error</body></html>');
+  },
   DOCTYPE1: (res) =>
     res.end(
       `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>${answer(0, [event('2026-11-20 14:05', '&lol2;', 'P_NAD', 'UP')])}`,
@@ -73,9 +96,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
 beforeAll(async () => {
   server = createServer((req, res) => {
     void readBody(req).then((body) => {
-      requests.push({ body, soapAction: req.headers.soapaction as string | undefined });
+      const soapAction = req.headers.soapaction as string | undefined;
+      requests.push({ body, soapAction });
       const numer = /<sled:numer>([^<]*)<\/sled:numer>/.exec(body)?.[1] ?? '';
       res.setHeader('content-type', 'text/xml; charset=utf-8');
+      // As Axis2 does: an action the WSDL does not bind is dispatched nowhere and answers a Fault.
+      if (soapAction !== '"urn:sprawdzPrzesylke"') {
+        res.statusCode = 500;
+        res.end(
+          `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Client</faultcode><faultstring>The endpoint reference (EPR) for the Operation not found is /Sledzenie/services/Sledzenie and the WSA Action = ${soapAction ?? 'null'}</faultstring></soapenv:Fault></soapenv:Body></soapenv:Envelope>`,
+        );
+        return;
+      }
       (answers[numer] ?? ((r: ServerResponse) => r.end(answer(-1))))(res);
     });
   });
@@ -97,7 +129,8 @@ describe('PocztaPolskaProvider against a local fake of the SOAP service', () => 
   it('sends sprawdzPrzesylke with the public WS-Security account', async () => {
     await track('FOUND1');
     const last = requests.at(-1)!;
-    expect(last.soapAction).toBe('"http://sledzenie.pocztapolska.pl/sprawdzPrzesylke"');
+    // The WSDL binds <soap:operation soapAction="urn:sprawdzPrzesylke"/>; SOAP 1.1 quotes it.
+    expect(last.soapAction).toBe('"urn:sprawdzPrzesylke"');
     expect(last.body).toContain('<wsse:Username>sledzeniepp</wsse:Username>');
     expect(last.body).toMatch(/<wsse:Password Type="[^"]+#PasswordText">PPSA<\/wsse:Password>/);
     expect(last.body).toContain('<sled:sprawdzPrzesylke><sled:numer>FOUND1</sled:numer>');
@@ -144,7 +177,9 @@ describe('PocztaPolskaProvider against a local fake of the SOAP service', () => 
     ['ERROR99', 'service status -99'],
     ['GARBAGE1', 'unreadable answer'],
     ['NOTXML1', 'unreadable answer'],
-    ['FAULT1', 'HTTP 500'],
+    ['FAULT1', 'service fault: WSDoAllReceiver: security processing failed'],
+    ['FAULT12', 'service fault: Usługa chwilowo niedostępna'],
+    ['HTML500', 'HTTP 500'],
     ['DOCTYPE1', 'answer with a DOCTYPE refused'],
     ['ENTITYFILE1', 'answer with a DOCTYPE refused'],
     ['BADTIME1', 'unreadable event'],
@@ -152,6 +187,28 @@ describe('PocztaPolskaProvider against a local fake of the SOAP service', () => 
     const error = await track(code).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrackingError);
     expect((error as Error).message).toBe(message);
+  });
+
+  it('keeps a long fault short, one line', async () => {
+    const error = await track('FAULTLONG1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrackingError);
+    expect((error as Error).message).toMatch(/^service fault: x+…$/);
+    expect((error as Error).message.length).toBeLessThanOrEqual(200);
+    expect(faultMessage({})).toBe('service fault');
+    expect(faultMessage({ faultstring: ' \u0007 ' })).toBe('service fault');
+  });
+
+  it('the fake refuses another SOAPAction, as the service does', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'text/xml; charset=utf-8',
+        soapaction: '"http://sledzenie.pocztapolska.pl/sprawdzPrzesylke"',
+      },
+      body: '<x/>',
+    });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain('Operation not found');
   });
 
   it('gives up on a service that does not answer in time', async () => {
@@ -170,6 +227,25 @@ describe('PocztaPolskaProvider against a local fake of the SOAP service', () => 
     expect(error).toBeInstanceOf(TrackingError);
     expect((error as Error).message).toBe('service unreachable');
   });
+});
+
+describe("a SOAP Fault becomes the kit's last error", () => {
+  it("records the fault's text on the kit and keeps its last known status", async () => {
+    const database = await openTestDatabase();
+    try {
+      const db = database.handle.db;
+      const { patientId } = await insertPatient(db);
+      const { kitIds } = await insertOrder(db, patientId, ['FAULT1']);
+      const provider = new PocztaPolskaProvider({ url });
+      const result = await refreshShipments(db, provider, { kitId: kitIds[0]! });
+      expect(result).toMatchObject({ checked: 1, failed: 1 });
+      const [kit] = await db.select().from(probeSetKits).where(eq(probeSetKits.id, kitIds[0]!));
+      expect(kit!.last_error).toBe('service fault: WSDoAllReceiver: security processing failed');
+      expect(kit!.last_status).toBeNull();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });
 
 describe('parseWarsawTime', () => {

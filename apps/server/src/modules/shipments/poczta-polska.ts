@@ -9,6 +9,13 @@ export const POCZTA_POLSKA_URL = 'https://tt.poczta-polska.pl/Sledzenie/services
 const PUBLIC_LOGIN = 'sledzeniepp';
 const PUBLIC_PASSWORD = 'PPSA';
 const NAMESPACE = 'http://sledzenie.pocztapolska.pl';
+/**
+ * The operation's SOAPAction as the service's WSDL (Axis2, `?wsdl`) binds it:
+ * `<soap:operation soapAction="urn:sprawdzPrzesylke"/>`, sent quoted as SOAP 1.1 asks (ADR 038).
+ */
+export const SOAP_ACTION = '"urn:sprawdzPrzesylke"';
+/** A fault's text kept as the kit's last error: short, one line. */
+const MAX_FAULT_CHARS = 160;
 /** An answer about one shipment is a few kilobytes; anything far larger is not one. */
 const MAX_ANSWER_CHARS = 1_000_000;
 
@@ -97,6 +104,36 @@ const isNode = (value: unknown): value is Node =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** The first text of a node that may be a string, a list of them, or an element around one. */
+function firstText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return firstText(value[0]);
+  if (isNode(value) && typeof value['#text'] === 'string') return value['#text'];
+  return '';
+}
+
+/**
+ * `service fault: <text>` from a SOAP 1.1 Fault (`faultstring`) or a SOAP 1.2 one
+ * (`Reason/Text`). The text is the service's (a security or validation message; the request
+ * carries only the waybill number and the public account, so no patient data can come back);
+ * control characters are dropped and the length is bounded, so the kit's last error stays a line.
+ */
+export function faultMessage(fault: unknown): string {
+  let reason = '';
+  if (isNode(fault)) {
+    reason = firstText(fault.faultstring);
+    if (!reason && isNode(fault.Reason)) reason = firstText(fault.Reason.Text);
+  }
+  const clean = reason
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!clean) return 'service fault';
+  const short = clean.length > MAX_FAULT_CHARS ? `${clean.slice(0, MAX_FAULT_CHARS - 1)}…` : clean;
+  return `service fault: ${short}`;
+}
+
 /** Reads a `sprawdzPrzesylke` answer; anything unexpected is a TrackingError. */
 export function parseTrackingAnswer(xml: string): TrackingResult {
   // A DOCTYPE may declare entities (billion laughs, external files): refused outright.
@@ -109,7 +146,7 @@ export function parseTrackingAnswer(xml: string): TrackingResult {
   }
   const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : undefined;
   if (!isNode(body)) throw new TrackingError('unreadable answer');
-  if (body.Fault !== undefined) throw new TrackingError('service fault');
+  if (body.Fault !== undefined) throw new TrackingError(faultMessage(body.Fault));
   const answer = isNode(body.sprawdzPrzesylkeResponse)
     ? body.sprawdzPrzesylkeResponse.return
     : undefined;
@@ -171,16 +208,30 @@ export class PocztaPolskaProvider implements TrackingProvider {
         method: 'POST',
         headers: {
           'content-type': 'text/xml; charset=utf-8',
-          soapaction: `"${NAMESPACE}/sprawdzPrzesylke"`,
+          soapaction: SOAP_ACTION,
         },
         body: trackingEnvelope(query.trackingCode),
         signal,
       });
-      if (!res.ok) {
+      // SOAP 1.1 answers a Fault with HTTP 500 (1.2 may use 400): read it for its reason.
+      const faultStatus = res.status === 500 || res.status === 400;
+      const isXml = /xml/i.test(res.headers.get('content-type') ?? '');
+      if (!res.ok && !(faultStatus && isXml)) {
         await res.body?.cancel();
         throw new TrackingError(`HTTP ${res.status}`);
       }
       answer = await res.text();
+      if (!res.ok) {
+        if (answer.length > MAX_ANSWER_CHARS) throw new TrackingError(`HTTP ${res.status}`);
+        try {
+          parseTrackingAnswer(answer);
+        } catch (error) {
+          if (error instanceof TrackingError && error.message.startsWith('service fault')) {
+            throw error;
+          }
+        }
+        throw new TrackingError(`HTTP ${res.status}`);
+      }
     } catch (error) {
       if (error instanceof TrackingError) throw error;
       throw new TrackingError(signal.aborted ? 'timed out' : 'service unreachable');

@@ -10,6 +10,7 @@ import {
   validationErrorResponse,
   visitBody,
   visitList,
+  visitPage,
   visitSaved,
   visitsCount,
   visitsCountQuery,
@@ -18,7 +19,7 @@ import {
 import type { AppDeps } from '../../app.js';
 import { actorOf } from '../../plugins/auth.js';
 import { bookVisit, cancelVisit, nextVisitWindow as windowOf, rescheduleVisit } from './booking.js';
-import { visitsCountOfMonth, visitsOfDay } from './day-lists.js';
+import { listVisits, visitsCountOfMonth, visitsOfDay } from './day-lists.js';
 import { unitDaySlots } from './slots-service.js';
 
 const tags = ['visits'];
@@ -112,12 +113,22 @@ export const bookingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
       config: { access: 'visits.read' },
       schema: {
         tags,
-        summary: "A day's live visits of one unit, or of every unit within reach",
+        summary:
+          "With `date`: that day's live visits ({data}, all of them, by time). Without it: " +
+          'the live visits within reach, paged ({data, total, total_kind}), filtered by ' +
+          'unit_id, doctor_id and the days from..to (422 when invalid or from is after to), ' +
+          'oldest first by date and start. Another unit (for a doctor) or a missing one: 404',
         querystring: visitsQuery,
-        response: { 200: visitList, ...refusals, 422: validationErrorResponse },
+        // The paged shape first: an answer is checked against each in turn.
+        response: { 200: visitPage.or(visitList), ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => visitsOfDay(db, actorOf(request), request.query),
+    (request) => {
+      const { date, ...rest } = request.query;
+      return date === undefined
+        ? listVisits(db, actorOf(request), rest)
+        : visitsOfDay(db, actorOf(request), { ...rest, date });
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { addDays, isoWeekday, warsawDayStart } from '@portal/shared';
+import { SETTING_DEFAULTS, addDays, isoWeekday, warsawDay, warsawDayStart } from '@portal/shared';
 import type { DaySlot, Visit } from '@portal/shared';
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +25,19 @@ beforeAll(async () => {
   admin = await t.readyAdmin();
   doctor = await t.readyDoctor((await t.unit()).id);
   other = await t.readyDoctor((await t.unit()).id);
+  // The tests book years ahead (see above): beyond the default two-year horizon (ADR 038), so
+  // this app books up to ten years ahead; 'the booking horizon' below tests the horizon itself.
+  await setHorizon(3650);
 });
 afterAll(() => t?.close());
+
+async function setHorizon(days: number) {
+  const res = await t.request('POST', '/api/settings/visits', {
+    token: admin.session.token,
+    body: { value: { ...SETTING_DEFAULTS.visits, booking_horizon_days: days } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
 
 let weekSerial = 0;
 /** A Monday of its own, years ahead, for each test (no two tests share a day). */
@@ -374,17 +385,96 @@ describe('today, on a pinned clock (the services take "now")', () => {
   });
 });
 
+describe('the booking horizon (ADR 038)', () => {
+  it('books up to today + the horizon; a later day has no slots and answers not_available', async () => {
+    const unitId = doctor.doctor.unit_id;
+    await setHorizon(30);
+    try {
+      const today = warsawDay();
+      const last = addDays(today, 30);
+      // The last weekday within the horizon and the first weekday after it.
+      let inside = last;
+      while ((isoWeekday(inside) ?? 7) > 5) inside = addDays(inside, -1);
+      let beyond = addDays(last, 1);
+      while ((isoWeekday(beyond) ?? 7) > 5) beyond = addDays(beyond, 1);
+
+      const window = await t.request(
+        'GET',
+        `/api/patients/${(await registerPatient(t, doctor)).id}/visit_window`,
+        as(doctor),
+      );
+      expect(window.json()).toEqual({ data: null, bookable_until: last });
+
+      expect((await slots(unitId, inside)).json<{ data: DaySlot[] }>().data.length).toBeGreaterThan(
+        0,
+      );
+      expect((await slots(unitId, beyond)).json()).toEqual({ data: [] });
+
+      const patient = await registerPatient(t, doctor);
+      const before = await footprint();
+      const refused = await book({ patient_id: patient.id, date: beyond, started_at: '15:30' });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toEqual(NOT_AVAILABLE);
+      expect(await footprint()).toEqual(before);
+
+      const visit = await booked({ patient_id: patient.id, date: inside, started_at: '15:30' });
+      // Moving it beyond the horizon is refused the same way, and the visit stays.
+      const moved = await t.request('PUT', `/api/visits/${visit.id}`, {
+        ...as(doctor),
+        body: { patient_id: patient.id, date: beyond, started_at: '15:30', version: 1 },
+      });
+      expect(moved.statusCode, moved.body).toBe(409);
+      expect(moved.json()).toEqual(NOT_AVAILABLE);
+      const [row] = await t.db.select().from(visits).where(eq(visits.id, visit.id));
+      expect(row).toMatchObject({ date: inside, version: 1 });
+
+      // A longer horizon lets the same day in.
+      await setHorizon(60);
+      const later = await t.request('PUT', `/api/visits/${visit.id}`, {
+        ...as(doctor),
+        body: { patient_id: patient.id, date: beyond, started_at: '15:30', version: 1 },
+      });
+      expect(later.statusCode, later.body).toBe(200);
+    } finally {
+      await setHorizon(3650);
+    }
+  });
+
+  it('refuses a day beyond the horizon on a pinned clock, by the service itself', async () => {
+    const day = freshMonday();
+    const actor: Actor = {
+      userId: doctor.session.user.id,
+      sessionId: 0,
+      login: doctor.login,
+      role: 'doctor',
+      doctorId: doctor.doctor.id,
+      unitId: doctor.doctor.unit_id,
+      changedPasswordAt: new Date(),
+    };
+    const patient = await registerPatient(t, doctor);
+    const body = { patient_id: patient.id, date: day, started_at: '09:00:00' };
+    // 3651 days before the day: one day beyond the horizon of 3650.
+    const tooEarly = new Date(warsawDayStart(addDays(day, -3651)).getTime() + 12 * 3_600_000);
+    await expect(bookVisit(t.db, actor, body, tooEarly)).rejects.toMatchObject({
+      statusCode: 409,
+      status: 'not_available',
+    });
+    const justIn = new Date(warsawDayStart(addDays(day, -3650)).getTime() + 12 * 3_600_000);
+    expect((await bookVisit(t.db, actor, body, justIn)).date).toBe(day);
+  });
+});
+
 describe('visit windows', () => {
   it('asks for a reason outside the window, then stores and flags it', async () => {
     const patient = await registerPatient(t, doctor);
     const first = freshMonday();
     const none = await t.request('GET', `/api/patients/${patient.id}/visit_window`, as(doctor));
-    expect(none.json()).toEqual({ data: null });
+    expect(none.json()).toEqual({ data: null, bookable_until: addDays(warsawDay(), 3650) });
     await booked({ patient_id: patient.id, date: first, started_at: '09:00' });
 
     // Visit 2 is due on day 28 ± 3 by default.
     const window = await t.request('GET', `/api/patients/${patient.id}/visit_window`, as(doctor));
-    expect(window.json()).toEqual({
+    expect(window.json()).toMatchObject({
       data: {
         visit: 2,
         target_date: addDays(first, 28),

@@ -1,5 +1,12 @@
-import { formatWarsawTime, slotRefusal, visitWindowOf, warsawDay } from '@portal/shared';
-import type { SlotRule, Visit, VisitBody, VisitWindowView, VisitsValue } from '@portal/shared';
+import {
+  SETTING_DEFAULTS,
+  formatWarsawTime,
+  lastBookableDay,
+  slotRefusal,
+  visitWindowOf,
+  warsawDay,
+} from '@portal/shared';
+import type { NextVisitWindow, SlotRule, Visit, VisitBody, VisitsValue } from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { asActor, inTransaction, preparedStatement } from '../../db/client.js';
@@ -19,7 +26,10 @@ import {
   visitSettingsFrom,
 } from './slots-service.js';
 
-/** A closed, taken, weekend, past or off-grid slot (design §3): one word for every reason. */
+/**
+ * A closed, taken, weekend, past, off-grid or beyond-the-horizon slot (design §3, ADR 038): one
+ * word for every reason.
+ */
 export const notAvailable = () => conflict('not_available');
 
 /**
@@ -285,6 +295,7 @@ export async function bookVisit(
     version: Number(row!.version),
     is_done: false,
     comment: null,
+    notes: null,
     qt: null,
     rr: null,
     pq: null,
@@ -381,13 +392,14 @@ export async function cancelVisit(
 /**
  * The window of the patient's next booking (GET /api/patients/{id}/visit_window): the number
  * after the patient's live visits, counted from the first one; null before any visit and past
- * the schedule's end.
+ * the schedule's end. With it the last bookable day, so the booking calendar offers no later one.
  */
 export async function nextVisitWindow(
   db: Database,
   actor: Actor,
   patientId: number,
-): Promise<{ data: VisitWindowView | null }> {
+  now: Date = new Date(),
+): Promise<NextVisitWindow> {
   await findReachablePatient(db, actor, patientId);
   const [setting, [row]] = await Promise.all([
     visitSettings(db),
@@ -399,6 +411,9 @@ export async function nextVisitWindow(
       .from(visits)
       .where(and(eq(visits.patient_id, patientId), liveVisit)),
   ]);
-  if (!row?.first) return { data: null };
-  return { data: visitWindowOf(setting.schedule, row.first, row.count + 1) };
+  const bookable_until =
+    lastBookableDay(setting, warsawDay(now)) ??
+    lastBookableDay(SETTING_DEFAULTS.visits, warsawDay(now))!;
+  if (!row?.first) return { data: null, bookable_until };
+  return { data: visitWindowOf(setting.schedule, row.first, row.count + 1), bookable_until };
 }

@@ -1,8 +1,10 @@
-import type { VisitList } from '@portal/shared';
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { VisitList, VisitPage, VisitsQuery } from '@portal/shared';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
+import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { unitScope } from '../../policies/units.js';
 import { liveVisit, loadVisits } from './queries.js';
@@ -29,10 +31,73 @@ async function unitFilter(
 export async function visitsOfDay(
   db: Database,
   actor: Actor,
-  query: { date: string; unit_id?: number | undefined },
+  query: { date: string; unit_id?: number | undefined; doctor_id?: number | undefined },
 ): Promise<VisitList> {
   const units = await unitFilter(db, actor, query.unit_id);
-  return { data: await loadVisits(db, and(eq(visits.date, query.date), units)) };
+  const doctor = query.doctor_id === undefined ? undefined : eq(visits.doctor_id, query.doctor_id);
+  return { data: await loadVisits(db, and(eq(visits.date, query.date), units, doctor)) };
+}
+
+export interface VisitListOptions {
+  /** Tests only: the table size from which the unfiltered total is estimated. */
+  estimateFrom?: number;
+}
+
+/**
+ * GET /api/visits without a date (ADR 038): a page of the live visits within reach, oldest first
+ * by date, start and id, with the total of ADR 021. The page's ids come from an index walk
+ * (visits_unit_slot_key for a unit, visits_live_doctor_date_idx for a doctor,
+ * visits_live_date_idx for every unit), then the page's rows are loaded by id in the visit's
+ * shape. A doctor named from beyond reach simply matches nothing within it.
+ */
+export async function listVisits(
+  db: Database,
+  actor: Actor,
+  query: Omit<VisitsQuery, 'date'>,
+  options: VisitListOptions = {},
+): Promise<VisitPage> {
+  const units = await unitFilter(db, actor, query.unit_id);
+  const where = and(
+    liveVisit,
+    units,
+    query.doctor_id === undefined ? undefined : eq(visits.doctor_id, query.doctor_id),
+    query.from === undefined ? undefined : gte(visits.date, query.from),
+    query.to === undefined ? undefined : lte(visits.date, query.to),
+  );
+  const scope = query.unit_id ?? unitScope(actor);
+  const unfiltered =
+    scope === null &&
+    query.doctor_id === undefined &&
+    query.from === undefined &&
+    query.to === undefined;
+  const total = listTotal(db, {
+    key: totalKey('visits', {
+      scope: scope ?? 'all',
+      doctor: query.doctor_id,
+      from: query.from,
+      to: query.to,
+    }),
+    rows: () => db.select({ id: visits.id }).from(visits).where(where).$dynamic(),
+    ...(unfiltered ? { unfilteredTable: 'visits' } : {}),
+    ...(options.estimateFrom !== undefined ? { estimateFrom: options.estimateFrom } : {}),
+  });
+  const page = await db
+    .select({ id: visits.id })
+    .from(visits)
+    .where(where)
+    .orderBy(asc(visits.date), asc(visits.started_at), asc(visits.id))
+    .limit(query.limit)
+    .offset(offsetOf(query.page, query.limit));
+  const ids = page.map((row) => row.id);
+  const [rows, counted] = await Promise.all([
+    ids.length === 0 ? Promise.resolve([]) : loadVisits(db, inArray(visits.id, ids)),
+    total,
+  ]);
+  return {
+    data: inOrderOf(ids, rows, (row) => row.id),
+    total: counted.total,
+    total_kind: counted.total_kind,
+  };
 }
 
 /** GET /api/visits/count?year&month&unit_id: live visits per day of the month (days with any). */

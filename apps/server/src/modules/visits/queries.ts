@@ -129,6 +129,7 @@ export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
     comment: visit.comment,
     out_of_window: visit.out_of_window,
     window_reason: visit.window_reason,
+    notes: visit.notes,
     results,
     out_of_norm: ecgOutOfNorm(results, patient.sex),
     files: related.files,

@@ -4,6 +4,7 @@ import {
   idParams,
   validationErrorResponse,
   visit,
+  visitNotesBody,
   visitResultsBody,
   visitSaved,
 } from '@portal/shared';
@@ -24,7 +25,7 @@ export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
       schema: {
         tags,
         summary:
-          'One visit: patient, date, ordinal, ECG with corrections and flags, files, samples',
+          'One visit: patient, date, ordinal, ECG with corrections and flags, notes, files, samples',
         params: idParams,
         response: { 200: visit, ...refusals, 422: validationErrorResponse },
       },
@@ -52,6 +53,37 @@ export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
     },
     async (request) => {
       const saved = await service.recordVisit(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
+      return { status: 'ok' as const, visit: saved };
+    },
+  );
+
+  app.put(
+    '/visits/:id/notes',
+    {
+      config: { access: 'visits.write' },
+      schema: {
+        tags,
+        summary:
+          "Saves the visit's notes (rich text, sanitised; empty or null clears them) by whoever " +
+          'may record the visit, at any time; 409 patient_deleted, conflict (stale version)',
+        params: idParams,
+        body: visitNotesBody,
+        response: {
+          200: visitSaved,
+          ...refusals,
+          409: errorResponse,
+          413: errorResponse,
+          422: validationErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const saved = await service.saveVisitNotes(
         db,
         actorOf(request),
         request.params.id,

@@ -1,10 +1,10 @@
-import { withCorrections, warsawToday } from '@portal/shared';
-import type { Visit, VisitResultsBody } from '@portal/shared';
+import { VISIT_NOTES_MAX, withCorrections, warsawToday } from '@portal/shared';
+import type { Visit, VisitNotesBody, VisitResultsBody } from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
@@ -66,6 +66,50 @@ export async function recordVisit(
   });
   if (!updated) {
     // Cancelled meanwhile (404) or saved by someone else since it was read (409).
+    const [still] = await db
+      .select({ id: visits.id })
+      .from(visits)
+      .where(and(eq(visits.id, id), liveVisit));
+    throw still ? conflict('conflict') : notFound();
+  }
+  return getVisit(db, actor, id);
+}
+
+/**
+ * Saves the visit's notes (PUT /api/visits/{id}/notes, ADR 038): rich text sanitised to the
+ * allow list of every rich text; empty, blank or null clears them. Whoever may record the visit
+ * may write them, at any time (before the visit too: preparation belongs there); a deleted
+ * patient's visit is read-only (409 `patient_deleted`); a stale `version` answers 409
+ * `conflict`. Only the notes change, so the visit's record (done, comment, ECG) stays as it is;
+ * the audit trigger on visits records the change.
+ */
+export async function saveVisitNotes(
+  db: Database,
+  actor: Actor,
+  id: number,
+  body: VisitNotesBody,
+): Promise<Visit> {
+  const visit = await findReachableVisit(db, actor, id);
+  await findChangeablePatient(db, actor, visit.patient_id);
+  const cleaned = body.notes ? sanitizeRichText(body.notes) : '';
+  const notes = cleaned && !isBlankRichText(cleaned) ? cleaned : null;
+  // Sanitising may lengthen links (target and rel are added): the stored text keeps the limit.
+  if (notes !== null && notes.length > VISIT_NOTES_MAX) throw invalid({ notes: ['too_long'] });
+  const updated = await inTransaction(db, actor.userId, async (tx) => {
+    const [row] = await tx
+      .update(visits)
+      .set({ notes, version: sql`${visits.version} + 1`, updated_at: new Date() })
+      .where(
+        and(
+          eq(visits.id, id),
+          liveVisit,
+          body.version === undefined ? undefined : eq(visits.version, body.version),
+        ),
+      )
+      .returning({ id: visits.id });
+    return row;
+  });
+  if (!updated) {
     const [still] = await db
       .select({ id: visits.id })
       .from(visits)

@@ -14,7 +14,7 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { visitsValue } from '@portal/shared';
+import { BOOKING_HORIZON_DAYS_MAX, visitsValue } from '@portal/shared';
 import type { VisitsValue } from '@portal/shared';
 import { notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
@@ -33,6 +33,7 @@ interface VisitsFormValues extends Record<string, unknown> {
   visit_start_hour: Num;
   visit_end_hour: Num;
   meeting_length_minutes: Num;
+  booking_horizon_days: Num;
   schedule: WindowRow[];
 }
 
@@ -170,6 +171,18 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
             <Text size="sm" c="dimmed" aria-live="polite">
               {perDay === null ? '\u00a0' : t('settings.visits.perDay', { count: perDay })}
             </Text>
+            <NumberInput
+              label={t('settings.visits.horizon')}
+              description={t('settings.visits.horizonHint')}
+              required
+              min={1}
+              max={BOOKING_HORIZON_DAYS_MAX}
+              allowDecimal={false}
+              allowNegative={false}
+              inputMode="numeric"
+              maw={320}
+              {...form.getInputProps('booking_horizon_days')}
+            />
           </Stack>
 
           <Stack gap="sm">

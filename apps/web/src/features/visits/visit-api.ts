@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PatientDetail, Visit, VisitResultsBody, VisitSaved } from '@portal/shared';
+import type {
+  PatientDetail,
+  Visit,
+  VisitNotesBody,
+  VisitResultsBody,
+  VisitSaved,
+} from '@portal/shared';
 import { deleteFile, uploadFile } from '../../api/files';
 import { queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
@@ -39,6 +45,15 @@ export function useRecordVisit(id: number) {
       // The patient's visit lists show the comment and the done state too.
       void queryClient.invalidateQueries({ queryKey: ['visits'] });
     },
+  });
+}
+
+/** PUT /api/visits/{id}/notes: the notes only (ADR 038); the server sanitises and answers the visit. */
+export function useSaveVisitNotes(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: VisitNotesBody) => api.put<VisitSaved>(`/visits/${id}/notes`, body),
+    onSuccess: (saved) => queryClient.setQueryData(visitKey(id), saved.visit),
   });
 }
 

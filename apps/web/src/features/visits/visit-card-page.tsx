@@ -18,7 +18,7 @@ import {
   Title,
   Typography,
 } from '@mantine/core';
-import { IconArrowLeft, IconUpload } from '@tabler/icons-react';
+import { IconArrowLeft, IconEdit, IconUpload } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,17 +27,19 @@ import { formatDateTime, formatDay, warsawToday } from '@portal/shared';
 import type { Visit } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
 import {
   useDeleteEcgFile,
   useRecordVisit,
+  useSaveVisitNotes,
   useUploadEcgFile,
   useVisit,
   useVisitPatient,
 } from './visit-api';
 import { DeleteIconButton } from '../../components/delete-icon-button';
+import { RichTextDialog } from '../../components/rich-text-dialog';
 import { downloadFile } from '../../api/files';
 import {
   ECG_ACCEPT,
@@ -354,6 +356,74 @@ function EcgFiles({ visit, readOnly }: { visit: Visit; readOnly: boolean }) {
   );
 }
 
+/** The visit's notes (ADR 038): rich text, edited in the rich-text dialog by who may record. */
+function VisitNotes({ visit, writer }: { visit: Visit; writer: boolean }) {
+  const { t } = useTranslation();
+  const save = useSaveVisitNotes(visit.id);
+  const [editing, setEditing] = useState(false);
+  const refetch = useVisit(visit.id).refetch;
+
+  function submit(html: string) {
+    save.mutate(
+      { notes: html === '' ? null : html, version: visit.version },
+      {
+        onSuccess: () => {
+          setEditing(false);
+          notifySuccess(t('visitCard.notes.saved'));
+        },
+        onError: (error) => {
+          if (isStaleVersion(error)) {
+            setEditing(false);
+            void refetch();
+            notifyError(t('visitCard.notes.conflict'), { sticky: true });
+          } else if (isApiError(error) && error.status === 'patient_deleted') {
+            notifyError(t('visitCard.patientDeleted'));
+          } else {
+            notifyError(serverFieldErrors(error).notes ?? t(commonErrorKey(error)));
+          }
+        },
+      },
+    );
+  }
+
+  return (
+    <Stack gap="sm">
+      {visit.notes ? (
+        // Safe: the server sanitises the notes to the rich-text allow list before storing them.
+        <Typography fz="sm" style={{ overflowWrap: 'anywhere' }}>
+          <div data-testid="visit-notes" dangerouslySetInnerHTML={{ __html: visit.notes }} />
+        </Typography>
+      ) : (
+        <Text c="dimmed" size="sm">
+          {t('visitCard.notes.empty')}
+        </Text>
+      )}
+      {writer && (
+        <Group>
+          <Button
+            variant="light"
+            leftSection={<IconEdit size={16} aria-hidden />}
+            onClick={() => setEditing(true)}
+          >
+            {t('visitCard.notes.edit')}
+          </Button>
+        </Group>
+      )}
+      <RichTextDialog
+        opened={editing}
+        title={t('visitCard.notes.dialogTitle')}
+        label={t('visitCard.notes.label')}
+        initialValue={visit.notes ?? ''}
+        submitLabel={t('visitCard.notes.save')}
+        saving={save.isPending}
+        allowBlank
+        onSubmit={submit}
+        onClose={() => setEditing(false)}
+      />
+    </Stack>
+  );
+}
+
 function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; deleted: boolean }) {
   const { t } = useTranslation();
   const can = useCan();
@@ -389,6 +459,10 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
           )}
         </Section>
       )}
+
+      <Section title={t('visitCard.notes.title')}>
+        <VisitNotes visit={visit} writer={writer} />
+      </Section>
 
       <Section title={t('visitCard.files.title')}>
         <EcgFiles visit={visit} readOnly={!writer} />

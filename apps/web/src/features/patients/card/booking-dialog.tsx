@@ -29,8 +29,8 @@ import { useSaveVisit, useSlots, useVisitWindow } from './visits-api';
 type BookingPatient = Pick<PatientDetail, 'id' | 'unit_id' | 'firstname' | 'surname'>;
 
 /**
- * "Umawianie wizyty" (spec): a Polish calendar (weekends and past days disabled, the next visit's
- * window marked), the chosen day's slots as HH:MM (booked ones name their patient and cannot be
+ * "Umawianie wizyty" (spec): a Polish calendar (weekends, past days and days beyond the booking
+ * horizon disabled, the next visit's window marked), the chosen day's slots as HH:MM (booked ones name their patient and cannot be
  * chosen), Anuluj and Umów. Given a visit, it moves that visit (PUT) instead of booking a new one.
  */
 export function BookingDialog({
@@ -64,8 +64,10 @@ function BookingForm({
   const today = warsawToday();
   // The window endpoint describes the NEXT visit number; a moved visit keeps its own number,
   // so its window is the server's to check (422 window_reason_required shows the field).
-  const windowQuery = useVisitWindow(patient.id, visit === null);
-  const window = visit === null ? (windowQuery.data ?? null) : null;
+  const windowQuery = useVisitWindow(patient.id);
+  const window = visit === null ? (windowQuery.data?.data ?? null) : null;
+  // Days after today + the booking horizon are not offered (the server refuses them, ADR 038).
+  const bookableUntil = windowQuery.data?.bookable_until;
   const [date, setDate] = useState<string | null>(
     visit && visit.date >= today && !isWeekend(visit.date) ? visit.date : null,
   );
@@ -164,6 +166,7 @@ function BookingForm({
               value={date}
               onChange={chooseDay}
               minDate={today}
+              maxDate={bookableUntil}
               defaultDate={date ?? (window && window.from > today ? window.from : today)}
               excludeDate={isWeekend}
               getDayProps={(day) => dayInWindow(day, window)}

@@ -5,7 +5,7 @@ import type {
   Visit,
   VisitBody,
   VisitSaved,
-  VisitWindowView,
+  NextVisitWindow,
 } from '@portal/shared';
 import { ENTITY, queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
@@ -20,16 +20,15 @@ export function usePatientVisits(patientId: number) {
   });
 }
 
-/** The window of the patient's next visit number; null for the first visit or past the schedule. */
-export function useVisitWindow(patientId: number, enabled: boolean) {
+/**
+ * The window of the patient's next visit number (`data`; null for the first visit or past the
+ * schedule) and the last day a visit may be booked on (`bookable_until`, ADR 038).
+ */
+export function useVisitWindow(patientId: number) {
   return useQuery({
     queryKey: queryKeys.patientVisitWindow(patientId),
     queryFn: ({ signal }) =>
-      api.request<{ data: VisitWindowView | null }>(`/patients/${patientId}/visit_window`, {
-        signal,
-      }),
-    select: (answer) => answer.data,
-    enabled,
+      api.request<NextVisitWindow>(`/patients/${patientId}/visit_window`, { signal }),
   });
 }
 
