@@ -9,6 +9,7 @@ const limits: ThrottleLimits = {
   loginAddress: { max: 3, windowMs: 60_000, lockMs: 120_000 },
   address: { max: 6, windowMs: 60_000, lockMs: 120_000 },
   login: { max: 5, windowMs: 300_000, lockMs: 300_000 },
+  labAddress: { max: 4, windowMs: 60_000, lockMs: 120_000 },
 };
 
 let database: TestDatabase;
@@ -37,7 +38,24 @@ describe('LoginThrottle', () => {
       loginAddress: { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
       address: { max: 30, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
       login: { max: 20, windowMs: 60 * 60_000, lockMs: 60 * 60_000 },
+      labAddress: { max: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
     });
+  });
+
+  it("counts the laboratory connector's attempts per address, apart from sign-ins (ADR 034)", async () => {
+    const { clock, throttle: th } = throttle();
+    const address = `10.9.${Math.floor(Math.random() * 250)}.1`;
+    for (let i = 0; i < 4; i++) expect((await th.reserveLab(address)).allowed).toBe(true);
+    expect(retryAfter(await th.reserveLab(address))).toBe(120);
+    // Another address, and signing in from the same address, are not locked by it.
+    expect((await th.reserveLab(`${address}0`)).allowed).toBe(true);
+    expect((await th.reserve(unique('staff'), address)).allowed).toBe(true);
+    // A right password gives its own attempt back.
+    const other = `${address}1`;
+    for (let i = 0; i < 10; i++) await th.forgive(await th.reserveLab(other));
+    expect((await th.reserveLab(other)).allowed).toBe(true);
+    clock.now += 120_000;
+    expect((await th.reserveLab(address)).allowed).toBe(true);
   });
 
   it('locks a login at one address once its attempts are used, and counts the lock down', async () => {

@@ -22,6 +22,11 @@ export interface ThrottleLimits {
    * per-address limit, so five wrong passwords from elsewhere never lock the owner out.
    */
   login: ThrottleLimit;
+  /**
+   * The laboratory connector's password from one address (ADR 034). Its own counter: a
+   * misconfigured connector must not lock the staff at the same address out of signing in.
+   */
+  labAddress: ThrottleLimit;
 }
 
 const MINUTE = 60_000;
@@ -30,6 +35,7 @@ export const defaultThrottleLimits: ThrottleLimits = {
   loginAddress: { max: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
   address: { max: 30, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
   login: { max: 20, windowMs: 60 * MINUTE, lockMs: 60 * MINUTE },
+  labAddress: { max: 10, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
 };
 
 type Kind = keyof ThrottleLimits;
@@ -59,11 +65,23 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async reserve(login: string, address: string): Promise<Reservation> {
+  reserve(login: string, address: string): Promise<Reservation> {
+    return this.reserveKeys(keysOf(login, address));
+  }
+
+  /**
+   * An attempt at the laboratory connector's password from `address` (ADR 034): counted per
+   * address only, since one shared login is all there is; a right password gives it back.
+   */
+  reserveLab(address: string): Promise<Reservation> {
+    return this.reserveKeys([{ kind: 'labAddress', digest: digestOf('lab+address', address) }]);
+  }
+
+  private async reserveKeys(unsorted: Key[]): Promise<Reservation> {
     const t = this.now();
     const at = new Date(t).toISOString();
     // Sorted, so that concurrent reservations lock shared rows in one order (no deadlock).
-    const keys = keysOf(login, address).sort((a, b) => a.digest.localeCompare(b.digest));
+    const keys = [...unsorted].sort((a, b) => a.digest.localeCompare(b.digest));
     const result = await inTransaction(this.db, null, async (tx) => {
       const rows = await tx
         .insert(loginThrottle)
@@ -148,13 +166,14 @@ function over(at: string) {
  * Digests rather than the values: a login field sometimes holds a mistyped password, and the
  * table then keeps nothing readable. The login is normalised as for signing in.
  */
+const digestOf = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex');
+
 function keysOf(login: string, address: string): Key[] {
   const name = normalizeLogin(login).toLowerCase();
-  const digest = (...parts: string[]) =>
-    createHash('sha256').update(parts.join('\u0000')).digest('hex');
   return [
-    { kind: 'loginAddress', digest: digest('login+address', name, address) },
-    { kind: 'address', digest: digest('address', address) },
-    { kind: 'login', digest: digest('login', name) },
+    { kind: 'loginAddress', digest: digestOf('login+address', name, address) },
+    { kind: 'address', digest: digestOf('address', address) },
+    { kind: 'login', digest: digestOf('login', name) },
   ];
 }
