@@ -134,6 +134,8 @@ export interface MllpOptions {
   idleMs?: number;
   /** On stop, how long messages being processed may take before their connections are cut. */
   stopGraceMs?: number;
+  /** What processes a message: processHl7 (tests wrap it to hold a message in flight). */
+  processMessage?: typeof processHl7;
 }
 
 export const MLLP_MAX_CONNECTIONS = 16;
@@ -300,7 +302,8 @@ export class MllpListener {
           `message of ${frame.size} bytes over the limit of ${HL7_MAX_MESSAGE_BYTES}; its first ${frame.bytes.length} bytes kept`,
         );
       }
-      const answer = await processHl7(this.db, frame.bytes, null);
+      const process = this.options.processMessage ?? processHl7;
+      const answer = await process(this.db, frame.bytes, null);
       if (answer.refused) log.warn({ reason: answer.reason }, 'laboratory message refused');
       return answer;
     } catch (error) {
