@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { normalizeLogin } from '@portal/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { TransactionRollbackError, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { loginThrottle } from '../db/schema.js';
@@ -48,6 +48,10 @@ interface Key {
 /** An attempt that may go on to the password check; `forgive` it when the password was right. */
 export type Reservation = { allowed: true; keys: Key[] } | { allowed: false; retryAfter: number };
 
+/** A laboratory connector's attempt: refused (locked), or checked with what `check` found. */
+export type LabAttempt<T> =
+  { allowed: false; retryAfter: number } | { allowed: true; ok: boolean; value: T };
+
 /** Rows deleted per attempt at most: keeps the clean-up cheap however many rows have expired. */
 const PRUNE_BATCH = 100;
 
@@ -70,11 +74,78 @@ export class LoginThrottle {
   }
 
   /**
-   * An attempt at the laboratory connector's password from `address` (ADR 034): counted per
-   * address only, since one shared login is all there is; a right password gives it back.
+   * One attempt at the laboratory connector's password from `address` (ADR 034), counted per
+   * address only (one shared login is all there is). `check` compares the password inside the
+   * transaction that counted the attempt, whose upsert locks the address's row: parallel
+   * attempts are counted and checked one after another, so of a burst at most the limit are
+   * checked. A right password rolls the count back (it never counted, as `forgive` would have
+   * it); a wrong one commits it. A locked address is refused before `check` runs.
+   *
+   * Not `reserve` + `forgive`: the connector is called for every message, and those round trips
+   * and two commits cost about as much as storing the message; a rollback writes nothing.
+   * Attempts go on being counted while the key is locked, so an attempt may be checked exactly
+   * when its count is within the limit; the one that reaches the limit sets the lock. Expired
+   * rows are left to the sign-ins' clean-up.
    */
-  reserveLab(address: string): Promise<Reservation> {
-    return this.reserveKeys([{ kind: 'labAddress', digest: digestOf('lab+address', address) }]);
+  async attemptLab<T>(
+    address: string,
+    check: (tx: Database) => Promise<{ ok: boolean; value: T }>,
+  ): Promise<LabAttempt<T>> {
+    const limit = this.limits.labAddress;
+    const digest = digestOf('lab+address', address);
+    const t = this.now();
+    const at = new Date(t).toISOString();
+    const windowEnds = new Date(t + limit.windowMs);
+    const lockEnds = new Date(t + limit.lockMs);
+    const firstLocks = 1 >= limit.max;
+    const lockedUntil = sql`case
+      when ${over(at)} then excluded.locked_until
+      when ${loginThrottle.locked_until} > ${at}::timestamptz then ${loginThrottle.locked_until}
+      when ${loginThrottle.attempts} + 1 >= ${limit.max} then ${lockEnds.toISOString()}::timestamptz
+      else null end`;
+    let passed: { allowed: true; ok: true; value: T } | null = null;
+    try {
+      return await inTransaction(this.db, null, async (tx) => {
+        const [row] = await tx
+          .insert(loginThrottle)
+          .values({
+            key: digest,
+            attempts: 1,
+            window_ends_at: windowEnds,
+            locked_until: firstLocks ? lockEnds : null,
+            expires_at: firstLocks && lockEnds > windowEnds ? lockEnds : windowEnds,
+          })
+          .onConflictDoUpdate({
+            target: loginThrottle.key,
+            set: {
+              attempts: sql`case when ${over(at)} then 1 else ${loginThrottle.attempts} + 1 end`,
+              window_ends_at: sql`case when ${over(at)} then excluded.window_ends_at else ${loginThrottle.window_ends_at} end`,
+              locked_until: lockedUntil,
+              expires_at: sql`greatest(
+                case when ${over(at)} then excluded.expires_at else ${loginThrottle.expires_at} end,
+                ${lockedUntil})`,
+            },
+          })
+          .returning({
+            attempts: loginThrottle.attempts,
+            locked_until: loginThrottle.locked_until,
+          });
+        if (row && row.attempts > limit.max) {
+          const until = row.locked_until?.getTime() ?? t;
+          return {
+            allowed: false as const,
+            retryAfter: Math.max(1, Math.ceil((until - t) / 1000)),
+          };
+        }
+        const result = await check(tx);
+        if (!result.ok) return { allowed: true as const, ok: false, value: result.value };
+        passed = { allowed: true, ok: true, value: result.value };
+        return tx.rollback();
+      });
+    } catch (error) {
+      if (passed && error instanceof TransactionRollbackError) return passed;
+      throw error;
+    }
   }
 
   private async reserveKeys(unsorted: Key[]): Promise<Reservation> {

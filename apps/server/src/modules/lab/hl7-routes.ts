@@ -123,27 +123,28 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
         if (!authorization) return challenge();
         // Counted before the password is compared, so a burst of guesses cannot all be checked
         // (ADR 016, ADR 034); a locked address waits even with the right password.
-        const reservation = await throttle.reserveLab(request.ip);
-        if (!reservation.allowed) {
+        const attempt = await throttle.attemptLab(request.ip, async (tx) => {
+          const verdict = await authenticateLab(tx, secrets, authorization);
+          return { ok: verdict !== 'unauthorized', value: verdict };
+        });
+        if (!attempt.allowed) {
           request.log.warn(
-            { address: request.ip, retryAfter: reservation.retryAfter },
+            { address: request.ip, retryAfter: attempt.retryAfter },
             'laboratory connector: address locked after wrong passwords',
           );
           return closing(reply, 429)
-            .header('Retry-After', String(reservation.retryAfter))
-            .send({ status: 'too_many_attempts', retry_after: reservation.retryAfter });
+            .header('Retry-After', String(attempt.retryAfter))
+            .send({ status: 'too_many_attempts', retry_after: attempt.retryAfter });
         }
-        const verdict = await authenticateLab(db, secrets, authorization);
-        if (verdict === 'unauthorized') {
+        if (!attempt.ok) {
           request.log.warn(
             { address: request.ip },
             'laboratory connector: wrong login or password',
           );
           return challenge();
         }
-        await throttle.forgive(reservation);
         // Refused with HTTP, not an AE: the laboratory keeps the message and sends it again later.
-        if (verdict === 'disabled') {
+        if (attempt.value === 'disabled') {
           return closing(reply, 403).send({ status: 'results_import_disabled' });
         }
       },
