@@ -60,7 +60,8 @@ const PRUNE_BATCH = 100;
  * hashed, in one short transaction whose upsert locks the counter rows, so parallel requests
  * (on any number of connections or API nodes) are counted one after another: of 200 wrong
  * passwords sent at once, at most `loginAddress.max` are ever checked. A right password gives its
- * attempt back. Unknown logins are counted like known ones.
+ * attempt back. Unknown logins are counted like known ones. The laboratory connector's password
+ * has a key of its own, checked inside the counting transaction (`attemptLab`, ADR 034).
  */
 export class LoginThrottle {
   constructor(
