@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -44,6 +45,21 @@ const envSchema = z.object({
   LAB_SIMULATOR_BATCH: z.coerce.number().int().min(1).max(500).default(20),
   /** Where it sends to; unset: the address this process listens on. */
   LAB_SIMULATOR_URL: z.string().url().optional(),
+  /** The laboratory's MLLP listener (modules/lab/mllp.ts, ADR 034): off unless a port is set. */
+  LAB_MLLP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Where it listens: the loopback by default (a TLS tunnel or the VPN's address otherwise). */
+  LAB_MLLP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The only client addresses it talks to, comma-separated; any other is closed at once. */
+  LAB_MLLP_ALLOW: z
+    .string()
+    .default('127.0.0.1')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((address) => address.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.length > 0 && list.every((address) => isIP(address) !== 0)),
   NODE_ENV: z.string().optional(),
 });
 
@@ -76,6 +92,12 @@ export interface AppConfig {
     batch: number;
     /** null: the address the server listens on (known after listen). */
     url: string | null;
+  };
+  /** The MLLP listener: null port is off; only `allow` (IP addresses) may connect. */
+  labMllp: {
+    port: number | null;
+    host: string;
+    allow: string[];
   };
 }
 
@@ -126,6 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
       cron: e.LAB_SIMULATOR_CRON,
       batch: e.LAB_SIMULATOR_BATCH,
       url: e.LAB_SIMULATOR_URL?.replace(/\/+$/, '') ?? null,
+    },
+    labMllp: {
+      port: e.LAB_MLLP_PORT ?? null,
+      host: e.LAB_MLLP_HOST,
+      allow: e.LAB_MLLP_ALLOW,
     },
   };
 }

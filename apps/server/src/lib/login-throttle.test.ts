@@ -9,6 +9,7 @@ const limits: ThrottleLimits = {
   loginAddress: { max: 3, windowMs: 60_000, lockMs: 120_000 },
   address: { max: 6, windowMs: 60_000, lockMs: 120_000 },
   login: { max: 5, windowMs: 300_000, lockMs: 300_000 },
+  labAddress: { max: 4, windowMs: 60_000, lockMs: 120_000 },
 };
 
 let database: TestDatabase;
@@ -37,8 +38,58 @@ describe('LoginThrottle', () => {
       loginAddress: { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
       address: { max: 30, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
       login: { max: 20, windowMs: 60 * 60_000, lockMs: 60 * 60_000 },
+      labAddress: { max: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
     });
   });
+
+  it("counts the laboratory connector's wrong passwords per address, apart from sign-ins (ADR 034)", async () => {
+    const { clock, throttle: th } = throttle();
+    const address = `10.9.${Math.floor(Math.random() * 250)}.1`;
+    let checked = 0;
+    const attempt = (at: string, ok: boolean) =>
+      th.attemptLab(at, () => {
+        checked += 1;
+        return Promise.resolve({ ok, value: ok ? 'right' : 'wrong' });
+      });
+    for (let i = 0; i < 4; i++) {
+      expect(await attempt(address, false)).toEqual({ allowed: true, ok: false, value: 'wrong' });
+    }
+    // Locked: even the right password is not checked.
+    expect(await attempt(address, true)).toEqual({ allowed: false, retryAfter: 120 });
+    expect(checked).toBe(4);
+    // Another address, and signing in from the same address, are not locked by it.
+    expect(await attempt(`${address}0`, true)).toEqual({ allowed: true, ok: true, value: 'right' });
+    expect((await th.reserve(unique('staff'), address)).allowed).toBe(true);
+    // Right passwords never count: after ten, three wrong ones still leave one more attempt.
+    const other = `${address}1`;
+    for (let i = 0; i < 10; i++) expect((await attempt(other, true)).allowed).toBe(true);
+    for (let i = 0; i < 3; i++) await attempt(other, false);
+    expect(await attempt(other, true)).toEqual({ allowed: true, ok: true, value: 'right' });
+    expect(await attempt(other, false)).toMatchObject({ allowed: true, ok: false });
+    expect((await attempt(other, true)).allowed).toBe(false);
+    clock.now += 120_000;
+    expect((await attempt(address, true)).allowed).toBe(true);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'checks at most the limit of wrong connector passwords sent at once on PostgreSQL',
+    async () => {
+      const { throttle: th } = throttle();
+      const address = `10.8.${Math.floor(Math.random() * 250)}.1`;
+      let checked = 0;
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          th.attemptLab(address, async () => {
+            checked += 1;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            return { ok: false, value: null };
+          }),
+        ),
+      );
+      expect(checked).toBe(4);
+      expect(answers.filter((answer) => !answer.allowed)).toHaveLength(36);
+    },
+  );
 
   it('locks a login at one address once its attempts are used, and counts the lock down', async () => {
     const { clock, throttle: th } = throttle();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { normalizeLogin } from '@portal/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { TransactionRollbackError, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { loginThrottle } from '../db/schema.js';
@@ -22,6 +22,11 @@ export interface ThrottleLimits {
    * per-address limit, so five wrong passwords from elsewhere never lock the owner out.
    */
   login: ThrottleLimit;
+  /**
+   * The laboratory connector's password from one address (ADR 034). Its own counter: a
+   * misconfigured connector must not lock the staff at the same address out of signing in.
+   */
+  labAddress: ThrottleLimit;
 }
 
 const MINUTE = 60_000;
@@ -30,6 +35,7 @@ export const defaultThrottleLimits: ThrottleLimits = {
   loginAddress: { max: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
   address: { max: 30, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
   login: { max: 20, windowMs: 60 * MINUTE, lockMs: 60 * MINUTE },
+  labAddress: { max: 10, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
 };
 
 type Kind = keyof ThrottleLimits;
@@ -42,6 +48,10 @@ interface Key {
 /** An attempt that may go on to the password check; `forgive` it when the password was right. */
 export type Reservation = { allowed: true; keys: Key[] } | { allowed: false; retryAfter: number };
 
+/** A laboratory connector's attempt: refused (locked), or checked with what `check` found. */
+export type LabAttempt<T> =
+  { allowed: false; retryAfter: number } | { allowed: true; ok: boolean; value: T };
+
 /** Rows deleted per attempt at most: keeps the clean-up cheap however many rows have expired. */
 const PRUNE_BATCH = 100;
 
@@ -50,7 +60,8 @@ const PRUNE_BATCH = 100;
  * hashed, in one short transaction whose upsert locks the counter rows, so parallel requests
  * (on any number of connections or API nodes) are counted one after another: of 200 wrong
  * passwords sent at once, at most `loginAddress.max` are ever checked. A right password gives its
- * attempt back. Unknown logins are counted like known ones.
+ * attempt back. Unknown logins are counted like known ones. The laboratory connector's password
+ * has a key of its own, checked inside the counting transaction (`attemptLab`, ADR 034).
  */
 export class LoginThrottle {
   constructor(
@@ -59,11 +70,90 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async reserve(login: string, address: string): Promise<Reservation> {
+  reserve(login: string, address: string): Promise<Reservation> {
+    return this.reserveKeys(keysOf(login, address));
+  }
+
+  /**
+   * One attempt at the laboratory connector's password from `address` (ADR 034), counted per
+   * address only (one shared login is all there is). `check` compares the password inside the
+   * transaction that counted the attempt, whose upsert locks the address's row: parallel
+   * attempts are counted and checked one after another, so of a burst at most the limit are
+   * checked. A right password rolls the count back (it never counted, as `forgive` would have
+   * it); a wrong one commits it. A locked address is refused before `check` runs.
+   *
+   * Not `reserve` + `forgive`: the connector is called for every message, and those round trips
+   * and two commits cost about as much as storing the message; a rollback writes nothing.
+   * Attempts go on being counted while the key is locked, so an attempt may be checked exactly
+   * when its count is within the limit; the one that reaches the limit sets the lock. Expired
+   * rows are left to the sign-ins' clean-up.
+   */
+  async attemptLab<T>(
+    address: string,
+    check: (tx: Database) => Promise<{ ok: boolean; value: T }>,
+  ): Promise<LabAttempt<T>> {
+    const limit = this.limits.labAddress;
+    const digest = digestOf('lab+address', address);
+    const t = this.now();
+    const at = new Date(t).toISOString();
+    const windowEnds = new Date(t + limit.windowMs);
+    const lockEnds = new Date(t + limit.lockMs);
+    const firstLocks = 1 >= limit.max;
+    const lockedUntil = sql`case
+      when ${over(at)} then excluded.locked_until
+      when ${loginThrottle.locked_until} > ${at}::timestamptz then ${loginThrottle.locked_until}
+      when ${loginThrottle.attempts} + 1 >= ${limit.max} then ${lockEnds.toISOString()}::timestamptz
+      else null end`;
+    let passed: { allowed: true; ok: true; value: T } | null = null;
+    try {
+      return await inTransaction(this.db, null, async (tx) => {
+        const [row] = await tx
+          .insert(loginThrottle)
+          .values({
+            key: digest,
+            attempts: 1,
+            window_ends_at: windowEnds,
+            locked_until: firstLocks ? lockEnds : null,
+            expires_at: firstLocks && lockEnds > windowEnds ? lockEnds : windowEnds,
+          })
+          .onConflictDoUpdate({
+            target: loginThrottle.key,
+            set: {
+              attempts: sql`case when ${over(at)} then 1 else ${loginThrottle.attempts} + 1 end`,
+              window_ends_at: sql`case when ${over(at)} then excluded.window_ends_at else ${loginThrottle.window_ends_at} end`,
+              locked_until: lockedUntil,
+              expires_at: sql`greatest(
+                case when ${over(at)} then excluded.expires_at else ${loginThrottle.expires_at} end,
+                ${lockedUntil})`,
+            },
+          })
+          .returning({
+            attempts: loginThrottle.attempts,
+            locked_until: loginThrottle.locked_until,
+          });
+        if (row && row.attempts > limit.max) {
+          const until = row.locked_until?.getTime() ?? t;
+          return {
+            allowed: false as const,
+            retryAfter: Math.max(1, Math.ceil((until - t) / 1000)),
+          };
+        }
+        const result = await check(tx);
+        if (!result.ok) return { allowed: true as const, ok: false, value: result.value };
+        passed = { allowed: true, ok: true, value: result.value };
+        return tx.rollback();
+      });
+    } catch (error) {
+      if (passed && error instanceof TransactionRollbackError) return passed;
+      throw error;
+    }
+  }
+
+  private async reserveKeys(unsorted: Key[]): Promise<Reservation> {
     const t = this.now();
     const at = new Date(t).toISOString();
     // Sorted, so that concurrent reservations lock shared rows in one order (no deadlock).
-    const keys = keysOf(login, address).sort((a, b) => a.digest.localeCompare(b.digest));
+    const keys = [...unsorted].sort((a, b) => a.digest.localeCompare(b.digest));
     const result = await inTransaction(this.db, null, async (tx) => {
       const rows = await tx
         .insert(loginThrottle)
@@ -148,13 +238,14 @@ function over(at: string) {
  * Digests rather than the values: a login field sometimes holds a mistyped password, and the
  * table then keeps nothing readable. The login is normalised as for signing in.
  */
+const digestOf = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex');
+
 function keysOf(login: string, address: string): Key[] {
   const name = normalizeLogin(login).toLowerCase();
-  const digest = (...parts: string[]) =>
-    createHash('sha256').update(parts.join('\u0000')).digest('hex');
   return [
-    { kind: 'loginAddress', digest: digest('login+address', name, address) },
-    { kind: 'address', digest: digest('address', address) },
-    { kind: 'login', digest: digest('login', name) },
+    { kind: 'loginAddress', digest: digestOf('login+address', name, address) },
+    { kind: 'address', digest: digestOf('address', address) },
+    { kind: 'login', digest: digestOf('login', name) },
   ];
 }

@@ -17,6 +17,7 @@ import { insertProbe } from '../../test/probe-fixture.js';
 import { readSetting } from '../settings/service.js';
 import { buildFakeOru, normalPanel } from './fake-lab.js';
 import type { FakeSample } from './fake-lab.js';
+import { HL7_MAX_MESSAGE_BYTES } from './hl7-transport.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -332,7 +333,7 @@ describe('POST /api/lab/hl7', () => {
     expect(msa(res.body)).toBe('MSA|AE||unparsable message');
   });
 
-  it('answers AE to control characters and NUL, and 413 to a body over 1 MB', async () => {
+  it('answers AE to control characters and NUL, and 413 to a body over the limit', async () => {
     const sample = await sampleOf();
     const er7 = buildFakeOru({ controlId: unique('msg'), samples: [normalPanel(sample.code)] });
     for (const hostile of [er7.replace(sample.code, `${sample.code}\u0000`), `${er7}\u0007`]) {
@@ -340,7 +341,7 @@ describe('POST /api/lab/hl7', () => {
       expect(res.statusCode).toBe(200);
       expect(msa(res.body)).toBe('MSA|AE||control characters in the message');
     }
-    const huge = await send(`${er7}\rNTE|1||${'x'.repeat(1024 * 1024)}`);
+    const huge = await send(`${er7}\rNTE|1||${'x'.repeat(HL7_MAX_MESSAGE_BYTES)}`);
     expect(huge.statusCode).toBe(413);
     expect((await probeOf(sample.id)).biochemistry_results.alt).toBeNull();
   });
