@@ -12,7 +12,7 @@ import { OPTIONAL_COLUMNS, columnNames } from './columns.js';
 import { importFailed } from './errors.js';
 import { preparePatients, writePatients } from './patient-import.js';
 import { checkResultsAgainstSamples, prepareResults, writeResults } from './results-import.js';
-import { readImportFiles } from './read/read-import-files.js';
+import { parsePool } from './read/read-in-worker.js';
 import { ImportReadError } from './read/types.js';
 import type { ImportRow, ImportTable, UploadedFile } from './read/types.js';
 
@@ -68,12 +68,17 @@ export async function runImport(
   if (mode === 'flush') {
     return { status: 'success', batch_id: null, imported: await flushImports(db, actor) };
   }
+  // Taken before the read: the files' bytes move to the reading worker.
+  const fileList = files.map((f) => ({ name: f.name, size: f.data.length }));
   let tables: ImportTable[];
   try {
     // HL7 v2 XML names a drug by its CAS number or INN, as the connector's messages do.
     const drugCodes =
       mode === 'results' ? medicineIdsByCode(await loadMedicineCodes(db)) : undefined;
-    tables = await readImportFiles(files, { drugCodes });
+    // Read in a worker thread, so that parsing a large file holds no other request (ADR 036).
+    tables = await parsePool().read(files, { drugCodes }, (details, message) =>
+      log.info(details, message),
+    );
   } catch (error) {
     if (error instanceof ImportReadError) throw importFailed(error.errors);
     throw error;
@@ -81,7 +86,6 @@ export async function runImport(
   const header = headerErrors(mode, tables);
   if (header.length) throw importFailed(header);
   const rows: ImportRow[] = tables.flatMap((t) => t.rows);
-  const fileList = files.map((f) => ({ name: f.name, size: f.data.length }));
 
   if (mode === 'patient_data') {
     const { prepared, errors } = await preparePatients(db, rows);
