@@ -1,30 +1,15 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readImportFiles } from './read-import-files.js';
+import { NEXT, ROWS_PER_MESSAGE } from './parse-protocol.js';
+import type { ParseJob, ParseMessage } from './parse-protocol.js';
 import { ImportReadError } from './types.js';
-import type { ImportRow, ImportTable, ReadOptions } from './types.js';
+import type { ImportTable } from './types.js';
 
-/** What the server asks of a parse worker: one upload's files (their bytes transferred). */
-export interface ParseJob {
-  files: { name: string; data: Uint8Array }[];
-  options: ReadOptions | undefined;
-}
-
-/**
- * What the worker answers, in this order: each table's head, then its rows in chunks, then
- * `done`; or `refused` (the files' faults, as the import lists them) or `failed` (a fault of
- * the reader itself, which the server logs). Rows come in chunks so that the server's thread
- * never deserialises one large message at once: a chunk of 1,000 rows takes it a few ms.
- */
-export type ParseMessage =
-  | { type: 'table'; table: Omit<ImportTable, 'rows'> }
-  | { type: 'rows'; rows: ImportRow[] }
-  | { type: 'done' }
-  | { type: 'refused'; errors: string[] }
-  | { type: 'failed'; message: string };
-
-export const ROWS_PER_MESSAGE = 1_000;
-
-async function parse(job: ParseJob, post: (message: ParseMessage) => void): Promise<void> {
+async function parse(
+  job: ParseJob,
+  post: (message: ParseMessage) => void,
+  next: () => Promise<void>,
+): Promise<void> {
   let tables: ImportTable[];
   try {
     tables = await readImportFiles(
@@ -41,17 +26,30 @@ async function parse(job: ParseJob, post: (message: ParseMessage) => void): Prom
   }
   for (const { rows, ...head } of tables) {
     post({ type: 'table', table: head });
-    for (let start = 0; start < rows.length; start += ROWS_PER_MESSAGE)
+    for (let start = 0; start < rows.length; start += ROWS_PER_MESSAGE) {
       post({ type: 'rows', rows: rows.slice(start, start + ROWS_PER_MESSAGE) });
+      await next();
+    }
   }
   post({ type: 'done' });
 }
 
 // One job at a time: the pool (read-in-worker.ts) sends the next only after `done`, `refused`
 // or `failed`.
-if (parentPort) {
+/** The worker of read-in-worker.ts: only there does it listen (`workerData` says so). */
+if (parentPort && (workerData as { portalParseWorker?: boolean } | null)?.portalParseWorker) {
   const port = parentPort;
-  port.on('message', (job: ParseJob) => {
-    void parse(job, (message) => port.postMessage(message));
+  let wanted: (() => void) | null = null;
+  port.on('message', (message: ParseJob | typeof NEXT) => {
+    if (message === NEXT) {
+      wanted?.();
+      wanted = null;
+      return;
+    }
+    void parse(
+      message,
+      (answer) => port.postMessage(answer),
+      () => new Promise<void>((resolve) => (wanted = resolve)),
+    );
   });
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
-import type { ParseJob, ParseMessage } from './parse-worker.js';
+import { NEXT } from './parse-protocol.js';
+import type { ParseJob, ParseMessage } from './parse-protocol.js';
 import { ImportReadError } from './types.js';
 import type { ImportTable, ReadOptions, UploadedFile } from './types.js';
 
@@ -133,6 +134,7 @@ export class ParsePool {
   private spawn(): PooledWorker {
     const worker = new Worker(WORKER.entry, {
       eval: WORKER.eval,
+      workerData: { portalParseWorker: true },
       execArgv: [],
       resourceLimits: this.options.resourceLimits,
       // The worker's stdout and stderr are the server's (a reader's stray warning stays visible).
@@ -197,6 +199,10 @@ export class ParsePool {
           case 'rows': {
             const rows = tables[tables.length - 1]!.rows;
             for (const row of message.rows) rows.push(row);
+            // The next chunk after other waiting work (ADR 036).
+            setImmediate(() => {
+              if (!settled) worker.postMessage(NEXT);
+            });
             return;
           }
           case 'done':
@@ -234,7 +240,7 @@ export class ParsePool {
         log({ files: files.length }, 'import: the file reader took too long');
         refuse(
           false,
-          `odczyt pliku trwał zbyt długo (ponad ${Math.round(this.options.timeoutMs / 1000)} s)`,
+          `odczyt pliku trwał zbyt długo (ponad ${Math.ceil(this.options.timeoutMs / 1000)} s)`,
         );
       }, this.options.timeoutMs);
       worker.on('message', onMessage);
@@ -252,4 +258,11 @@ let shared: ParsePool | null = null;
 export function parsePool(): ParsePool {
   shared ??= new ParsePool();
   return shared;
+}
+
+/** Puts another pool in the server's place (tests with small limits); gives back the former. */
+export function replaceParsePool(pool: ParsePool | null): ParsePool | null {
+  const former = shared;
+  shared = pool;
+  return former;
 }
