@@ -67,7 +67,7 @@ function outgoing(files: UploadedFile[]): { job: ParseJob['files']; transfer: Ar
       data.byteOffset === 0 &&
       data.byteLength === data.buffer.byteLength &&
       !transfer.includes(data.buffer);
-    if (whole) transfer.push(data.buffer as ArrayBuffer);
+    if (whole) transfer.push(data.buffer);
     // A slice of Node's shared pool (small buffers) is copied by the structured clone.
     return { name, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   });
