@@ -42,12 +42,15 @@ interface PhaseMark {
   msg: string;
 }
 
-function summary(polls: Poll[]): string {
+function summary(all: Poll[]): string {
+  const polls = all.filter((p) => p.status === 200);
+  const failed = all.length - polls.length;
   const sorted = polls.map((p) => p.ms).sort((a, b) => a - b);
   const fixed = (n: number) => n.toFixed(1);
   return (
     `n ${sorted.length}, p50 ${fixed(percentile(sorted, 50))} ms, p95 ${fixed(percentile(sorted, 95))} ms, ` +
-    `p99 ${fixed(percentile(sorted, 99))} ms, max ${fixed(sorted[sorted.length - 1] ?? NaN)} ms`
+    `p99 ${fixed(percentile(sorted, 99))} ms, max ${fixed(sorted[sorted.length - 1] ?? NaN)} ms` +
+    (failed ? `, ${failed} failed` : '')
   );
 }
 
