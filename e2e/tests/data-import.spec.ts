@@ -248,6 +248,29 @@ test.describe('Import danych', () => {
     await expectPatientsListed(page, tag, 0);
   });
 
+  test('a file with no data rows is refused with a message, not imported empty', async ({
+    page,
+    request,
+  }) => {
+    const tag = `Pusty${randomBytes(3).toString('hex')}`;
+    const name = `naglowek-${tag}.csv`;
+    await openImport(page, request);
+    // The template's header and nothing under it, as a user saves an untouched template.
+    await choose(page, name, patientsCsv([]));
+    await page.getByRole('button', { name: 'Importuj dane pacjentów', exact: true }).click();
+    const modal = page.getByRole('dialog', { name: FAILURE });
+    await expect(modal).toBeVisible();
+    await expect(modal.getByTestId('import-errors').getByRole('listitem')).toHaveText([
+      `${name}: plik nie zawiera żadnych wierszy danych`,
+    ]);
+    await expectAccessible(page, 'data import, no data rows');
+    await modal.getByRole('button', { name: 'OK' }).click();
+    // No batch was made of it.
+    await expect(
+      page.getByRole('table', { name: 'Importy' }).getByRole('row').filter({ hasText: name }),
+    ).toHaveCount(0);
+  });
+
   test('templates download under their names', async ({ page, request }) => {
     await openImport(page, request);
     for (const [label, file] of [

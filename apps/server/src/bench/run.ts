@@ -11,6 +11,7 @@ import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';
 import { measureHl7 } from './hl7-bench.js';
 import { measureImport } from './import-bench.js';
+import { measureImportHealth } from './import-health-bench.js';
 import { measureLabels } from './labels-bench.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { measureProbeCode } from './probe-code-bench.js';
@@ -255,6 +256,12 @@ async function main() {
         });
         continue;
       }
+      if (only === 'import-health') {
+        log(`\n${db.label}: issue 20 health during an import only`);
+        await ensureInitialAdmin(db.handle.db, ADMIN);
+        await measureImportHealth(db, ADMIN, log);
+        continue;
+      }
       if (only === 'probes') {
         log(`\n${db.label}: issue 10 samples list only`);
         await probesOnly(db);
@@ -278,7 +285,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
-  if (only === 'hl7' || only === 'import' || only === 'report') return;
+  if (only === 'hl7' || only === 'import' || only === 'import-health' || only === 'report') return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

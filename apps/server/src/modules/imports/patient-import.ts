@@ -18,6 +18,7 @@ import type { CreateInput } from '../patients/references.js';
 import { exclusionColumns, personalColumns } from '../patients/sections.js';
 import { booleanCell, numberCell, peselCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
+import { turnTaker } from '../../lib/turns.js';
 import type { ImportRow } from './read/types.js';
 
 /**
@@ -96,8 +97,12 @@ function columnOf(path: readonly PropertyKey[]): string {
 
 async function inChunks<T, R>(items: T[], work: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += CHUNK)
+  // On PGlite the statements run on this thread: other requests get a turn between chunks.
+  const turn = turnTaker();
+  for (let i = 0; i < items.length; i += CHUNK) {
     out.push(...(await work(items.slice(i, i + CHUNK))));
+    await turn();
+  }
   return out;
 }
 
@@ -173,7 +178,10 @@ export async function preparePatients(
   const prepared: PreparedPatient[] = [];
   const peselRows = new Map<string, ImportRow>();
   const emailRows = new Map<string, ImportRow>();
+  // 50,000 rows take seconds to check: other requests get a turn every 10 ms (ADR 036).
+  const turn = turnTaker();
   for (const row of rows) {
+    await turn();
     const parsed = patientCreateBody.safeParse(bodyOf(row));
     if (!parsed.success) {
       const seen = new Set<string>();

@@ -2,7 +2,7 @@ import type { ErrorList } from './error-list.js';
 import { dateFromText } from './dates.js';
 import type { XmlNode } from './xml.js';
 import { child, list, tagLines, text } from './xml.js';
-import { RESULT_LAYOUT_COLUMNS } from './types.js';
+import { NO_DATA_ROWS, RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
 
 /** OBX-3 of the biochemistry results (design §6 "Laboratory"). */
@@ -96,7 +96,7 @@ export function readHl7Xml(
     return null;
   }
   if (rows.length === 0 && errors.count === before)
-    errors.add(file, 'plik nie zawiera wyników (OBX)');
+    errors.add(file, `${NO_DATA_ROWS} (wyników OBX)`);
   return { file, kind: 'hl7', columns: [...RESULT_LAYOUT_COLUMNS], rows };
 }
 

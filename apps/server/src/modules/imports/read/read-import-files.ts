@@ -3,7 +3,7 @@ import { detectFormat, WRONG_TYPE } from './detect.js';
 import { ErrorList } from './error-list.js';
 import { megabytes, readLimits } from './limits.js';
 import type { ReadLimits } from './limits.js';
-import { ImportReadError } from './types.js';
+import { ImportReadError, NO_DATA_ROWS } from './types.js';
 import type { ImportTable, ReadOptions, UploadedFile } from './types.js';
 import { readXls } from './xls.js';
 import { readXlsx } from './xlsx.js';
@@ -16,7 +16,26 @@ interface Context {
   options: ReadOptions | undefined;
 }
 
+/**
+ * One file (a zip's entry included): its tables, and an error for a table that was read without
+ * fault but holds no data row (a header alone, an empty sheet or XML root): such a file is
+ * refused rather than imported as an empty batch.
+ */
 async function readOne(
+  name: string,
+  data: Buffer,
+  context: Context,
+  insideZip: boolean,
+): Promise<ImportTable[]> {
+  const before = context.errors.count;
+  const tables = await readFormat(name, data, context, insideZip);
+  if (context.errors.count === before)
+    for (const table of tables)
+      if (table.rows.length === 0) context.errors.add(table.file, NO_DATA_ROWS);
+  return tables;
+}
+
+async function readFormat(
   name: string,
   data: Buffer,
   context: Context,

@@ -1,5 +1,5 @@
 import type { ErrorList } from './error-list.js';
-import { RESULT_LAYOUT_COLUMNS } from './types.js';
+import { NO_DATA_ROWS, RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
 import type { XmlNode } from './xml.js';
 import { list, tagLines } from './xml.js';
@@ -102,6 +102,6 @@ export function readResultsXml(
     rows.push({ file, row: line, values });
   });
   if (rows.length === 0 && errors.count === before)
-    errors.add(file, `plik nie zawiera wyników (elementów <${RESULTS_XML_RECORD}>)`);
+    errors.add(file, `${NO_DATA_ROWS} (elementów <${RESULTS_XML_RECORD}>)`);
   return { file, kind: 'results-xml', columns: [...RESULT_LAYOUT_COLUMNS], rows };
 }

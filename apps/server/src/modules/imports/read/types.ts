@@ -17,6 +17,9 @@ export interface ImportTable {
   columns: string[];
   rows: ImportRow[];
 }
+/** The message for a file read without fault that holds no data row (ADR 036). */
+export const NO_DATA_ROWS = 'plik nie zawiera żadnych wierszy danych';
+
 export interface UploadedFile {
   name: string;
   data: Buffer;

@@ -266,7 +266,7 @@ describe('the results template as XML', () => {
 
   it('refuses a file without results, and more results than the limit', async () => {
     expect(await errorsOf('<wyniki>\n</wyniki>')).toEqual([
-      'a.xml: plik nie zawiera wyników (elementów <wynik>)',
+      'a.xml: plik nie zawiera żadnych wierszy danych (elementów <wynik>)',
     ]);
     const many = `<wyniki>${'<wynik><value>1</value></wynik>'.repeat(3)}</wyniki>`;
     await expect(

@@ -5,6 +5,7 @@ import { readHl7Xml } from './hl7-xml.js';
 import { readOdm } from './odm-xml.js';
 import { readResultsXml, RESULTS_XML_ROOT } from './results-xml.js';
 import type { ImportTable } from './types.js';
+import { checkXmlShape, XML_SHAPE_LIMITS } from './xml-shape.js';
 
 /** A parsed element: text, or its children by name and its attributes by `@name` (namespace
  *  prefixes removed), so that the results layout can tell a stray attribute from an element. */
@@ -74,6 +75,13 @@ export function readXml(
     );
     return null;
   }
+  // Depth, attributes and elements are bounded before the validator or the parser walk the
+  // document (ADR 036).
+  const shape = checkXmlShape(source);
+  if (shape !== null) {
+    errors.add(file, shape.message, shape.line);
+    return null;
+  }
   const valid = XMLValidator.validate(source);
   if (valid !== true) {
     errors.add(file, `nieprawidłowy XML: ${valid.err.msg}`, valid.err.line);
@@ -89,8 +97,20 @@ export function readXml(
     processEntities: true,
     htmlEntities: true,
     trimValues: true,
+    // The shape check above already holds the depth to this; the parser's own bound stays as a
+    // second fence, and what it throws is the file's fault, not the server's.
+    maxNestedTags: XML_SHAPE_LIMITS.maxDepth,
   });
-  const document = parser.parse(source) as Record<string, XmlNode>;
+  let document: Record<string, XmlNode>;
+  try {
+    document = parser.parse(source) as Record<string, XmlNode>;
+  } catch (error) {
+    errors.add(
+      file,
+      `nieprawidłowy XML: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return null;
+  }
   const rootName = Object.keys(document).find((key) => !key.startsWith('?'));
   const root = rootName === undefined ? undefined : document[rootName];
   if (rootName === 'ORU_R01' && root !== undefined)
