@@ -251,3 +251,57 @@ export function encodeIn(text: string, charset: Charset): Buffer {
   for (const char of text) bytes.push(table.get(char) ?? 0x3f);
   return Buffer.from(bytes);
 }
+
+/**
+ * One segment split into its raw fields (still escaped). `field(n)` is HL7's field n: for MSH,
+ * MSH-1 is the field separator and MSH-2 the encoding characters, as the standard counts them.
+ * A plain splitter: @medplum/core's objects cost a third of a second for a 10,000-result message.
+ */
+export class Er7Segment {
+  readonly name: string;
+  private readonly fields: string[];
+
+  constructor(
+    readonly raw: string,
+    readonly separators: Separators,
+  ) {
+    const parts = raw.split(separators.field);
+    this.name = parts[0] ?? '';
+    this.fields = this.name === 'MSH' ? ['MSH', separators.field, ...parts.slice(1)] : parts;
+  }
+
+  /** The number of fields the segment carries (MSH counts MSH-1). */
+  get fieldCount(): number {
+    return this.fields.length - 1;
+  }
+
+  /** Field n as received (raw ER7), '' when absent. */
+  field(index: number): string {
+    return this.fields[index] ?? '';
+  }
+
+  /** The repetitions of field n, each split into its components (raw). */
+  repetitions(index: number): string[][] {
+    const value = this.field(index);
+    if (this.name === 'MSH' && index <= 2) return [[value]];
+    return value
+      .split(this.separators.repetition)
+      .map((repetition) => repetition.split(this.separators.component));
+  }
+
+  /** Component c (1-based) of the first repetition of field n, raw. */
+  component(index: number, component = 1): string {
+    const value = this.field(index);
+    if (this.name === 'MSH' && index <= 2) return component === 1 ? value : '';
+    const first = value.split(this.separators.repetition, 1)[0] ?? '';
+    return first.split(this.separators.component)[component - 1] ?? '';
+  }
+}
+
+/** The segments of a message: split at CR or LF (both seen on the wire), empty lines dropped. */
+export function splitEr7(text: string, separators: Separators): Er7Segment[] {
+  return text
+    .split(/[\r\n]+/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => new Er7Segment(line, separators));
+}

@@ -89,7 +89,7 @@ export interface PolishReportOptions {
  */
 export function polishLabReport(options: PolishReportOptions): string {
   const when = options.when ?? '202611250930';
-  const msh18 = options.charset ? `|||||${options.charset}` : '';
+  const msh18 = options.charset ? `|${options.charset}` : '';
   const drugs = (options.drugs ?? []).map(
     (drug, index) =>
       `OBX|${index + 7}|SN|${drug.code}^Stężenie leku^L||${drug.value}|ng/mL|||||F|||${when}`,

@@ -1,12 +1,10 @@
-import { Hl7Message } from '@medplum/core';
-import type { Hl7Field, Hl7Segment } from '@medplum/core';
 import { RESULT_PLAUSIBLE_MAX } from '@portal/shared';
 import type { ResultComparator } from '@portal/shared';
 import type { LabRange } from '../../db/schema.js';
 import type { BiochemistryAnalyte, LabAnalyte, LabResult } from './apply-results.js';
 import { SUPPORTED_VERSIONS, UNKNOWN_HEADER } from './hl7-ack.js';
 import type { AckError, AckHeader, ErrorCode, ErrorLocation } from './hl7-ack.js';
-import { separatorsOf, unescapeHl7 } from './hl7-er7.js';
+import { Er7Segment, separatorsOf, splitEr7, unescapeHl7 } from './hl7-er7.js';
 import type { Separators } from './hl7-er7.js';
 
 /**
@@ -192,13 +190,8 @@ export function parseOru(
   });
   const separators = separatorsOf(er7);
   if (!separators) return refused(UNKNOWN_HEADER, 100, 'unparsable message');
-  let message: Hl7Message;
-  try {
-    message = Hl7Message.parse(er7);
-  } catch {
-    return refused(UNKNOWN_HEADER, 100, 'unparsable message');
-  }
-  const msh = message.segments[0];
+  const segments = splitEr7(er7, separators);
+  const msh = segments[0];
   if (!msh || msh.name !== 'MSH') return refused(UNKNOWN_HEADER, 100, 'unparsable message');
   const header = headerOf(msh, separators);
   // NUL cannot be stored in PostgreSQL text; other controls have no place in ER7 either.
@@ -206,7 +199,7 @@ export function parseOru(
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(er7)) {
     return refused(header, 102, 'control characters in the message');
   }
-  const mshFields = fieldCount(msh);
+  const mshFields = msh.fieldCount;
   if (mshFields < FIELD_COUNTS.MSH!.min || mshFields > FIELD_COUNTS.MSH!.max) {
     return refused(header, 102, `MSH (segment 1): wrong field count ${mshFields}`, {
       segment: 'MSH',
@@ -219,7 +212,7 @@ export function parseOru(
   }
   try {
     const context = new Context(separators, options);
-    return { ok: true, header, oru: mapOru(message, medicines, context) };
+    return { ok: true, header, oru: mapOru(segments, medicines, context) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     return refused(header, error.code, error.message, error.location);
@@ -227,8 +220,8 @@ export function parseOru(
 }
 
 /** MSH-3..6, 9, 10, 11, 12 as the ACK needs them; raw ER7 (the ACK uses the same separators). */
-function headerOf(msh: Hl7Segment, separators: Separators): AckHeader {
-  const raw = (index: number) => msh.getField(index)?.toString() ?? '';
+function headerOf(msh: Er7Segment, separators: Separators): AckHeader {
+  const raw = (index: number) => msh.field(index);
   return {
     separators,
     sendingApplication: raw(3),
@@ -236,15 +229,15 @@ function headerOf(msh: Hl7Segment, separators: Separators): AckHeader {
     receivingApplication: raw(5),
     receivingFacility: raw(6),
     controlId: raw(10),
-    trigger: msh.getComponent(9, 2).trim(),
-    processingId: msh.getComponent(11, 1).trim(),
-    version: msh.getComponent(12, 1).trim(),
+    trigger: msh.component(9, 2).trim(),
+    processingId: msh.component(11, 1).trim(),
+    version: msh.component(12, 1).trim(),
   };
 }
 
 /** MSH-9, 11 and 12 this connector does not take (answered AR). */
 function unsupportedHeader(
-  msh: Hl7Segment,
+  msh: Er7Segment,
 ): { code: ErrorCode; reason: string; location: ErrorLocation } | null {
   const at = (field: number, component?: number): ErrorLocation => ({
     segment: 'MSH',
@@ -252,17 +245,17 @@ function unsupportedHeader(
     field,
     ...(component === undefined ? {} : { component }),
   });
-  const type = msh.getComponent(9, 1).trim();
+  const type = msh.component(9, 1).trim();
   if (type !== 'ORU') return { code: 200, reason: 'MSH-9: not ORU', location: at(9, 1) };
-  if (msh.getComponent(9, 2).trim() !== 'R01') {
+  if (msh.component(9, 2).trim() !== 'R01') {
     return { code: 201, reason: 'MSH-9: not R01', location: at(9, 2) };
   }
-  const version = msh.getComponent(12, 1).trim();
+  const version = msh.component(12, 1).trim();
   if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
     return { code: 203, reason: 'MSH-12: unsupported version', location: at(12) };
   }
   // P only: a test (T) or debugging (D) message must not write results on real samples.
-  if (msh.getComponent(11, 1).trim() !== 'P') {
+  if (msh.component(11, 1).trim() !== 'P') {
     return { code: 202, reason: 'MSH-11: processing id must be P', location: at(11) };
   }
   return null;
@@ -293,19 +286,18 @@ class Context {
   }
 
   /** A component of a field, decoded and trimmed. */
-  component(segment: Hl7Segment, index: number, component = 1): string {
-    return this.decode(segment.getComponent(index, component)).trim();
+  component(segment: Er7Segment, index: number, component = 1): string {
+    return this.decode(segment.component(index, component)).trim();
   }
 
   /** A whole field (every component and repetition) as display text, decoded and trimmed. */
-  text(segment: Hl7Segment, index: number): string {
-    const value = segment.getField(index);
-    return value ? this.fieldText(value) : '';
+  text(segment: Er7Segment, index: number): string {
+    return this.fieldText(segment.repetitions(index));
   }
 
-  fieldText(value: Hl7Field): string {
+  fieldText(repetitions: string[][]): string {
     const s = this.separators;
-    return value.components
+    return repetitions
       .map((components) =>
         components
           .map((component) =>
@@ -321,11 +313,6 @@ class Context {
   }
 }
 
-/** Field count of a segment: MSH counts its MSH-1 separator, which medplum does not store. */
-function fieldCount(segment: Hl7Segment): number {
-  return segment.name === 'MSH' ? segment.fields.length : segment.fields.length - 1;
-}
-
 interface Order {
   code: string;
   sequence: number;
@@ -336,13 +323,12 @@ interface Order {
 }
 
 function mapOru(
-  message: Hl7Message,
+  segments: readonly Er7Segment[],
   medicines: readonly MedicineCode[],
   context: Context,
 ): ParsedOru {
-  const segments = message.segments.filter((segment) => segment.toString().trim() !== '');
-  const msh = segments[0] as Hl7Segment;
-  const controlId = msh.getField(10)?.toString() ?? '';
+  const msh = segments[0] as Er7Segment;
+  const controlId = msh.field(10);
   if (controlId.trim() === '') {
     refuse(101, 'MSH-10: control id missing', { segment: 'MSH', sequence: 1, field: 10 });
   }
@@ -393,7 +379,7 @@ function mapOru(
     if (!/^[A-Z][A-Z0-9]{2}$/.test(segment.name)) refuse(100, `segment ${index + 1}: unknown name`);
     if (index > 0 && segment.name === 'MSH') refuse(100, `segment ${index + 1}: second MSH`, where);
     const counts = FIELD_COUNTS[segment.name];
-    const count = fieldCount(segment);
+    const count = segment.fieldCount;
     if (counts && (count < counts.min || count > counts.max)) {
       refuse(102, `${segment.name} (segment ${index + 1}): wrong field count ${count}`, where);
     }
@@ -472,7 +458,7 @@ type Observation =
   | { kind: 'none'; analyte: LabAnalyte | null };
 
 function mapObservation(
-  segment: Hl7Segment,
+  segment: Er7Segment,
   sequence: number,
   order: Order,
   context: Context,
@@ -485,18 +471,18 @@ function mapObservation(
   const code = context.component(segment, 3, 1).toUpperCase();
   const name = context.component(segment, 3, 2);
   const valueType = context.component(segment, 2).toUpperCase();
-  const valueField = segment.getField(5);
+  const valueField = segment.repetitions(5);
   const unitText = context.component(segment, 6);
   const analyte = code === '' ? null : analyteOf(code, byCode);
   if (IGNORED_TYPES.has(valueType)) return { kind: 'none', analyte };
 
   // Text, read as a number where it is one (ST "0,8" or "<0,5").
-  const rawValue = valueField ? valueField.toString() : '';
+  const rawValue = segment.field(5);
   const valueText = valueType === 'SN' ? '' : context.decode(rawValue).trim();
   if (TEXT_TYPES.has(valueType)) {
     const numeric = valueType === 'ST' && (NUMBER.test(valueText) || QUALIFIED.test(valueText));
     if (!numeric) {
-      const text = valueField ? observationText(valueField, valueType, context) : '';
+      const text = observationText(valueField, valueType, context);
       if (analyte) return { kind: 'comment', analyte, text };
       // Not an analyte of ours: the sample's comment, introduced by its name.
       // A name of punctuation only ("." in some laboratories' canned comments) is no label.
@@ -530,7 +516,7 @@ function mapObservation(
     'OBR-3': order.code,
     'OBX-2': valueType,
     'OBX-3': context.text(segment, 3),
-    'OBX-5': valueField ? context.fieldText(valueField) : '',
+    'OBX-5': context.fieldText(valueField),
     'OBX-6': context.text(segment, 6),
     'OBX-7': rangeText,
     'OBX-14': observed,
@@ -593,7 +579,7 @@ function mapObservation(
  * write it), SN (`<^0.5`, `>^1000`, `^182`, `^10^-^20`) or ST that reads as a number.
  */
 function readValue(
-  segment: Hl7Segment,
+  segment: Er7Segment,
   valueType: string,
   valueText: string,
   context: Context,
@@ -639,9 +625,9 @@ function numberOf(text: string, where: string, at: ErrorLocation): number {
 }
 
 /** OBX-5 of a text type as display text: CE/CWE its text (else code), TX/FT lines. */
-function observationText(field: Hl7Field, valueType: string, context: Context): string {
+function observationText(field: string[][], valueType: string, context: Context): string {
   if (valueType === 'CE' || valueType === 'CWE') {
-    return field.components
+    return field
       .map((components) => {
         const text = context.decode(components[1] ?? '').trim();
         return text || context.decode(components[0] ?? '').trim();
@@ -650,19 +636,18 @@ function observationText(field: Hl7Field, valueType: string, context: Context): 
       .join('\n');
   }
   // TX, FT, ST: each repetition a line; a component separator inside is literal text.
-  return field.components
+  return field
     .map((components) => components.map((part) => context.decode(part)).join(' ').trimEnd())
     .join('\n')
     .trim();
 }
 
 /** NTE-3 (FT, repeating): the lines of a note. */
-function noteText(segment: Hl7Segment, context: Context): string {
-  const field = segment.getField(3);
-  return field ? observationText(field, 'FT', context) : '';
+function noteText(segment: Er7Segment, context: Context): string {
+  return observationText(segment.repetitions(3), 'FT', context);
 }
 
-function mapPatient(segment: Hl7Segment, context: Context, sequence: number) {
+function mapPatient(segment: Er7Segment, context: Context, sequence: number) {
   const sexText = context.component(segment, 8).toUpperCase();
   const sex: 'M' | 'K' | null = sexText === 'M' ? 'M' : sexText === 'F' ? 'K' : null;
   if (!['', 'M', 'F', 'U', 'O', 'A', 'N'].includes(sexText)) {
@@ -776,25 +761,25 @@ export function hl7Date(text: string, where: string, at?: ErrorLocation): string
 export function labRange(text: string, unit: string): LabRange | null {
   const kept = text.slice(0, 100);
   // Brackets and a unit written after the numbers do not change the bounds.
-  const plain = kept
-    .trim()
-    .replace(/^[([{]\s*(.*?)\s*[)\]}]$/, '$1')
-    .replace(/\s*[a-zA-Zµμ/%]+[a-zA-Z0-9µμ/%.]*$/, '')
-    .trim();
-  const num = '([0-9]+(?:[.,][0-9]+)?)';
+  const plain = kept.trim().replace(BRACKETS, '$1').replace(TRAILING_UNIT, '').trim();
   const toNumber = (value: string) => Number(value.replace(',', '.'));
-  const between = new RegExp(`^${num}\\s*(?:-|–|—|_|;|\\.\\.)\\s*${num}$`).exec(plain);
+  const between = RANGE_BETWEEN.exec(plain);
   if (between) {
     const min = toNumber(between[1] ?? '');
     const max = toNumber(between[2] ?? '');
     return min <= max ? { text: kept, min, max, unit } : { text: kept, min: null, max: null, unit };
   }
-  const below = new RegExp(`^(<=?|≤)\\s*${num}$`).exec(plain);
-  if (below) {
-    // "<1.2" is a "<" limit (the value must stay below it), told by its text: see fromLaboratory.
-    return { text: kept, min: null, max: toNumber(below[2] ?? ''), unit };
-  }
-  const above = new RegExp(`^(>=?|≥)\\s*${num}$`).exec(plain);
+  // "<1.2" is a "<" limit (the value must stay below it), told by its text: see fromLaboratory.
+  const below = RANGE_BELOW.exec(plain);
+  if (below) return { text: kept, min: null, max: toNumber(below[2] ?? ''), unit };
+  const above = RANGE_ABOVE.exec(plain);
   if (above) return { text: kept, min: toNumber(above[2] ?? ''), max: null, unit };
   return { text: kept, min: null, max: null, unit };
 }
+
+const RANGE_NUMBER = '([0-9]+(?:[.,][0-9]+)?)';
+const BRACKETS = /^[([{]\s*(.*?)\s*[)\]}]$/;
+const TRAILING_UNIT = /\s*[a-zA-Zµμ/%]+[a-zA-Z0-9µμ/%.]*$/;
+const RANGE_BETWEEN = new RegExp(`^${RANGE_NUMBER}\\s*(?:-|–|—|_|;|\\.\\.)\\s*${RANGE_NUMBER}$`);
+const RANGE_BELOW = new RegExp(`^(<=?|≤)\\s*${RANGE_NUMBER}$`);
+const RANGE_ABOVE = new RegExp(`^(>=?|≥)\\s*${RANGE_NUMBER}$`);

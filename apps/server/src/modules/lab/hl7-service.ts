@@ -170,7 +170,13 @@ export async function receiveHl7Bytes(
 
 /** Receives one message already read as text (the demo, older callers); answered in UTF-8. */
 export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome> {
-  return process(db, text, { charset: 'utf-8', declared: false });
+  const declared = envelopeOf(Buffer.from(text.slice(0, 4096), 'utf8'), null);
+  // Already text: a message that declares UTF-8 hears it named back; any other is answered in
+  // UTF-8 without naming it (the bytes it was read from are gone).
+  return process(db, text, {
+    charset: 'utf-8',
+    declared: declared.ok && declared.envelope.declared && declared.envelope.charset === 'utf-8',
+  });
 }
 
 /** A message whose bytes could not be read: recorded as well as it can be, answered. */
