@@ -78,15 +78,20 @@ export function isOutOfNormQualified(
   if (value === null || value === undefined || !range) return false;
   const { comparator } = qualifier;
   // The highest value the result allows (Infinity for `>`), and whether it may equal it.
-  const high = comparator === '-' ? (qualifier.upper ?? value) : comparator.startsWith('>') ? Infinity : value;
+  const high =
+    comparator === '-' ? (qualifier.upper ?? value) : comparator.startsWith('>') ? Infinity : value;
   const highIncluded = comparator !== '<';
   const mayBeAbove =
-    (range.max !== null && (high > range.max)) ||
+    (range.max !== null && high > range.max) ||
     (range.below !== null && (high > range.below || (high === range.below && highIncluded)));
   // Surely below the lower limit: every value the result allows is under it.
   const surelyBelow =
     range.min !== null &&
-    (comparator === '<' ? value <= range.min : comparator === '<=' || comparator === '-' ? high < range.min : false);
+    (comparator === '<'
+      ? value <= range.min
+      : comparator === '<=' || comparator === '-'
+        ? high < range.min
+        : false);
   return mayBeAbove || surelyBelow;
 }
 

@@ -1,7 +1,6 @@
 import type { ResultComparator } from '@portal/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { probeMedicines } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { evaluateProbesAlerts } from '../probes/safety.js';
@@ -133,28 +132,34 @@ export async function applyLabResultsMany(
   const ids = [...new Set(samples.map((sample) => sample.probeId))].sort((a, b) => a - b);
   if (ids.length < samples.length) throw invalid({ probe_id: ['invalid'] });
 
-  if (concentrations.length > 0) {
-    const probeIds = [...new Set(concentrations.map((value) => value.p))];
-    const allowed = new Set<string>();
-    for (const part of chunks(probeIds, ID_CHUNK)) {
-      const own = await tx
-        .select({ probe_id: probeMedicines.probe_id, medicine_id: probeMedicines.medicine_id })
-        .from(probeMedicines)
-        .where(inArray(probeMedicines.probe_id, part));
-      for (const row of own) allowed.add(`${row.probe_id}:${row.medicine_id}`);
-    }
-    if (concentrations.some((value) => !allowed.has(`${value.p}:${value.m}`))) {
-      throw invalid({ analyte: ['invalid'] });
+  // Locked in id order when there are several; one UPDATE of one row needs no such care.
+  if (ids.length > 1) {
+    for (const part of chunks(ids, ID_CHUNK)) {
+      await tx.execute(
+        sql`select id from probes where id in (${sql.join(
+          part.map((id) => sql`${id}`),
+          sql`, `,
+        )}) order by id for update`,
+      );
     }
   }
 
-  for (const part of chunks(ids, ID_CHUNK)) {
-    await tx.execute(
-      sql`select id from probes where id in (${sql.join(
-        part.map((id) => sql`${id}`),
+  // The concentrations first: a medicine a sample is not tested for updates no row, which is
+  // told by the count (the caller's transaction then rolls everything back).
+  for (const part of chunks(concentrations, SAMPLE_CHUNK * 20)) {
+    const probeIds = [...new Set(part.map((value) => value.p))];
+    const result = await tx.execute(sql`
+      update probe_medicines pm set concentration = (e.value->>'v')::numeric
+      from jsonb_array_elements(${JSON.stringify(part)}::jsonb) e
+      where pm.probe_id in (${sql.join(
+        probeIds.map((id) => sql`${id}`),
         sql`, `,
-      )}) order by id for update`,
-    );
+      )})
+        and pm.probe_id = (e.value->>'p')::integer and pm.medicine_id = (e.value->>'m')::integer
+      returning pm.id`);
+    if ((result as unknown as { rows: unknown[] }).rows.length !== part.length) {
+      throw invalid({ analyte: ['invalid'] });
+    }
   }
 
   let updated = 0;
@@ -188,17 +193,14 @@ export async function applyLabResultsMany(
         version = p.version + 1,
         updated_at = now()
       from (select value as doc from jsonb_array_elements(${JSON.stringify(part)}::jsonb)) d
-      where p.id = (d.doc->>'id')::integer
+      where p.id in (${sql.join(
+        part.map((doc) => sql`${doc.id as number}`),
+        sql`, `,
+      )}) and p.id = (d.doc->>'id')::integer
       returning p.id`);
     updated += (result as unknown as { rows: unknown[] }).rows.length;
   }
   if (updated !== samples.length) throw notFound();
 
-  for (const part of chunks(concentrations, SAMPLE_CHUNK * 20)) {
-    await tx.execute(sql`
-      update probe_medicines pm set concentration = (e.value->>'v')::numeric
-      from jsonb_array_elements(${JSON.stringify(part)}::jsonb) e
-      where pm.probe_id = (e.value->>'p')::integer and pm.medicine_id = (e.value->>'m')::integer`);
-  }
   await evaluateProbesAlerts(tx, ids);
 }

@@ -70,7 +70,8 @@ describe('buildAck', () => {
 
   it("is written with the message's own separators and echoes MSH-10 exactly as sent", () => {
     // A laboratory using # for components and $ for subcomponents.
-    const er7 = 'MSH|#~\\$|LAB|FAC|PORTAL|KARDIO|20261125||ORU#R01|  id\\F\\1#x |P|2.5\rPID|1||X\rOBR|1||S-1\rOBX|1|NM|ALT||1|U/L\r';
+    const er7 =
+      'MSH|#~\\$|LAB|FAC|PORTAL|KARDIO|20261125||ORU#R01|  id\\F\\1#x |P|2.5\rPID|1||X\rOBR|1||S-1\rOBX|1|NM|ALT||1|U/L\r';
     const outcome = parseOru(er7, [], { now: new Date('2026-11-26T00:00:00Z') });
     expect(outcome.ok).toBe(true);
     const ack = buildAck(outcome.header, 'AA', null);

@@ -188,10 +188,7 @@ function errSegment(error: AckError, s: Separators): string {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The ACK's bytes and its Content-Type, in the charset we answer in. */
-export function ackBytes(
-  ack: string,
-  charset: Charset,
-): { bytes: Buffer; contentType: string } {
+export function ackBytes(ack: string, charset: Charset): { bytes: Buffer; contentType: string } {
   return {
     bytes: encodeIn(ack, charset),
     contentType: `x-application/hl7-v2+er7; charset=${charset}`,

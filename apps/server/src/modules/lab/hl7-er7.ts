@@ -169,10 +169,10 @@ const CHARSETS: Record<string, Charset> = {
   ASCII: 'us-ascii',
   'US-ASCII': 'us-ascii',
   'WINDOWS-1250': 'windows-1250',
-  'CP1250': 'windows-1250',
+  CP1250: 'windows-1250',
   'CP-1250': 'windows-1250',
   '1250': 'windows-1250',
-  'WIN1250': 'windows-1250',
+  WIN1250: 'windows-1250',
 };
 
 /** The charset a name denotes, or null for one we do not read. */

@@ -76,6 +76,8 @@ export interface PolishReportOptions {
   charset?: string | null;
   /** OBX-14 and OBR-7. */
   when?: string;
+  /** Include the test the study does not order (CHOL); true unless told. */
+  withUnknown?: boolean;
   /** Drug codes (CAS number or INN) with their values as OBX-5 of an SN. */
   drugs?: readonly { code: string; value: string }[];
 }
@@ -106,7 +108,9 @@ export function polishLabReport(options: PolishReportOptions): string {
     `OBX|4|TX|BIL^Bilirubina całkowita^L||Wynik poniżej granicy oznaczalności.||||||F`,
     `OBX|5|NM|CREA^Kreatynina^L||0,84|mg/dl|0,6 - 1,2|N|||F|||${when}|||||||||Synevo Sp. z o.o.^^^^^^^^^1234`,
     `NTE|1|L|Oznaczenie metodą enzymatyczną.`,
-    `OBX|6|NM|CHOL^Cholesterol całkowity^L||182|mg/dl|<190|N|||F|||${when}`,
+    ...(options.withUnknown === false
+      ? []
+      : [`OBX|6|NM|CHOL^Cholesterol całkowity^L||182|mg/dl|<190|N|||F|||${when}`]),
     ...drugs,
   ]);
 }

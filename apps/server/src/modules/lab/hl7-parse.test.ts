@@ -218,8 +218,9 @@ describe('messages as laboratories send them (ADR 033)', () => {
     ['=^7', 7, null],
     ['^10^-^20', 10, { comparator: '-', upper: 20 }],
   ])('reads the structured number %s', (value, expected, comparator) => {
-    const [result] = parse(withObservation({ code: 'ALT', value, unit: 'U/L', valueType: 'SN' }))
-      .results;
+    const [result] = parse(
+      withObservation({ code: 'ALT', value, unit: 'U/L', valueType: 'SN' }),
+    ).results;
     expect(result?.value).toBe(expected);
     expect(result?.comparator).toEqual(comparator);
   });
@@ -249,12 +250,10 @@ describe('messages as laboratories send them (ADR 033)', () => {
         }),
       ),
     );
-    expect(oru.results.map((result) => [result.analyte, result.value, result.comparator])).toEqual(
-      [
-        ['alt', 23.5, null],
-        ['ast', 5, { comparator: '<', upper: null }],
-      ],
-    );
+    expect(oru.results.map((result) => [result.analyte, result.value, result.comparator])).toEqual([
+      ['alt', 23.5, null],
+      ['ast', 5, { comparator: '<', upper: null }],
+    ]);
     expect(oru.comments.get('P-1')?.results.get('bilirubine')).toEqual(['Hemoliza']);
   });
 
@@ -303,7 +302,9 @@ describe('messages as laboratories send them (ADR 033)', () => {
 
   it('reads the standard example (v2.4, SN, 10_40) and the NIST layout (v2.5.1, SFT, SPM)', () => {
     const standard = parse(standardStyleReport('GHH-1', 'S-3', patient));
-    expect(standard.results.map((result) => [result.probeCode, result.analyte, result.value])).toEqual([
+    expect(
+      standard.results.map((result) => [result.probeCode, result.analyte, result.value]),
+    ).toEqual([
       ['S-3', 'alt', 182],
       ['S-3', 'ast', 35],
     ]);
@@ -331,8 +332,9 @@ describe('messages as laboratories send them (ADR 033)', () => {
 
   it('refuses an OBX-14 or OBR-7 more than 10 minutes ahead, with the location', () => {
     const soon = '202611261305'; // 13:05 Warsaw = 12:05 UTC: within the skew
-    expect(parse(withObservation({ code: 'ALT', value: 1, unit: 'U/L', observedAt: soon })).results)
-      .toHaveLength(1);
+    expect(
+      parse(withObservation({ code: 'ALT', value: 1, unit: 'U/L', observedAt: soon })).results,
+    ).toHaveLength(1);
     const later = refused(
       withObservation({ code: 'ALT', value: 1, unit: 'U/L', observedAt: '202611261400+0100' }),
     );

@@ -173,7 +173,10 @@ export function parseOru(
   options: ParseOptions = {},
 ): ParseOutcome {
   // MLLP framing (VT … FS CR) sometimes survives a bridge to HTTP.
-  const er7 = text.replace(MLLP_START, '').replace(MLLP_END, '').replace(/^[\r\n]+|[\r\n]+$/g, '');
+  const er7 = text
+    .replace(MLLP_START, '')
+    .replace(MLLP_END, '')
+    .replace(/^[\r\n]+|[\r\n]+$/g, '');
   const refused = (
     header: AckHeader,
     code: ErrorCode,
@@ -508,7 +511,10 @@ function mapObservation(
     if (unitText.toLowerCase() !== 'h') refuse(103, `${where}: OBX-6 unit must be h`, at(6));
     const hours = readValue(segment, valueType, valueText, context, where, at(5));
     if (hours.comparator) refuse(102, `${where}: OBX-5 not a number`, at(5));
-    return { kind: 'hours', hours: plausible(hours.value, RESULT_PLAUSIBLE_MAX.hours, where, at(5)) };
+    return {
+      kind: 'hours',
+      hours: plausible(hours.value, RESULT_PLAUSIBLE_MAX.hours, where, at(5)),
+    };
   }
   const rangeText = context.text(segment, 7);
   const raw = {
@@ -612,7 +618,10 @@ function readValue(
   const qualified = QUALIFIED.exec(valueText);
   if (qualified) {
     const comparator = qualified[1] as '<' | '<=' | '>' | '>=';
-    return { value: numberOf(qualified[2] ?? '', where, at), comparator: { comparator, upper: null } };
+    return {
+      value: numberOf(qualified[2] ?? '', where, at),
+      comparator: { comparator, upper: null },
+    };
   }
   return { value: numberOf(valueText, where, at), comparator: null };
 }
@@ -637,7 +646,12 @@ function observationText(field: string[][], valueType: string, context: Context)
   }
   // TX, FT, ST: each repetition a line; a component separator inside is literal text.
   return field
-    .map((components) => components.map((part) => context.decode(part)).join(' ').trimEnd())
+    .map((components) =>
+      components
+        .map((part) => context.decode(part))
+        .join(' ')
+        .trimEnd(),
+    )
     .join('\n')
     .trim();
 }
@@ -696,7 +710,8 @@ function plausible(value: number, max: number, where: string, at: ErrorLocation)
   return value;
 }
 
-const TIMESTAMP = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.(\d{1,4}))?)?)?)?([+-]\d{4})?$/;
+const TIMESTAMP =
+  /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.(\d{1,4}))?)?)?)?([+-]\d{4})?$/;
 
 /**
  * The earliest instant an HL7 TS/DTM may denote (a day: its midnight), in milliseconds; a

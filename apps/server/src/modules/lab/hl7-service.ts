@@ -83,7 +83,6 @@ export function loadMedicineCodes(db: Database): Promise<MedicineCode[]> {
   return db.select({ id: medicines.id, inn: medicines.inn, cas: medicines.cas }).from(medicines);
 }
 
-
 /** What a message declares and the transport says about its bytes. */
 interface Envelope {
   /** The charset the bytes were read in; null when they could not be read in any. */
@@ -102,7 +101,10 @@ function envelopeOf(
   body: Buffer,
   transportCharset: string | null,
 ): { ok: true; envelope: Envelope } | { ok: false; error: AckError; fallback: Charset } {
-  const head = body.subarray(0, 4096).toString('latin1').replace(/^\u000b/, '');
+  const head = body
+    .subarray(0, 4096)
+    .toString('latin1')
+    .replace(/^\u000b/, '');
   const separators = separatorsOf(head);
   const mshLine = head.split(/[\r\n]/)[0] ?? '';
   const msh18 = separators
@@ -244,7 +246,9 @@ function answer(
   envelope: Envelope,
   outcome: { reason: string | null; duplicate: boolean },
 ): Hl7Outcome {
-  const ack = buildAck(header, code, error, { charset: envelope.declared ? envelope.charset : null });
+  const ack = buildAck(header, code, error, {
+    charset: envelope.declared ? envelope.charset : null,
+  });
   const encoded = ackBytes(ack, envelope.charset);
   return {
     code,
@@ -357,7 +361,12 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
         : patientMismatch({ sex: result.patientSex, birthDate: result.patientBirthDate }, probe);
       if (verdict || !probe) {
         unmatched.push(
-          unmatchedRow(result, verdict ?? 'no_probe', messageId, oru.comments.get(result.probeCode)),
+          unmatchedRow(
+            result,
+            verdict ?? 'no_probe',
+            messageId,
+            oru.comments.get(result.probeCode),
+          ),
         );
         continue;
       }

@@ -291,7 +291,9 @@ describe('POST /api/lab/hl7', () => {
     const res = await send(buildFakeOru({ controlId, samples: [panel] }));
     expect(res.statusCode).toBe(200);
     expect(msa(res.body)).toBe(`MSA|AE|${controlId}|OBX 2: OBX-5 not a number`);
-    expect(res.body).toContain('\rERR||OBX^2^5|102^Data type error^HL70357|E||||OBX 2: OBX-5 not a number');
+    expect(res.body).toContain(
+      '\rERR||OBX^2^5|102^Data type error^HL70357|E||||OBX 2: OBX-5 not a number',
+    );
     expect((await probeOf(sample.id)).version).toBe(before);
     expect(await messagesWith(controlId)).toMatchObject([
       { status: 'rejected', error: '102 OBX 2: OBX-5 not a number', results_count: 0 },
