@@ -42,7 +42,14 @@ export interface E2eSeed {
   /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
   overdue: { patient_id: number; visit_id: number; date: string };
   /** A woman's collected sample (issue 10, probe-detail.spec.ts). */
-  sampleDetail: { patient_id: number; probe_id: number; code: string };
+  sampleDetail: {
+    patient_id: number;
+    probe_id: number;
+    code: string;
+    /** Her sample with results received over HL7 (issue 20): "< 0,5" and comments. */
+    hl7_probe_id: number;
+    hl7_code: string;
+  };
   /** Issue 10, labels and reception: samples of Lucjan Etykietowy (the doctor's unit). */
   labels: {
     patient_id: number;

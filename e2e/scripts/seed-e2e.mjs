@@ -21,6 +21,8 @@ import { hashPassword } from '../../apps/server/dist/lib/passwords.js';
 import { createDoctor } from '../../apps/server/dist/modules/doctors/service.js';
 import { createPatient } from '../../apps/server/dist/modules/patients/commands.js';
 import { createUnit } from '../../apps/server/dist/modules/units/service.js';
+import { polishLabReport } from '../../apps/server/dist/modules/lab/hl7-fixtures.js';
+import { receiveHl7 } from '../../apps/server/dist/modules/lab/hl7-service.js';
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) {
@@ -182,10 +184,50 @@ try {
   await db
     .insert(schema.probeMedicines)
     .values({ probe_id: sampleProbe.id, patient_id: sampleWoman.id, medicine_id: 7 });
+  // A second sample of hers whose results came from the laboratory as a real one sends them
+  // (issue 20, ADR 033): bilirubin "<0,5" below the detection limit and the laboratory's comments.
+  const [hl7Probe] = await db
+    .insert(schema.probes)
+    .values({
+      code: 'E2E-HL7-001',
+      patient_id: sampleWoman.id,
+      probe_number: 2,
+      date_of_sample: sampleDay,
+      carrier_id: carrier.id,
+      ordered_by_firstname: 'Wiktor',
+      ordered_by_surname: 'Wizytowy',
+      ordered_at: sampleDay,
+      patient_firstname: 'Barbara',
+      patient_surname: 'Biochemiczna',
+      patient_address_street: 'ul. Laboratoryjna',
+      patient_address_building: '7',
+      patient_address_postcode: '90-002',
+      patient_address_city: 'Łódź',
+      created_by: account.id,
+    })
+    .returning({ id: schema.probes.id, code: schema.probes.code });
+  const [woman] = await db
+    .select({ birth_date: schema.patients.birth_date })
+    .from(schema.patients)
+    .where(eq(schema.patients.id, sampleWoman.id));
+  const hl7 = await receiveHl7(
+    db,
+    polishLabReport({
+      controlId: 'E2E-HL7-1',
+      code: hl7Probe.code,
+      patient: { birthDate: woman.birth_date.replaceAll('-', ''), sex: 'F' },
+      charset: 'UNICODE UTF-8',
+      withUnknown: false,
+      when: `${sampleDay.replaceAll('-', '')}0930`,
+    }),
+  );
+  if (hl7.code !== 'AA') throw new Error(`seed: the laboratory message was refused: ${hl7.reason}`);
   const sampleDetail = {
     patient_id: sampleWoman.id,
     probe_id: sampleProbe.id,
     code: sampleProbe.code,
+    hl7_probe_id: hl7Probe.id,
+    hl7_code: hl7Probe.code,
   };
   // --- end of sample detail (issue 10) ---
 

@@ -167,4 +167,30 @@ test.describe('Próbka: szczegóły, wyniki i alerty', () => {
     ).toBeVisible();
     await expectAccessible(page, 'alerts on a phone');
   });
+
+  test('results from the laboratory: "< 0,5" below the detection limit and its comments', async ({
+    page,
+    request,
+  }) => {
+    const { sampleDetail } = e2eSeed();
+    await openSignedIn(page, request, `/probes/${sampleDetail.hl7_probe_id}`);
+    await openSample(page, sampleDetail.hl7_code);
+    await expect(page.getByTestId('probe-status')).toHaveText('Wyniki odebrane');
+    await expect(resultRow(page, 'bilirubine')).toContainText('< 0,5 mg/dl');
+    // Below the detection limit, under the laboratory's "< 1,2": in norm.
+    await expect(resultRow(page, 'bilirubine')).not.toContainText('poza normą');
+    await expect(resultRow(page, 'bilirubine')).toContainText('< 1,2 mg/dl');
+    await expect(resultRow(page, 'alt')).toContainText('23,5 U/l');
+    const comments = page.getByRole('region', { name: 'Uwagi laboratorium' });
+    await expect(
+      comments.getByRole('heading', { level: 2, name: 'Uwagi laboratorium' }),
+    ).toBeVisible();
+    await expect(comments).toContainText('Próbka lekko zhemolizowana.');
+    await expect(comments).toContainText('Wynik potwierdzono.');
+    await expect(page.getByTestId('lab-comment-bilirubine')).toContainText('Bilirubina');
+    await expect(page.getByTestId('lab-comment-bilirubine')).toContainText(
+      'Wynik poniżej granicy oznaczalności.',
+    );
+    await expectAccessible(page, 'sample detail with laboratory results and comments');
+  });
 });

@@ -51,6 +51,50 @@ export function isOutOfNorm(
   return false;
 }
 
+/**
+ * How a laboratory qualified a result (HL7 SN, ADR 033): `<` / `<=` a value below a detection
+ * limit (the stored value is the limit), `>` / `>=` one above the measuring range, `-` a range
+ * from the stored value to `upper`.
+ */
+export interface ResultComparator {
+  comparator: '<' | '<=' | '>' | '>=' | '-';
+  /** The range's upper end (`-` only). */
+  upper: number | null;
+}
+
+/**
+ * Out of norm for a qualified result (ADR 033): flagged when the true value may lie above the
+ * upper limit (the safe side for liver enzymes and drug levels), or surely lies below the lower
+ * one. So `<0.5` under a max of 1.2 is in norm, `<5` over it is flagged; `>1000` is flagged
+ * whenever the range has an upper limit; `10-20` is flagged when 20 exceeds the upper limit or
+ * lies below the lower. A plain value (no comparator) is judged by isOutOfNorm.
+ */
+export function isOutOfNormQualified(
+  value: number | null | undefined,
+  qualifier: ResultComparator | null | undefined,
+  range: ReferenceRange | null,
+): boolean {
+  if (!qualifier) return isOutOfNorm(value, range);
+  if (value === null || value === undefined || !range) return false;
+  const { comparator } = qualifier;
+  // The highest value the result allows (Infinity for `>`), and whether it may equal it.
+  const high =
+    comparator === '-' ? (qualifier.upper ?? value) : comparator.startsWith('>') ? Infinity : value;
+  const highIncluded = comparator !== '<';
+  const mayBeAbove =
+    (range.max !== null && high > range.max) ||
+    (range.below !== null && (high > range.below || (high === range.below && highIncluded)));
+  // Surely below the lower limit: every value the result allows is under it.
+  const surelyBelow =
+    range.min !== null &&
+    (comparator === '<'
+      ? value <= range.min
+      : comparator === '<=' || comparator === '-'
+        ? high < range.min
+        : false);
+  return mayBeAbove || surelyBelow;
+}
+
 /** The upper limit of normal (ULN) of a range: its maximum, or its "<" limit. */
 export function upperLimitOfNormal(range: ReferenceRange | null): number | null {
   if (!range) return null;

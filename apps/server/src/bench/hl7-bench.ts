@@ -4,19 +4,26 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { ensureInitialAdmin } from '../modules/admins/service.js';
-import { buildFakeOru, normalPanel } from '../modules/lab/fake-lab.js';
+import { buildFakeOru } from '../modules/lab/fake-lab.js';
+import type { FakeObservation } from '../modules/lab/fake-lab.js';
 import type { BenchDatabase } from './databases.js';
 
 const MESSAGES = Number(process.env.BENCH_HL7_MESSAGES ?? 1_000);
 const PATIENTS = 50;
+/** Drugs per sample: with ALT, AST, creatinine and bilirubin, 20 results a message (issue 20). */
+const DRUGS = 16;
+/** The large message: BIG_SAMPLES groups of 20 results (and the hours), 10,000 results. */
+const BIG_SAMPLES = 500;
 const CONCURRENCY = 8;
 const LAB = { login: 'bench-lab', password: 'bench-lab-password-2026' };
 
 /**
- * `BENCH_ONLY=hl7` (issue 12): MESSAGES ORU^R01 from the fake laboratory (a panel of four results
- * for one sample each) through `POST /api/lab/hl7` over HTTP with HTTP Basic, one after the
+ * `BENCH_ONLY=hl7` (issues 12 and 20): MESSAGES ORU^R01 from the fake laboratory (20 results for
+ * one sample each: four biochemistry values, one of them `<^0.5`, and DRUGS concentrations, plus
+ * the hours since the dose) through `POST /api/lab/hl7` over HTTP with HTTP Basic, one after the
  * other, then the same number again from CONCURRENCY senders (new control ids, the same
- * samples: corrections). Target: 1,000 messages in ≤ 10 s. Prints lines; asserts nothing.
+ * samples: corrections); then one message of BIG_SAMPLES × 20 = 10,000 results. Targets: 1,000
+ * messages in ≤ 10 s, the large one answered in ≤ 5 s. Prints lines; asserts nothing.
  */
 export async function measureHl7(
   db: BenchDatabase,
@@ -24,7 +31,7 @@ export async function measureHl7(
   log: (line: string) => void,
 ): Promise<void> {
   await ensureInitialAdmin(db.handle.db, admin);
-  const codes = await seedSamples(db);
+  const { codes, bigCodes, drugCodes } = await seedSamples(db);
   const app = await buildApp({
     db: db.handle.db,
     config: loadConfig({ LOG_LEVEL: 'silent' }, null),
@@ -42,7 +49,7 @@ export async function measureHl7(
         controlId,
         sex: 'M',
         birthDate: '19600101',
-        samples: [normalPanel(code)],
+        samples: [{ code, observations: panel(drugCodes) }],
       });
       const started = performance.now();
       const response = await fetch(`${baseUrl}/api/lab/hl7`, {
@@ -79,8 +86,22 @@ export async function measureHl7(
     const stored = await db.handle.executeSql(
       "select count(*)::int as n from lab_messages where status = 'accepted'",
     );
+    const big = buildFakeOru({
+      controlId: 'BIG-1',
+      sex: 'M',
+      birthDate: '19600101',
+      samples: bigCodes.map((code) => ({ code, observations: panel(drugCodes) })),
+    });
+    const bigStarted = performance.now();
+    const bigResponse = await fetch(`${baseUrl}/api/lab/hl7`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'x-application/hl7-v2+er7' },
+      body: big,
+    });
+    const bigAck = await bigResponse.text();
+    const bigSeconds = (performance.now() - bigStarted) / 1000;
     log(
-      `  hl7: ${MESSAGES} messages one by one in ${sequentialSeconds.toFixed(2)} s ` +
+      `  hl7: ${MESSAGES} messages of 20 results one by one in ${sequentialSeconds.toFixed(2)} s ` +
         `(${(MESSAGES / sequentialSeconds).toFixed(0)}/s, p50 ${pct(sequential, 0.5)} ms, ` +
         `p95 ${pct(sequential, 0.95)} ms; target ≤ 10 s)`,
     );
@@ -88,6 +109,11 @@ export async function measureHl7(
       `  hl7: ${MESSAGES} messages from ${CONCURRENCY} senders in ${concurrentSeconds.toFixed(2)} s ` +
         `(${(MESSAGES / concurrentSeconds).toFixed(0)}/s, p50 ${pct(concurrent, 0.5)} ms, ` +
         `p95 ${pct(concurrent, 0.95)} ms); ${String(stored.rows[0]?.n)} accepted messages stored`,
+    );
+    log(
+      `  hl7: one message of ${BIG_SAMPLES * 20} results (${(big.length / 1024).toFixed(0)} kB) ` +
+        `answered in ${bigSeconds.toFixed(2)} s, HTTP ${bigResponse.status}, ` +
+        `${bigAck.includes('MSA|AA|') ? 'AA' : 'not accepted'}; target ≤ 5 s`,
     );
   } finally {
     await app.close();
@@ -117,8 +143,25 @@ async function configureLab(baseUrl: string, admin: { login: string; password: s
   if (!saved.ok) throw new Error(`synevo setting: ${saved.status}`);
 }
 
-/** One unit and doctor, PATIENTS men born 1960-01-01, MESSAGES samples spread over them. */
-async function seedSamples(db: BenchDatabase): Promise<string[]> {
+/** Twenty results for one sample: biochemistry (bilirubin below its detection limit) and drugs. */
+function panel(drugCodes: readonly string[]): FakeObservation[] {
+  return [
+    { code: 'ALT', value: 25, unit: 'U/L', range: '10-40' },
+    { code: 'AST', value: 22, unit: 'U/L', range: '10-40' },
+    { code: 'CREA', value: '0,9', unit: 'mg/dL', range: '0,6 - 1,2' },
+    { code: 'BIL', value: '<^0.5', unit: 'mg/dL', range: '<1.2', valueType: 'SN' },
+    ...drugCodes.map((code) => ({ code, value: 12.5, unit: 'ng/mL' })),
+    { code: 'HSLD', value: 6, unit: 'h' },
+  ];
+}
+
+/**
+ * One unit and doctor, PATIENTS men born 1960-01-01, MESSAGES + BIG_SAMPLES samples spread over
+ * them, each tested for the first DRUGS medicines.
+ */
+async function seedSamples(
+  db: BenchDatabase,
+): Promise<{ codes: string[]; bigCodes: string[]; drugCodes: string[] }> {
   const sql = db.handle;
   const unit = await sql.executeSql(
     `insert into units (name, street, building_nr, postcode, city)
@@ -157,8 +200,21 @@ async function seedSamples(db: BenchDatabase): Promise<string[]> {
      select 'H' || lpad(g::text, 7, '0'), p.id, g / ${PATIENTS} + 1, 'sent', current_date,
        'biochemistry', 'venous', 'clinic', (select min(id) from carriers), 'Jan', 'Laboratoryjny',
        current_date, 'Jan', 'Badany', 'ul. Długa', '1', '00-001', 'Warszawa'
-     from generate_series(0, ${MESSAGES - 1}) g
+     from generate_series(0, ${MESSAGES + BIG_SAMPLES - 1}) g
      join patient_list p on p.k = g % ${PATIENTS}`,
   );
-  return Array.from({ length: MESSAGES }, (_, g) => `H${String(g).padStart(7, '0')}`);
+  await sql.executeSql(
+    `insert into probe_medicines (probe_id, patient_id, medicine_id)
+     select p.id, p.patient_id, m.id from probes p
+     cross join (select id from medicines order by id limit ${DRUGS}) m
+     where p.code like 'H%' and p.patient_id in (
+       select id from patients where user_id in (select id from users where login like 'bench-hl7-patient-%'))`,
+  );
+  const drugs = await sql.executeSql(`select cas from medicines order by id limit ${DRUGS}`);
+  const code = (g: number) => `H${String(g).padStart(7, '0')}`;
+  return {
+    codes: Array.from({ length: MESSAGES }, (_, g) => code(g)),
+    bigCodes: Array.from({ length: BIG_SAMPLES }, (_, g) => code(MESSAGES + g)),
+    drugCodes: drugs.rows.map((row) => String(row.cas)),
+  };
 }

@@ -19,6 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ResultComparator } from '@portal/shared';
 
 /** Binary file content kept in PostgreSQL, so that one backup holds everything. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -573,6 +574,10 @@ export const probes = pgTable(
     results_source: text('results_source', { enum: ['hand', 'hl7', 'import'] }),
     /** The laboratory's own ranges, preferred for the flags: {analyte: {text, min, max, unit}}. */
     lab_ranges: jsonb('lab_ranges').$type<Record<string, LabRange>>(),
+    /** How the laboratory qualified a result ({analyte: {comparator, upper}}; migration 0019). */
+    result_comparators: jsonb('result_comparators').$type<Record<string, ResultComparator>>(),
+    /** The laboratory's comments ({sample, results: {analyte: text}}; migration 0019). */
+    lab_comments: jsonb('lab_comments').$type<LabComments>(),
     version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -760,6 +765,12 @@ export const globalMessageReads = pgTable(
   (t) => [primaryKey({ columns: [t.message_id, t.user_id] })],
 );
 
+/** The laboratory's comments on a sample (HL7 NTE and text OBX; ADR 033). */
+export interface LabComments {
+  sample: string | null;
+  results: Record<string, string>;
+}
+
 /** A reference range as the laboratory sent it with a result (HL7 OBX-7 or an import column). */
 export interface LabRange {
   text: string;
@@ -798,7 +809,12 @@ export const importBatches = pgTable('import_batches', {
   flushed_by: integer('flushed_by').references(() => users.id),
 });
 
-export const UNMATCHED_REASONS = ['no_probe', 'sex_mismatch', 'birth_date_mismatch'] as const;
+export const UNMATCHED_REASONS = [
+  'no_probe',
+  'sex_mismatch',
+  'birth_date_mismatch',
+  'unknown_analyte',
+] as const;
 export const UNMATCHED_STATUSES = ['open', 'matched', 'discarded'] as const;
 
 /** Results that could not be attached to a sample, waiting to be matched or discarded. */

@@ -6,7 +6,13 @@ import { pagedListQuery, pagedResponse, versionField } from './common.js';
  * Laboratory results that could not be attached to a sample (design §6 "Laboratory"; ADR 032):
  * they wait in "Niedopasowane wyniki" until an administrator matches or discards them.
  */
-export const UNMATCHED_REASONS = ['no_probe', 'sex_mismatch', 'birth_date_mismatch'] as const;
+export const UNMATCHED_REASONS = [
+  'no_probe',
+  'sex_mismatch',
+  'birth_date_mismatch',
+  // An OBX-3 code that names no analyte of the study (ADR 033): kept, never attachable.
+  'unknown_analyte',
+] as const;
 export const UNMATCHED_STATUSES = ['open', 'matched', 'discarded'] as const;
 
 export const unmatchedResult = z.object({

@@ -146,6 +146,23 @@ export const probe = z.object({
   concentration_range: z.record(z.string(), referenceRange),
   /** The keys of `concentration_range` whose result is out of norm. */
   results_out_of_norm: z.array(z.string()),
+  /**
+   * How the laboratory qualified a result (HL7 SN, ADR 033), keyed like `concentration_range`:
+   * `<` 0.5 below a detection limit, `>` 1000 above the measuring range, `-` a range to `upper`.
+   * A result without a key is a plain value.
+   */
+  result_comparators: z.record(
+    z.string(),
+    z.object({ comparator: z.enum(['<', '<=', '>', '>=', '-']), upper: z.number().nullable() }),
+  ),
+  /**
+   * The laboratory's comments (HL7 NTE and text OBX): `sample` on the whole sample, `results`
+   * per analyte (keyed like `concentration_range`). Plain text; lines separated by newlines.
+   */
+  lab_comments: z.object({
+    sample: z.string().nullable(),
+    results: z.record(z.string(), z.string()),
+  }),
   results_at: z.string().nullable(),
   /** The reception scan at the laboratory: when and by whom. */
   arrived_at: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { Hl7Message, Hl7Segment } from '@medplum/core';
+import { composite, escapeHl7 } from './hl7-er7.js';
 
 /**
  * A fake laboratory (tests, the demo, the bench): builds ORU^R01 messages as Synevo's interface
@@ -44,12 +44,16 @@ const ANALYTE_NAMES: Record<string, string> = {
   HSLD: 'Godziny od ostatniej dawki',
 };
 
-/** One ER7 message (segments separated by CR), built with @medplum/core. */
+/**
+ * One ER7 message (segments separated by CR). Every value is escaped for its field or component
+ * (ADR 033), so a code or name holding `|`, `^`, `&`, `~`, `\` or CR stays one value; only an SN
+ * value (OBX-2 `SN`, e.g. `<^0.5`) and the message type are written as given, being composites.
+ */
 export function buildFakeOru(input: FakeOru): string {
+  const e = (text: string) => escapeHl7(text);
   const segments = [
-    new Hl7Segment([
-      'MSH',
-      '^~\\&',
+    [
+      'MSH|^~\\&',
       'SYNEVO',
       'SYNEVO-LAB',
       'PORTAL',
@@ -57,58 +61,59 @@ export function buildFakeOru(input: FakeOru): string {
       '20261124083000',
       '',
       input.messageType ?? 'ORU^R01^ORU_R01',
-      input.controlId,
+      e(input.controlId),
       'P',
       '2.5',
-    ]),
-    new Hl7Segment([
+    ].join('|'),
+    [
       'PID',
       '1',
       '',
-      'LAB-PATIENT-1^^^SYNEVO',
+      composite(['LAB-PATIENT-1', '', '', 'SYNEVO']),
       '',
-      'PACJENT^TESTOWY',
+      composite(['PACJENT', 'TESTOWY']),
       '',
-      input.birthDate ?? '',
-      input.sex ?? '',
-    ]),
+      e(input.birthDate ?? ''),
+      e(input.sex ?? ''),
+    ].join('|'),
   ];
   input.samples.forEach((sample, sampleIndex) => {
     segments.push(
-      new Hl7Segment([
+      [
         'OBR',
         String(sampleIndex + 1),
         '',
-        `${sample.code}^SYNEVO`,
-        'PANEL^Panel badan^L',
+        composite([sample.code, 'SYNEVO']),
+        composite(['PANEL', 'Panel badan', 'L']),
         '',
         '',
-        sample.observedAt ?? '202611230900',
-      ]),
+        e(sample.observedAt ?? '202611230900'),
+      ].join('|'),
     );
     sample.observations.forEach((observation, index) => {
+      const valueType = observation.valueType ?? 'NM';
       segments.push(
-        new Hl7Segment([
+        [
           'OBX',
           String(index + 1),
-          observation.valueType ?? 'NM',
-          `${observation.code}^${ANALYTE_NAMES[observation.code] ?? observation.code}^L`,
+          e(valueType),
+          composite([observation.code, ANALYTE_NAMES[observation.code] ?? observation.code, 'L']),
           '',
-          String(observation.value),
-          observation.unit,
-          observation.range ?? '',
+          valueType === 'SN' ? String(observation.value) : e(String(observation.value)),
+          e(observation.unit),
+          e(observation.range ?? ''),
           '',
           '',
           '',
           'F',
           '',
           '',
-          observation.observedAt ?? '',
-        ]),
+          e(observation.observedAt ?? ''),
+        ].join('|'),
       );
     });
   });
-  return new Hl7Message(segments).toString();
+  return segments.join('\r');
 }
 
 /** A panel with normal biochemistry for one sample. */

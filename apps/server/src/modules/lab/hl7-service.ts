@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Hl7Message, Hl7Segment } from '@medplum/core';
 import { SYNEVO_LAST_ERROR } from '@portal/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -8,27 +7,45 @@ import { labMessages, medicines, patients, probes, unmatchedResults } from '../.
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/service.js';
-import { applyLabResults } from './apply-results.js';
-import type { LabResult } from './apply-results.js';
+import { applyLabResultsMany } from './apply-results.js';
+import type { IncomingComments, LabAnalyte, SampleResults } from './apply-results.js';
+import { UNKNOWN_HEADER, ackBytes, buildAck } from './hl7-ack.js';
+import type { AckCode, AckError, AckHeader, ErrorCode } from './hl7-ack.js';
+import { charsetOf, decodeStrict, separatorsOf } from './hl7-er7.js';
+import type { Charset } from './hl7-er7.js';
 import { parseOru } from './hl7-parse.js';
+import type {
+  MedicineCode,
+  ParsedOru,
+  ParsedResult,
+  SampleComments,
+  UnknownAnalyteResult,
+} from './hl7-parse.js';
 import { patientMismatch } from './patient-check.js';
 import type { PatientMismatch } from './patient-check.js';
-import type { MedicineCode, ParsedOru, ParsedResult } from './hl7-parse.js';
 
 /**
- * The laboratory's results connector (design §5 "Laboratory integration", §6 "Laboratory", ADR
- * 032). One message is stored all or nothing, in one short transaction with no acting user (the
- * audit trail shows the system); a rejected message is recorded outside it, so every error is
- * findable. The same accepted control id (MSH-10) again answers AA and changes nothing.
+ * The laboratory's results connector (design §5 "Laboratory integration", §6 "Laboratory", ADRs
+ * 032 and 033). One message is stored all or nothing, in one short transaction with no acting
+ * user (the audit trail shows the system); a rejected message is recorded outside it, so every
+ * error is findable. The same accepted control id (MSH-10) again answers AA and changes nothing.
+ * The transports (HTTP, MLLP) hand over the message's bytes; what happens inside never throws
+ * for the message's content: it answers AE or AR with an ERR segment.
  */
 
-export type AckCode = 'AA' | 'AE';
+export type { AckCode } from './hl7-ack.js';
 
 export interface Hl7Outcome {
   code: AckCode;
   /** The ACK in ER7, to answer with. */
   ack: string;
+  /** The ACK encoded in the charset we answer in (the message's own), and its Content-Type. */
+  ackBytes: Buffer;
+  ackContentType: string;
+  /** Why the message was refused (segment and field names only); null when accepted. */
   reason: string | null;
+  /** HL7 table 0357 code of the refusal; null when accepted. */
+  errorCode: ErrorCode | null;
   /** True when the control id had already been accepted (nothing written). */
   duplicate: boolean;
 }
@@ -61,62 +78,143 @@ export async function authenticateLab(
   return credentials.enabled ? 'ok' : 'disabled';
 }
 
-/** HL7 forbids its separators inside a field; a reason is plain text. */
-const plain = (text: string) => text.replace(/[|^~\\&\r\n]/g, ' ').slice(0, 200);
-
-/** The ACK for a message (medplum builds it); an unparsable message gets a minimal one. */
-export function buildAck(
-  message: Hl7Message | null,
-  code: AckCode,
-  controlId: string | null,
-  reason: string | null,
-): string {
-  const ack =
-    message?.header.name === 'MSH'
-      ? message.buildAck({ ackCode: code })
-      : new Hl7Message([
-          new Hl7Segment([
-            'MSH',
-            '^~\\&',
-            'PORTAL',
-            '',
-            '',
-            '',
-            new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14),
-            '',
-            'ACK',
-            String(Date.now()),
-            'P',
-            '2.5',
-          ]),
-          new Hl7Segment(['MSA', code, '']),
-        ]);
-  const msa = ack.getSegment('MSA');
-  if (msa) {
-    msa.setField(2, plain(controlId ?? ''));
-    msa.setField(3, code === 'AA' ? 'OK' : plain(reason ?? 'Application Error'));
-  }
-  return ack.toString();
-}
-
 /** The medicines a laboratory may name in OBX-3 (the connector's and the data import's). */
 export function loadMedicineCodes(db: Database): Promise<MedicineCode[]> {
   return db.select({ id: medicines.id, inn: medicines.inn, cas: medicines.cas }).from(medicines);
 }
 
-/** Receives one ER7 message; never throws for the message's content (that is an AE). */
-export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome> {
-  const parsed = parseOru(text, await loadMedicineCodes(db));
-  if (!parsed.ok) {
-    return reject(db, parsed.message, parsed.controlId, parsed.reason, text);
+/** What a message declares and the transport says about its bytes. */
+interface Envelope {
+  /** The charset the bytes were read in; null when they could not be read in any. */
+  charset: Charset;
+  /** True when MSH-18 or the transport named it: the ACK then names it too. */
+  declared: boolean;
+}
+
+/**
+ * The charset of a message's bytes (ADR 033): MSH-18 when present (the application that encoded
+ * the message wrote it; HTTP clients often add `charset=utf-8` by default), else the transport's
+ * (HTTP Content-Type charset), else UTF-8. Read from the MSH segment as latin1: every charset we
+ * read is ASCII-compatible there.
+ */
+function envelopeOf(
+  body: Buffer,
+  transportCharset: string | null,
+): { ok: true; envelope: Envelope } | { ok: false; error: AckError; fallback: Charset } {
+  const head = body
+    .subarray(0, 4096)
+    .toString('latin1')
+    .replace(/^\u000b/, '');
+  const separators = separatorsOf(head);
+  const mshLine = head.split(/[\r\n]/)[0] ?? '';
+  const msh18 = separators
+    ? (mshLine.split(separators.field)[17] ?? '')
+        .split(separators.repetition)[0]
+        ?.split(separators.component)[0]
+        ?.trim()
+    : '';
+  const transport = transportCharset?.trim().replace(/^"|"$/g, '') || null;
+  if (msh18) {
+    const charset = charsetOf(msh18);
+    if (!charset) {
+      return {
+        ok: false,
+        fallback: 'utf-8',
+        error: {
+          code: 103,
+          text: 'MSH-18: character set not supported',
+          location: { segment: 'MSH', sequence: 1, field: 18 },
+        },
+      };
+    }
+    return { ok: true, envelope: { charset, declared: true } };
   }
-  const { oru, message } = parsed;
-  const accept = (duplicate: boolean): Hl7Outcome => ({
-    code: 'AA',
-    ack: buildAck(message, 'AA', oru.controlId, null),
-    reason: null,
-    duplicate,
+  if (transport) {
+    const charset = charsetOf(transport);
+    if (!charset) {
+      return {
+        ok: false,
+        fallback: 'utf-8',
+        error: { code: 103, text: 'Content-Type: character set not supported' },
+      };
+    }
+    return { ok: true, envelope: { charset, declared: true } };
+  }
+  return { ok: true, envelope: { charset: 'utf-8', declared: false } };
+}
+
+/**
+ * Receives one message as the transport delivered it (bytes, and the charset the transport
+ * named, if any). Bytes not valid in the message's charset are refused (AE 102), never replaced.
+ */
+export async function receiveHl7Bytes(
+  db: Database,
+  body: Buffer,
+  transportCharset: string | null,
+): Promise<Hl7Outcome> {
+  const envelope = envelopeOf(body, transportCharset);
+  if (!envelope.ok) {
+    return refuseUnread(db, body, envelope.fallback, 'AE', envelope.error);
+  }
+  const { charset } = envelope.envelope;
+  let text: string;
+  try {
+    text = decodeStrict(body, charset);
+  } catch {
+    return refuseUnread(db, body, charset, 'AE', {
+      code: 102,
+      text: `bytes not valid in ${charset}`,
+      location: { segment: 'MSH', sequence: 1, field: 18 },
+    });
+  }
+  return process(db, text, envelope.envelope);
+}
+
+/** Receives one message already read as text (the demo, older callers); answered in UTF-8. */
+export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome> {
+  const declared = envelopeOf(Buffer.from(text.slice(0, 4096), 'utf8'), null);
+  // Already text: a message that declares UTF-8 hears it named back; any other is answered in
+  // UTF-8 without naming it (the bytes it was read from are gone).
+  return process(db, text, {
+    charset: 'utf-8',
+    declared: declared.ok && declared.envelope.declared && declared.envelope.charset === 'utf-8',
   });
+}
+
+/** A message whose bytes could not be read: recorded as well as it can be, answered. */
+async function refuseUnread(
+  db: Database,
+  body: Buffer,
+  charset: Charset,
+  code: 'AE' | 'AR',
+  error: AckError,
+): Promise<Hl7Outcome> {
+  // Read loosely only to record it and to echo its header (ASCII in every charset we read).
+  const loose = new TextDecoder(charset === 'us-ascii' ? 'windows-1252' : charset).decode(body);
+  const parsed = parseOru(loose, []);
+  const header = parsed.header;
+  return reject(db, header, code, error, loose, { charset, declared: charset !== 'utf-8' });
+}
+
+async function process(db: Database, text: string, envelope: Envelope): Promise<Hl7Outcome> {
+  const decodeBytes = (bytes: Buffer) => {
+    try {
+      return decodeStrict(bytes, envelope.charset);
+    } catch {
+      return '\uFFFD';
+    }
+  };
+  let parsed;
+  try {
+    parsed = parseOru(text, await loadMedicineCodes(db), { decodeBytes });
+  } catch {
+    // A fault of ours while reading: answered and recorded, never a 500.
+    return reject(db, UNKNOWN_HEADER, 'AE', { code: 207, text: 'internal error' }, text, envelope);
+  }
+  if (!parsed.ok) return reject(db, parsed.header, parsed.ackCode, parsed.error, text, envelope);
+  const { oru, header } = parsed;
+  const accept = (duplicate: boolean): Hl7Outcome =>
+    answer(header, 'AA', null, envelope, { reason: null, duplicate });
   if (await alreadyAccepted(db, oru.controlId)) return accept(true);
   try {
     await store(db, oru, text);
@@ -126,18 +224,41 @@ export async function receiveHl7(db: Database, text: string): Promise<Hl7Outcome
     if (error instanceof AppError && error.statusCode === 422) {
       return reject(
         db,
-        message,
-        oru.controlId,
-        'OBX: the sample is not tested for this medicine',
+        header,
+        'AE',
+        { code: 207, text: 'OBX: the sample is not tested for this medicine' },
         text,
+        envelope,
       );
     }
-    throw error;
+    return reject(db, header, 'AE', { code: 207, text: 'internal error' }, text, envelope);
   }
   // Kept until the next accepted message, which clears it (the settings screen then shows none).
   // A read is cheaper than a write per message: clear only what is there.
   if ((await readSetting(db, SYNEVO_LAST_ERROR)).value !== null) await recordSynevoError(db, null);
   return accept(false);
+}
+
+function answer(
+  header: AckHeader,
+  code: AckCode,
+  error: AckError | null,
+  envelope: Envelope,
+  outcome: { reason: string | null; duplicate: boolean },
+): Hl7Outcome {
+  const ack = buildAck(header, code, error, {
+    charset: envelope.declared ? envelope.charset : null,
+  });
+  const encoded = ackBytes(ack, envelope.charset);
+  return {
+    code,
+    ack,
+    ackBytes: encoded.bytes,
+    ackContentType: encoded.contentType,
+    reason: outcome.reason,
+    errorCode: error?.code ?? null,
+    duplicate: outcome.duplicate,
+  };
 }
 
 async function alreadyAccepted(db: Database, controlId: string): Promise<boolean> {
@@ -151,28 +272,55 @@ async function alreadyAccepted(db: Database, controlId: string): Promise<boolean
 
 async function reject(
   db: Database,
-  message: Hl7Message | null,
-  controlId: string | null,
-  reason: string,
+  header: AckHeader,
+  code: 'AE' | 'AR',
+  error: AckError,
   text: string,
+  envelope: Envelope,
 ): Promise<Hl7Outcome> {
+  const controlId = header.controlId || null;
   await db.insert(labMessages).values({
     control_id: (controlId ?? '').slice(0, 199) || '-',
     status: 'rejected',
-    error: reason,
+    error: `${error.code} ${error.text}`.slice(0, 500),
     results_count: 0,
     // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
     raw: text.replace(/\u0000/g, '\uFFFD'),
   });
   // The reason names segments and fields only, never a patient's data.
-  await recordSynevoError(db, `HL7 ${controlId ?? '-'}: ${reason}`.slice(0, 500));
-  return { code: 'AE', ack: buildAck(message, 'AE', controlId, reason), reason, duplicate: false };
+  await recordSynevoError(db, `HL7 ${controlId ?? '-'}: ${error.text}`.slice(0, 500));
+  return answer(header, code, error, envelope, { reason: error.text, duplicate: false });
 }
 
 type Verdict = 'no_probe' | PatientMismatch | null;
 
+/** Rows per INSERT of unmatched results: 13 columns × 1,000 stays far under 65,535 parameters. */
+const UNMATCHED_CHUNK = 1_000;
+/** Codes per lookup of samples. */
+const CODE_CHUNK = 5_000;
+/** The longest comment kept per sample or result. */
+const COMMENT_MAX = 4_000;
+
+const commentText = (lines: readonly string[]) =>
+  lines.length === 0 ? null : lines.join('\n').slice(0, COMMENT_MAX);
+
+function incomingComments(comments: SampleComments | undefined): IncomingComments | null {
+  if (!comments) return null;
+  const results: Partial<Record<LabAnalyte, string>> = {};
+  for (const [analyte, lines] of comments.results) {
+    const text = commentText(lines);
+    if (text) results[analyte] = text;
+  }
+  return { sample: commentText(comments.sample), results };
+}
+
 async function store(db: Database, oru: ParsedOru, text: string): Promise<void> {
-  const codes = [...new Set(oru.results.map((result) => result.probeCode))];
+  const codes = [
+    ...new Set([
+      ...oru.results.map((result) => result.probeCode),
+      ...oru.unknown.map((result) => result.probeCode),
+    ]),
+  ];
   await inTransaction(db, null, async (tx) => {
     const [recorded] = await tx
       .insert(labMessages)
@@ -180,24 +328,31 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
         control_id: oru.controlId,
         sending_facility: oru.sendingFacility,
         status: 'accepted',
-        results_count: oru.results.length,
+        results_count: oru.results.length + oru.unknown.length,
         raw: text,
       })
       .returning({ id: labMessages.id });
     const messageId = recorded?.id ?? null;
-    const found = await tx
-      .select({
-        id: probes.id,
-        code: probes.code,
-        sex: patients.sex,
-        birth_date: patients.birth_date,
-      })
-      .from(probes)
-      .innerJoin(patients, eq(patients.id, probes.patient_id))
-      .where(inArray(probes.code, codes));
-    const byCode = new Map(found.map((row) => [row.code, row]));
+    const byCode = new Map<
+      string,
+      { id: number; code: string; sex: 'M' | 'K'; birth_date: string }
+    >();
+    for (let i = 0; i < codes.length; i += CODE_CHUNK) {
+      const found = await tx
+        .select({
+          id: probes.id,
+          code: probes.code,
+          sex: patients.sex,
+          birth_date: patients.birth_date,
+        })
+        .from(probes)
+        .innerJoin(patients, eq(patients.id, probes.patient_id))
+        .where(inArray(probes.code, codes.slice(i, i + CODE_CHUNK)));
+      for (const row of found) byCode.set(row.code, row);
+    }
 
-    const matched = new Map<number, LabResult[]>();
+    const matched = new Map<number, SampleResults>();
+    const matchedCodes = new Map<number, string>();
     const unmatched: (typeof unmatchedResults.$inferInsert)[] = [];
     for (const result of oru.results) {
       const probe = byCode.get(result.probeCode);
@@ -205,31 +360,64 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
         ? 'no_probe'
         : patientMismatch({ sex: result.patientSex, birthDate: result.patientBirthDate }, probe);
       if (verdict || !probe) {
-        unmatched.push(unmatchedRow(result, verdict ?? 'no_probe', messageId));
+        unmatched.push(
+          unmatchedRow(
+            result,
+            verdict ?? 'no_probe',
+            messageId,
+            oru.comments.get(result.probeCode),
+          ),
+        );
         continue;
       }
-      const list = matched.get(probe.id) ?? [];
-      list.push({
+      let entry = matched.get(probe.id);
+      if (!entry) {
+        entry = { probeId: probe.id, results: [] };
+        matched.set(probe.id, entry);
+        matchedCodes.set(probe.id, result.probeCode);
+      }
+      entry.results.push({
         analyte: result.analyte,
         value: result.value,
+        comparator: result.comparator ?? null,
         labRange: result.labRange,
         dateOfAnalysis: result.dateOfAnalysis,
         hours: result.hours,
       });
-      matched.set(probe.id, list);
     }
-    if (unmatched.length > 0) await tx.insert(unmatchedResults).values(unmatched);
-    for (const [probeId, results] of matched) {
-      await applyLabResults(tx, probeId, results, 'hl7');
+    // Comments go with the samples whose results were attached; the others keep theirs in `raw`.
+    for (const [probeId, entry] of matched) {
+      entry.comments = incomingComments(oru.comments.get(matchedCodes.get(probeId) ?? ''));
     }
+    for (const result of oru.unknown) {
+      unmatched.push(unknownRow(result, messageId, oru.comments.get(result.probeCode)));
+    }
+    for (let i = 0; i < unmatched.length; i += UNMATCHED_CHUNK) {
+      await tx.insert(unmatchedResults).values(unmatched.slice(i, i + UNMATCHED_CHUNK));
+    }
+    await applyLabResultsMany(tx, [...matched.values()], 'hl7');
   });
+}
+
+function withComment(
+  raw: Record<string, string>,
+  comments: SampleComments | undefined,
+): Record<string, string> {
+  const sample = comments ? commentText(comments.sample) : null;
+  return sample ? { ...raw, NTE: sample } : raw;
 }
 
 function unmatchedRow(
   result: ParsedResult,
   reason: 'no_probe' | 'sex_mismatch' | 'birth_date_mismatch',
   messageId: number | null,
+  comments: SampleComments | undefined,
 ): typeof unmatchedResults.$inferInsert {
+  const comparator = result.comparator
+    ? result.comparator.comparator === '-'
+      ? `${result.value}-${result.comparator.upper ?? ''}`
+      : `${result.comparator.comparator}${result.value}`
+    : null;
   return {
     lab_message_id: messageId,
     probe_code: result.probeCode,
@@ -242,6 +430,33 @@ function unmatchedRow(
     patient_sex: result.patientSex,
     patient_birth_date: result.patientBirthDate,
     reason,
-    raw: result.raw,
+    raw: {
+      ...withComment(result.raw, comments),
+      ...(comparator ? { comparator } : {}),
+      ...(comments?.results.get(result.analyte)
+        ? { comment: commentText(comments.results.get(result.analyte) ?? []) ?? '' }
+        : {}),
+    },
+  };
+}
+
+function unknownRow(
+  result: UnknownAnalyteResult,
+  messageId: number | null,
+  comments: SampleComments | undefined,
+): typeof unmatchedResults.$inferInsert {
+  return {
+    lab_message_id: messageId,
+    probe_code: result.probeCode,
+    analyte: result.code,
+    value: result.value,
+    unit: result.unit || null,
+    lab_range: result.rangeText,
+    date_of_analysis: result.dateOfAnalysis,
+    hours: null,
+    patient_sex: result.patientSex,
+    patient_birth_date: result.patientBirthDate,
+    reason: 'unknown_analyte',
+    raw: withComment(result.raw, comments),
   };
 }

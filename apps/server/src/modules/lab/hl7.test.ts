@@ -286,17 +286,21 @@ describe('POST /api/lab/hl7', () => {
     const sample = await sampleOf();
     const controlId = unique('msg');
     const panel: FakeSample = normalPanel(sample.code);
-    panel.observations.push({ code: 'CHOL', value: 180, unit: 'mg/dL' });
+    panel.observations.push({ code: 'ALT2', value: 'hemoliza', unit: 'U/L' });
+    panel.observations[1] = { code: 'AST', value: 'hemoliza', unit: 'U/L' };
     const before = (await probeOf(sample.id)).version;
     const res = await send(buildFakeOru({ controlId, samples: [panel] }));
     expect(res.statusCode).toBe(200);
-    expect(msa(res.body)).toBe(`MSA|AE|${controlId}|OBX 5: OBX-3 unknown analyte`);
+    expect(msa(res.body)).toBe(`MSA|AE|${controlId}|OBX 2: OBX-5 not a number`);
+    expect(res.body).toContain(
+      '\rERR||OBX^2^5|102^Data type error^HL70357|E||||OBX 2: OBX-5 not a number',
+    );
     expect((await probeOf(sample.id)).version).toBe(before);
     expect(await messagesWith(controlId)).toMatchObject([
-      { status: 'rejected', error: 'OBX 5: OBX-3 unknown analyte', results_count: 0 },
+      { status: 'rejected', error: '102 OBX 2: OBX-5 not a number', results_count: 0 },
     ]);
     const lastError = await readSetting(t.db, 'synevo_last_error_message');
-    expect(JSON.stringify(lastError.value)).toContain('OBX-3 unknown analyte');
+    expect(JSON.stringify(lastError.value)).toContain('OBX-5 not a number');
     expect(JSON.stringify(lastError.value)).not.toContain(sample.code);
 
     // The next accepted message clears it.
@@ -339,7 +343,7 @@ describe('POST /api/lab/hl7', () => {
     for (const hostile of [er7.replace(sample.code, `${sample.code}\u0000`), `${er7}\u0007`]) {
       const res = await send(hostile);
       expect(res.statusCode).toBe(200);
-      expect(msa(res.body)).toBe('MSA|AE||control characters in the message');
+      expect(msa(res.body)).toMatch(/^MSA\|AE\|msg-[^|]+\|control characters in the message$/);
     }
     const huge = await send(`${er7}\rNTE|1||${'x'.repeat(HL7_MAX_MESSAGE_BYTES)}`);
     expect(huge.statusCode).toBe(413);

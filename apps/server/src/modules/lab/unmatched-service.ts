@@ -10,7 +10,7 @@ import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
-import { applyLabResults } from './apply-results.js';
+import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from './apply-results.js';
 import { labRange } from './hl7-parse.js';
 import type { LabResult } from './apply-results.js';
 
@@ -132,6 +132,10 @@ export async function matchUnmatched(
   // A row without a number (a text the laboratory sent) has nothing to store on a sample.
   const { value } = row;
   if (value === null) throw invalid({ value: ['invalid'] });
+  // A laboratory code the study does not know (ADR 033) has no column on a sample to go to.
+  if (!BIOCHEMISTRY_ANALYTES.includes(row.analyte as never) && medicineIdOf(row.analyte) === null) {
+    throw invalid({ analyte: ['invalid'] });
+  }
   const [probe] = await db
     .select({ id: probes.id, patient_id: probes.patient_id })
     .from(probes)

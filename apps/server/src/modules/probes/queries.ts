@@ -1,4 +1,4 @@
-import { rangeFor, isOutOfNorm, BIOCHEMISTRY_ANALYTES } from '@portal/shared';
+import { rangeFor, isOutOfNormQualified, BIOCHEMISTRY_ANALYTES } from '@portal/shared';
 import type { Probe, ReferenceRange, ReferenceRangeRow } from '@portal/shared';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
@@ -128,6 +128,7 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
   const rangeOf: Record<string, ReferenceRange> = {};
   const outOfNorm: string[] = [];
   const labRanges = probe.lab_ranges ?? {};
+  const comparators = probe.result_comparators ?? {};
   for (const analyte of BIOCHEMISTRY_ANALYTES) {
     const range = fromLaboratory(
       labRanges[analyte],
@@ -135,14 +136,16 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
     );
     if (!range) continue;
     rangeOf[analyte] = range;
-    if (isOutOfNorm(biochemistry[analyte], range)) outOfNorm.push(analyte);
+    if (isOutOfNormQualified(biochemistry[analyte], comparators[analyte], range)) {
+      outOfNorm.push(analyte);
+    }
   }
   for (const medicine of related.medicines) {
     const key = `medicine_${medicine.medicine_id}`;
     const range = fromLaboratory(labRanges[key], rangeFor(ranges, 'drug', medicine.inn, sex));
     if (!range) continue;
     rangeOf[key] = range;
-    if (isOutOfNorm(medicine.concentration, range)) outOfNorm.push(key);
+    if (isOutOfNormQualified(medicine.concentration, comparators[key], range)) outOfNorm.push(key);
   }
   const laboratory =
     probe.laboratory_address !== null
@@ -192,6 +195,11 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
     },
     concentration_range: rangeOf,
     results_out_of_norm: outOfNorm,
+    result_comparators: comparators,
+    lab_comments: {
+      sample: probe.lab_comments?.sample ?? null,
+      results: probe.lab_comments?.results ?? {},
+    },
     results_at: probe.results_at?.toISOString() ?? null,
     arrived_at: probe.arrived_at?.toISOString() ?? null,
     arrived_by:
@@ -213,7 +221,9 @@ export function fromLaboratory(
 ): ReferenceRange | null {
   if (!lab || (lab.min === null && lab.max === null)) return study;
   const unit = lab.unit ?? study?.unit ?? '';
-  if (lab.text.trim().startsWith('<') && !lab.text.trim().startsWith('<=')) {
+  // "(<1.0)" as "<1.0" (ADR 033): brackets do not change the limit.
+  const text = lab.text.trim().replace(/^[([{]\s*/, '');
+  if (text.startsWith('<') && !text.startsWith('<=')) {
     return { unit, min: null, max: null, below: lab.max, source: 'laboratory' };
   }
   return { unit, min: lab.min, max: lab.max, below: null, source: 'laboratory' };

@@ -82,11 +82,26 @@ export async function saveProbeResults(
     changes.concentration_date_of_analysis = concentrations.date_of_analysis;
   }
 
+  // A value typed by hand is a plain number: the laboratory's "<" or ">" of it no longer holds.
+  const retyped = [
+    ...(['alt', 'ast', 'creatine', 'bilirubine'] as const).filter(
+      (analyte) => biochemistry[analyte] !== undefined,
+    ),
+    ...values.map((value) => `medicine_${value.medicine_id}`),
+  ];
   const updated = await inTransaction(db, actor.userId, async (tx) => {
     const [row] = await tx
       .update(probes)
       .set({
         ...changes,
+        ...(retyped.length > 0
+          ? {
+              result_comparators: sql`nullif(coalesce(${probes.result_comparators}, '{}'::jsonb) - array[${sql.join(
+                retyped.map((key) => sql`${key}`),
+                sql`, `,
+              )}]::text[], '{}'::jsonb)`,
+            }
+          : {}),
         ...(storesResult
           ? { results_at: sql`now()`, status: 'received' as const, results_source: 'hand' as const }
           : {}),

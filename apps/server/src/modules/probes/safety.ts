@@ -1,5 +1,5 @@
 import type { SafetyRule } from '@portal/shared';
-import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients, probes, safetyAlerts, safetyRules, visits } from '../../db/schema.js';
 import { liveVisit } from '../visits/queries.js';
@@ -30,21 +30,38 @@ async function loadRules(tx: Queryable): Promise<SafetyRuleConfig[]> {
 
 /** Opens or refreshes the alerts of a sample's liver values (Hy's law). */
 export async function evaluateProbeAlerts(tx: Queryable, probeId: number): Promise<void> {
-  const [row] = await tx
-    .select({
-      patient_id: probes.patient_id,
-      alt: probes.alt,
-      ast: probes.ast,
-      bilirubine: probes.bilirubine,
-      sex: patients.sex,
-    })
-    .from(probes)
-    .innerJoin(patients, eq(patients.id, probes.patient_id))
-    .where(eq(probes.id, probeId));
-  if (!row) return;
+  await evaluateProbesAlerts(tx, [probeId]);
+}
+
+/**
+ * The same for many samples at once (a laboratory message of hundreds, ADR 033): the ranges and
+ * rules are read once, the samples in chunks, and only a firing rule writes.
+ */
+export async function evaluateProbesAlerts(
+  tx: Queryable,
+  probeIds: readonly number[],
+): Promise<void> {
+  if (probeIds.length === 0) return;
   const [ranges, rules] = await Promise.all([loadReferenceRanges(tx), loadRules(tx)]);
-  const fired = evaluateHysLaw(row, row.sex, ranges, rules);
-  if (fired) await raise(tx, row.patient_id, { probe_id: probeId }, fired);
+  for (let i = 0; i < probeIds.length; i += 5_000) {
+    const rows = await tx
+      .select({
+        id: probes.id,
+        patient_id: probes.patient_id,
+        alt: probes.alt,
+        ast: probes.ast,
+        bilirubine: probes.bilirubine,
+        sex: patients.sex,
+      })
+      .from(probes)
+      .innerJoin(patients, eq(patients.id, probes.patient_id))
+      .where(inArray(probes.id, probeIds.slice(i, i + 5_000)))
+      .orderBy(asc(probes.id));
+    for (const row of rows) {
+      const fired = evaluateHysLaw(row, row.sex, ranges, rules);
+      if (fired) await raise(tx, row.patient_id, { probe_id: row.id }, fired);
+    }
+  }
 }
 
 /** Opens or refreshes the alerts of a visit's ECG (QTcF above the limit or above baseline). */

@@ -30,7 +30,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
 import { LabelPrintButton } from './label-print-button';
 import { useProbe, useSaveAdverseEvents } from './probe-api';
-import { RESULT_UNITS, medicineKey, rangeText } from './probe-format';
+import { RESULT_UNITS, medicineKey, rangeText, resultText } from './probe-format';
 import { ResultsDialog } from './results-dialog';
 
 const PROBES_PATH = '/probes';
@@ -259,7 +259,7 @@ function ResultsTable({ probe, rows, label }: { probe: Probe; rows: ResultRow[];
                     >
                       {row.value === null
                         ? '–'
-                        : `${formatMeasured(row.value, i18n.language)} ${range?.unit ?? row.unit}`}
+                        : `${resultText(row.value, probe.result_comparators[row.key], i18n.language)} ${range?.unit ?? row.unit}`}
                     </Text>
                     {outOfNorm && (
                       <Badge color="red" variant="filled" size="sm">
@@ -349,6 +349,7 @@ function Results({ probe, enterer }: { probe: Probe; enterer: boolean }) {
           />
         </Stack>
       </Section>
+      <LabComments probe={probe} names={[...biochemistry, ...concentrations]} />
       {enterer && (
         <ResultsDialog
           probe={probe}
@@ -358,6 +359,47 @@ function Results({ probe, enterer }: { probe: Probe; enterer: boolean }) {
         />
       )}
     </>
+  );
+}
+
+/**
+ * The laboratory's comments (HL7 NTE and text results, ADR 033): on the sample, then per result
+ * under the result's name. Plain text (React escapes it); line breaks kept. Absent: no section.
+ */
+function LabComments({ probe, names }: { probe: Probe; names: ResultRow[] }) {
+  const { t } = useTranslation();
+  const { sample, results } = probe.lab_comments;
+  const perResult = Object.entries(results).map(([key, text]) => ({
+    key,
+    name: names.find((row) => row.key === key)?.name ?? key,
+    text,
+  }));
+  if (!sample && perResult.length === 0) return null;
+  return (
+    <Section title={t('probeDetail.labComments')}>
+      <Stack gap="xs" data-testid="probe-lab-comments">
+        {sample && (
+          <div>
+            <Text size="sm" fw={500}>
+              {t('probeDetail.labCommentSample')}
+            </Text>
+            <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+              {sample}
+            </Text>
+          </div>
+        )}
+        {perResult.map((row) => (
+          <div key={row.key} data-testid={`lab-comment-${row.key}`}>
+            <Text size="sm" fw={500}>
+              {row.name}
+            </Text>
+            <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+              {row.text}
+            </Text>
+          </div>
+        ))}
+      </Stack>
+    </Section>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rangeText, resultFromInput } from './probe-format';
+import { rangeText, resultFromInput, resultText } from './probe-format';
 
 describe('probe results format', () => {
   it('words a min..max range, a "<" limit and one-sided ranges', () => {
@@ -16,5 +16,14 @@ describe('probe results format', () => {
     expect(resultFromInput('')).toBeNull();
     expect(resultFromInput(55)).toBe(55);
     expect(resultFromInput('1,5')).toBe(1.5);
+  });
+
+  it('words a qualified result: "< 0,5" in Polish, "< 0.5" in English, ranges, plain values', () => {
+    expect(resultText(0.5, { comparator: '<', upper: null }, 'pl')).toBe('< 0,5');
+    expect(resultText(0.5, { comparator: '<', upper: null }, 'en')).toBe('< 0.5');
+    expect(resultText(1000, { comparator: '>', upper: null }, 'pl')).toBe('> 1000');
+    expect(resultText(3, { comparator: '<=', upper: null }, 'pl')).toBe('≤ 3');
+    expect(resultText(10, { comparator: '-', upper: 20.5 }, 'pl')).toBe('10–20,5');
+    expect(resultText(1.5, undefined, 'pl')).toBe('1,5');
   });
 });

@@ -15,6 +15,34 @@ export function rangeText(range: Range | undefined, language: string): string | 
   return null;
 }
 
+type Qualifier = Probe['result_comparators'][string];
+
+/**
+ * A result as the laboratory qualified it (ADR 033): "< 0,5" below a detection limit, "> 1000"
+ * above the measuring range, "≤ 3", "≥ 3", "10–20" a range; a plain number otherwise. Decimal
+ * comma in Polish, point in English.
+ */
+export function resultText(
+  value: number,
+  qualifier: Qualifier | undefined,
+  language: string,
+): string {
+  const n = (number: number) => formatMeasured(number, language);
+  if (!qualifier) return n(value);
+  switch (qualifier.comparator) {
+    case '<':
+      return `< ${n(value)}`;
+    case '>':
+      return `> ${n(value)}`;
+    case '<=':
+      return `≤ ${n(value)}`;
+    case '>=':
+      return `≥ ${n(value)}`;
+    case '-':
+      return qualifier.upper === null ? n(value) : `${n(value)}–${n(qualifier.upper)}`;
+  }
+}
+
 /** Units of the results (spec §9); a range's own unit wins where it has one. */
 export const RESULT_UNITS = {
   alt: 'U/l',
