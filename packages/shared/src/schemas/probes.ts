@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
   idField,
@@ -23,10 +24,6 @@ export const TYPES_OF_MATERIAL = ['venous', 'capillary'] as const;
 export const COLLECT_PLACES = ['clinic', 'home'] as const;
 export const BIOCHEMISTRY_ANALYTES = ['alt', 'ast', 'creatine', 'bilirubine'] as const;
 export type BiochemistryAnalyte = (typeof BIOCHEMISTRY_ANALYTES)[number];
-
-/** Labels per print (spec §5 "Label amount"). */
-export const LABEL_AMOUNT_MAX = 10;
-export const LABEL_AMOUNT_DEFAULT = 1;
 
 /** A day given as YYYY-MM-DD (required). */
 const day = () => z.string({ error: 'required' }).pipe(dayField());
@@ -260,15 +257,21 @@ export const probeResultsBody = z
   });
 export type ProbeResultsBody = z.infer<typeof probeResultsBody>;
 
-/** GET /api/probes/{id}/label.zpl|pdf?amount= (0–10, default 1). */
-export const labelQuery = z.object({
-  amount: z.coerce
+/** A label amount: a whole number from 0 to 10; outside that `amount_out_of_range`. */
+export const labelAmountField = () =>
+  z.coerce
     .number({ error: 'invalid_number' })
     .int({ error: 'invalid_number' })
-    .min(0, { error: 'invalid_number' })
-    .max(LABEL_AMOUNT_MAX, { error: 'invalid_number' })
-    .default(LABEL_AMOUNT_DEFAULT),
-});
+    .min(0, { error: 'amount_out_of_range' })
+    .max(LABEL_AMOUNT_MAX, { error: 'amount_out_of_range' });
+
+/** GET /api/probes/{id}/label.zpl|pdf?amount= (0–10, default 1). */
+export const labelQuery = z.object({ amount: labelAmountField().default(LABEL_AMOUNT_DEFAULT) });
+/**
+ * GET /api/probe-sets/{id}/label.zpl|pdf?amount=: labels per kit (0–10), by default the order's
+ * `labels_amount` (ADR 035).
+ */
+export const kitLabelQuery = z.object({ amount: labelAmountField().optional() });
 
 /** POST /api/probes/receive: one scanned label. */
 export const receiveBody = z.object({ code: requiredText(64) });
