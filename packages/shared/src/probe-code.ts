@@ -122,3 +122,12 @@ export function suffixedProbeCode(base: string, n: number): string {
   const suffix = `-${n}`;
   return base.slice(0, PROBE_CODE_MAX - suffix.length) + suffix;
 }
+
+/**
+ * A home-sampling kit's code, printed on its labels before any sample is drawn (ADR 035):
+ * `ZESTAW-{order id}-{kit number}`, barcode-safe and unlike any sample code the configuration
+ * can make (those carry no word), so a scanned kit label is never taken for a sample.
+ */
+export function kitCode(probeSetId: number, kitNumber: number): string {
+  return `ZESTAW-${probeSetId}-${kitNumber}`;
+}
