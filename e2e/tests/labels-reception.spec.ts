@@ -1,63 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
 import { expectNoSidewaysScroll } from '../layout.js';
-
-const DEVICE = {
-  name: 'Zebra ZD421 (e2e)',
-  uid: 'ZD421-E2E',
-  connection: 'usb',
-  deviceType: 'printer',
-  provider: 'com.zebra.ds.webdriver.desktop.provider.DefaultDeviceProvider',
-  manufacturer: 'Zebra Technologies',
-};
-const READY =
-  'PRINTER STATUS\r\n   ERRORS:         0 00000000 00000000\r\n   WARNINGS:       0 00000000 00000000\r\n';
-/** Paper out (bit 0x1) and paused (bit 0x10000) in ~HQES error group 1. */
-const PAUSED_NO_PAPER =
-  'PRINTER STATUS\r\n   ERRORS:         1 00000000 00010001\r\n   WARNINGS:       0 00000000 00000000\r\n';
-
-interface FakePrinter {
-  /** What GET /default answers: a device, or '' for no default printer. */
-  defaultDevice: typeof DEVICE | '';
-  /** What POST /read answers after ~HQES; null makes the read fail (500). */
-  status: string | null;
-  /** Every `data` written to the printer. */
-  written: string[];
-  /** The service is not running at all. */
-  unreachable: boolean;
-}
-
-const CORS = { 'Access-Control-Allow-Origin': '*' };
-
-/** A fake Zebra Browser Print service on 127.0.0.1:9100, answering as the real one does. */
-async function fakeBrowserPrint(page: Page, printer: FakePrinter) {
-  await page.route('http://127.0.0.1:9100/**', async (route: Route) => {
-    if (printer.unreachable) return route.abort('connectionrefused');
-    const url = new URL(route.request().url());
-    if (url.pathname === '/default') {
-      const body = printer.defaultDevice ? JSON.stringify(printer.defaultDevice) : '';
-      return route.fulfill({ status: 200, headers: CORS, contentType: 'application/json', body });
-    }
-    const payload = JSON.parse(route.request().postData() ?? '{}') as { data?: string };
-    if (url.pathname === '/write') {
-      printer.written.push(payload.data ?? '');
-      return route.fulfill({ status: 200, headers: CORS, body: '' });
-    }
-    if (url.pathname === '/read') {
-      if (printer.status === null) return route.fulfill({ status: 500, headers: CORS, body: '' });
-      return route.fulfill({
-        status: 200,
-        headers: CORS,
-        contentType: 'text/plain',
-        body: printer.status,
-      });
-    }
-    return route.fulfill({ status: 404, headers: CORS, body: '' });
-  });
-}
+import { DEVICE, PAUSED_NO_PAPER, READY, fakeBrowserPrint } from '../fake-printer.js';
+import type { FakePrinter } from '../fake-printer.js';
 
 async function openReception(page: Page, request: Parameters<typeof openSignedIn>[1]) {
   await openSignedIn(page, request, '/probes/reception', 'doctor', e2eSeed().doctor);
@@ -82,7 +30,8 @@ test.describe('Przyjęcie próbek', () => {
     await openReception(page, request);
     await expectAccessible(page, 'reception, empty');
 
-    await scan(page, sample.code);
+    // A scanner with Caps Lock on sends the code in lower case: the sample is found all the same.
+    await scan(page, sample.code.toLowerCase());
     const status = page.getByRole('status').filter({ hasText: `Przyjęto próbkę ${sample.code}` });
     await expect(status).toBeVisible();
     await expect(status).toContainText('Lucjan Etykietowy');
@@ -156,6 +105,8 @@ test.describe('Drukuj etykiety', () => {
     expect(zpl).toContain('^XA');
     expect(zpl).toContain('^CI28');
     expect(zpl).toMatch(new RegExp(`\\^BX[^\\n]*\\^FD${code}\\^FS`));
+    // The readable code in one of the printer's fixed-width fonts, whole (ADR 035).
+    expect(zpl).toMatch(new RegExp(`\\^A[DF]N,\\d+,\\d+\\^FH\\^FD${code}\\^FS`));
     expect(zpl).toContain('^PQ2,');
     expect(zpl).toContain('^XZ');
 

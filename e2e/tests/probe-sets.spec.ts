@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, registerPatient, test } from '../fixtures.js';
 import type { PortalApi } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { expectNoSidewaysScroll } from '../layout.js';
+import { DEVICE, READY, fakeBrowserPrint } from '../fake-printer.js';
+import type { FakePrinter } from '../fake-printer.js';
 
 const TITLE = 'Zestawy próbek';
 const ORDER_DIALOG = 'Zamów zestawy do pobrań';
@@ -228,6 +231,65 @@ test.describe('Zestawy próbek', () => {
     await sample.getByRole('button', { name: 'Drukuj etykiety' }).click();
     const labels = page.getByRole('dialog', { name: 'Drukuj etykiety' });
     await expect(labels.getByRole('textbox', { name: 'Liczba etykiet' })).toHaveValue('2');
+  });
+
+  test('the kits of an accepted order get their labels before any sample is drawn', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const { credentials, patient } = await arrange(api);
+    const fresh = await order(api, patient.id);
+    const accepted = await order(api, patient.id, 2);
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    const printer: FakePrinter = {
+      defaultDevice: DEVICE,
+      status: READY,
+      written: [],
+      unreachable: false,
+    };
+    await fakeBrowserPrint(page, printer);
+
+    // The doctor of the patient's unit prints them; a new order has no kits to label yet.
+    await openSignedIn(page, request, `/probe-sets/${fresh.id}`, 'doctor', credentials);
+    await expect(page.getByTestId('order-status')).toHaveText('Nowe');
+    await expect(page.getByRole('button', { name: 'Drukuj etykiety zestawów' })).toHaveCount(0);
+
+    await page.goto(`/probe-sets/${accepted.id}`);
+    await expect(kit(page, 2).getByTestId('kit-code')).toHaveText(
+      `Kod zestawu: ZESTAW-${accepted.id}-2`,
+    );
+    await page.getByRole('button', { name: 'Drukuj etykiety zestawów' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Drukuj etykiety' });
+    await expect(dialog).toContainText('ZESTAW 1/2');
+    await expect(dialog).toContainText(`od ZESTAW-${accepted.id}-1 do ZESTAW-${accepted.id}-2`);
+    const amount = dialog.getByRole('textbox', { name: 'Liczba etykiet' });
+    // The order asked for 2 labels per kit.
+    await expect(amount).toHaveValue('2');
+    await expect(dialog).toContainText('Od 0 do 10 na każdy zestaw');
+    await expectAccessible(page, 'etykiety zestawów');
+
+    await amount.fill('1');
+    await dialog.getByRole('button', { name: 'Drukuj na drukarce Zebra' }).click();
+    await expect(
+      page.getByText(`Etykiety wysłane do drukarki ${DEVICE.name} (liczba: 1)`),
+    ).toBeVisible();
+    const zpl = printer.written[1]!;
+    expect(zpl.match(/\^XA/g)).toHaveLength(2);
+    expect(zpl).toMatch(new RegExp(`\\^BX[^\\n]*\\^FDZESTAW-${accepted.id}-1\\^FS`));
+    expect(zpl).toMatch(new RegExp(`\\^BX[^\\n]*\\^FDZESTAW-${accepted.id}-2\\^FS`));
+    expect(zpl).toContain('^PQ1,');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Pobierz PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`zestawy-${accepted.id}.pdf`);
+    expect(
+      readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
   });
 
   test('a doctor sees the own unit orders but cannot accept, reject or enter waybills', async ({

@@ -50,6 +50,7 @@ import { announcementRoutes } from './modules/announcements/routes.js';
 import { documentRoutes } from './modules/documents/routes.js';
 import { meRoutes } from './modules/me/routes.js';
 import { patientApiTag } from './modules/me/openapi.js';
+import { probeSetLabelRoutes } from './modules/probe-sets/label-routes.js';
 import { probeSetRoutes } from './modules/probe-sets/routes.js';
 import { trackingProviderFor } from './modules/shipments/job.js';
 import type { TrackingProvider } from './modules/shipments/provider.js';
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(receiveRoutes, deps);
       await api.register(alertRoutes, deps);
       await api.register(probeSetRoutes, deps);
+      await api.register(probeSetLabelRoutes, deps);
       await api.register(shipmentRoutes, deps);
       await api.register(announcementRoutes, deps);
       await api.register(documentRoutes, deps);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildProbeCode } from './probe-code.js';
+import {
+  PROBE_CODE_BASE_MAX,
+  PROBE_CODE_MAX,
+  PROBE_CODE_PATTERN,
+  barcodeSafe,
+  buildProbeCode,
+  suffixedProbeCode,
+} from './probe-code.js';
 import type { ProbeCodeFacts } from './probe-code.js';
 import { PROBE_CODE_PARTS, SETTING_DEFAULTS } from './schemas/settings.js';
 
@@ -69,5 +76,47 @@ describe('buildProbeCode', () => {
         next_probe_number: 1005,
       }),
     ).toBe('1201005');
+  });
+});
+
+describe('barcode-safe codes (ADR 035)', () => {
+  it('transliterates Polish letters of either case and drops everything else', () => {
+    expect(barcodeSafe('ĄĆĘŁŃÓŚŹŻ ąćęłńóśźż')).toBe('ACELNOSZZacelnoszz');
+    expect(barcodeSafe('ŁÓDŹ~^\r')).toBe('LODZ');
+    expect(barcodeSafe('A_B C\tD\nE~F^G\u0000H/é-1')).toBe('ABCDEFGH-1');
+    // A letter typed as a base and a combining accent is the same letter.
+    expect(barcodeSafe('Lo\u0301dz\u0301')).toBe('Lodz');
+    expect(barcodeSafe('Ж😀')).toBe('');
+  });
+
+  it('builds a code of ASCII letters, digits and "-" from a hostile participant number', () => {
+    const code = buildProbeCode(SETTING_DEFAULTS.probe_config, {
+      ...facts,
+      project_number: 'ŁÓDŹ~^\r\nMSH|^~\\&',
+    });
+    expect(code).toBe('KLODZMSH3122ZP');
+    expect(code).toMatch(PROBE_CODE_PATTERN);
+  });
+
+  it('keeps the unit, the number and the material when the participant number is too long', () => {
+    const code = buildProbeCode(SETTING_DEFAULTS.probe_config, {
+      ...facts,
+      project_number: 'FDC-KARDIO-2026-' + 'X'.repeat(300),
+    });
+    expect(code).toHaveLength(PROBE_CODE_BASE_MAX);
+    expect(code.startsWith('KFDC-KARDIO-2026-')).toBe(true);
+    expect(code.endsWith('3122ZP')).toBe(true);
+    // A configuration of fixed parts alone that is too long is cut at the end.
+    const digits = Array.from({ length: 40 }, () => '7' as const);
+    expect(buildProbeCode(digits, facts)).toBe('7'.repeat(PROBE_CODE_BASE_MAX));
+  });
+
+  it('leaves room for a suffix up to -99 and shortens the base for longer ones', () => {
+    const base = 'A'.repeat(PROBE_CODE_BASE_MAX);
+    expect(suffixedProbeCode(base, 2)).toBe(`${base}-2`);
+    expect(suffixedProbeCode(base, 99)).toBe(`${base}-99`);
+    expect(suffixedProbeCode(base, 99)).toHaveLength(PROBE_CODE_MAX);
+    expect(suffixedProbeCode(base, 1234)).toBe(`${'A'.repeat(PROBE_CODE_MAX - 5)}-1234`);
+    expect(suffixedProbeCode('K1', 3)).toBe('K1-3');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MIN, PHONE_DIGITS, STRING_MAX } from './constants.js';
+import { LABEL_AMOUNT_MAX, PASSWORD_MIN, PHONE_DIGITS, STRING_MAX } from './constants.js';
 import { isAcceptableLogin, normalizeLogin } from './login.js';
 
 /**
@@ -40,6 +40,8 @@ export const validationMessages = {
     future_date: 'Ta data nie może być z przyszłości',
     negative_value: 'Ta wartość nie może być ujemna',
     date_range_reversed: 'Data końcowa nie może być wcześniejsza niż data początkowa',
+    amount_out_of_range: `Liczba etykiet musi być od 0 do ${LABEL_AMOUNT_MAX}`,
+    pdf_needs_a_label: 'Plik PDF musi mieć co najmniej jedną etykietę: podaj liczbę od 1',
     // The report's columns (spec §5 'empty' / 'not valid').
     empty: 'Nie wybrano żadnej kolumny raportu',
     not_valid: 'Raport wymaga co najmniej dwóch kolumn',
@@ -76,6 +78,8 @@ export const validationMessages = {
     future_date: 'This date cannot be in the future',
     negative_value: 'This value cannot be negative',
     date_range_reversed: 'The end date cannot be before the start date',
+    amount_out_of_range: `The number of labels must be from 0 to ${LABEL_AMOUNT_MAX}`,
+    pdf_needs_a_label: 'A PDF needs at least one label: give a number from 1',
     empty: 'No report column was chosen',
     not_valid: 'A report needs at least two columns',
   },

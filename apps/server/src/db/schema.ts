@@ -578,12 +578,29 @@ export const probes = pgTable(
     result_comparators: jsonb('result_comparators').$type<Record<string, ResultComparator>>(),
     /** The laboratory's comments ({sample, results: {analyte: text}}; migration 0019). */
     lab_comments: jsonb('lab_comments').$type<LabComments>(),
+    /**
+     * True on a sample whose code predates barcode-safe codes (migration 0022, ADR 035) and
+     * breaks the rule; null on every other. Only that migration sets it.
+     */
+    legacy_code: boolean('legacy_code'),
     version,
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('probes_code_key').on(t.code),
+    // Migration 0022: one code whatever the case; ASCII letters, digits, "-", 1–32 (ADR 035).
+    uniqueIndex('probes_code_lower_key')
+      .on(sql`lower(${t.code})`)
+      .where(sql`${t.legacy_code} is null`),
+    check(
+      'probes_code_safe_check',
+      sql`${t.legacy_code} is true or ${t.code} ~ '^[A-Za-z0-9-]{1,32}$'`,
+    ),
+    check('probes_legacy_code_check', sql`${t.legacy_code}`),
+    index('probes_code_loose_idx').on(
+      sql`lower(regexp_replace(portal_unaccent(${t.code}), '[^A-Za-z0-9-]+', '', 'g'))`,
+    ),
     uniqueIndex('probes_patient_number_key').on(t.patient_id, t.probe_number),
     index('probes_created_at_id_idx').on(t.created_at, t.id),
     index('probes_patient_id_created_at_idx').on(t.patient_id, t.created_at),

@@ -173,6 +173,9 @@ const rules: Record<string, Rule> = {
   'GET /api/probe-sets/patient-sets/:patient_id': { who: 'staff', unitScoped: true },
   'GET /api/probe-sets/probes/:id': { who: 'staff', unitScoped: true },
   'GET /api/probe-sets/:id': { who: 'staff', unitScoped: true },
+  // Kit labels (issue 20): printed from the order's page, the own unit's orders for a doctor.
+  'GET /api/probe-sets/:id/label.zpl': { who: 'staff', unitScoped: true },
+  'GET /api/probe-sets/:id/label.pdf': { who: 'staff', unitScoped: true },
   'PUT /api/probe-sets/:id': { who: 'admin' },
   'PUT /api/probe-sets/tracking/:id': { who: 'admin' },
 
@@ -928,6 +931,15 @@ const scopeRows: ScopeRow[] = [
     route: 'GET /api/probe-sets/patient-sets/:patient_id',
     request: (u) => ({ url: `/api/probe-sets/patient-sets/${u.patient.id}` }),
   },
+  // The unit's order is still registered: reaching it answers 409 not_accepted (ADR 035).
+  ...(['zpl', 'pdf'] as const).map((kind) => ({
+    route: `GET /api/probe-sets/:id/label.${kind}`,
+    request: (u: UnitData) => ({ url: `/api/probe-sets/${u.probeSetId}/label.${kind}` }),
+    own: (res: LightMyRequestResponse) => {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toEqual({ status: 'not_accepted' });
+    },
+  })),
   {
     route: 'GET /api/probe-sets/probes/:id',
     request: (u) => ({ url: `/api/probe-sets/probes/${u.probeSetId}` }),

@@ -9,7 +9,8 @@ import {
   typeError,
 } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
-import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX, shipment } from './probes.js';
+import { LABEL_AMOUNT_DEFAULT } from '../constants.js';
+import { labelAmountField, shipment } from './probes.js';
 
 /**
  * Kit orders (probe sets) and their shipments (spec §3 "Probe set", §4, §5 "Rejecting a probe
@@ -32,15 +33,13 @@ export const trackingCodeField = () =>
     .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase())
     .pipe(z.string().regex(TRACKING_CODE_PATTERN, { error: 'invalid' }));
 
-const count = (max: number, fallback?: number) => {
+const count = (max: number) =>
   // A JSON number: "2" is refused like any wrong type (ADR 037).
-  const base = z
+  z
     .number({ error: typeError('required', 'invalid_number') })
     .int({ error: 'invalid_number' })
-    .min(fallback === undefined ? 1 : 0, { error: 'invalid' })
+    .min(1, { error: 'invalid' })
     .max(max, { error: 'invalid' });
-  return fallback === undefined ? base : base.default(fallback);
-};
 
 /**
  * POST /api/probe-sets (staff, from the patient card) and POST /api/me/probe-sets (the patient,
@@ -49,7 +48,7 @@ const count = (max: number, fallback?: number) => {
 export const probeSetBody = z.object({
   patient_id: requiredId(),
   amount: count(PROBE_SET_AMOUNT_MAX),
-  labels_amount: count(LABEL_AMOUNT_MAX, LABEL_AMOUNT_DEFAULT),
+  labels_amount: labelAmountField('body').default(LABEL_AMOUNT_DEFAULT),
   street: requiredText(),
   building: requiredText(),
   postcode: requiredText(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
   idField,
@@ -7,6 +8,7 @@ import {
   optionalMultilineText,
   requiredId,
   requiredText,
+  typeError,
 } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
@@ -23,10 +25,6 @@ export const TYPES_OF_MATERIAL = ['venous', 'capillary'] as const;
 export const COLLECT_PLACES = ['clinic', 'home'] as const;
 export const BIOCHEMISTRY_ANALYTES = ['alt', 'ast', 'creatine', 'bilirubine'] as const;
 export type BiochemistryAnalyte = (typeof BIOCHEMISTRY_ANALYTES)[number];
-
-/** Labels per print (spec §5 "Label amount"). */
-export const LABEL_AMOUNT_MAX = 10;
-export const LABEL_AMOUNT_DEFAULT = 1;
 
 /** A day given as YYYY-MM-DD (required). */
 const day = () => z.string({ error: 'required' }).pipe(dayField());
@@ -277,15 +275,24 @@ export const probeResultsBody = z
   });
 export type ProbeResultsBody = z.infer<typeof probeResultsBody>;
 
-/** GET /api/probes/{id}/label.zpl|pdf?amount= (0–10, default 1). */
-export const labelQuery = z.object({
-  amount: z.coerce
-    .number({ error: 'invalid_number' })
+/** A label amount: a whole number from 0 to 10; outside that `amount_out_of_range`. */
+export const labelAmountField = (source: 'query' | 'body' = 'query') =>
+  // A query string is text; a JSON body holds a number, and "2" there is a wrong type (ADR 037).
+  (source === 'query'
+    ? z.coerce.number({ error: 'invalid_number' })
+    : z.number({ error: typeError('required', 'invalid_number') })
+  )
     .int({ error: 'invalid_number' })
-    .min(0, { error: 'invalid_number' })
-    .max(LABEL_AMOUNT_MAX, { error: 'invalid_number' })
-    .default(LABEL_AMOUNT_DEFAULT),
-});
+    .min(0, { error: 'amount_out_of_range' })
+    .max(LABEL_AMOUNT_MAX, { error: 'amount_out_of_range' });
+
+/** GET /api/probes/{id}/label.zpl|pdf?amount= (0–10, default 1). */
+export const labelQuery = z.object({ amount: labelAmountField().default(LABEL_AMOUNT_DEFAULT) });
+/**
+ * GET /api/probe-sets/{id}/label.zpl|pdf?amount=: labels per kit (0–10), by default the order's
+ * `labels_amount` (ADR 035).
+ */
+export const kitLabelQuery = z.object({ amount: labelAmountField().optional() });
 
 /**
  * POST /api/probes/receive: one scanned label. A scanner may end the code with a line end (its

@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS, warsawToday } from '@portal/shared';
+import { SETTING_DEFAULTS, suffixedProbeCode, warsawToday } from '@portal/shared';
 import type { LaboratoryValue, Probe, ProbeBody, ShippingValue } from '@portal/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -24,7 +24,7 @@ import {
 import { findReachableProbe } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
 import { liveVisit } from '../visits/queries.js';
-import { codeFor, lockCodeFacts, readCodeFacts } from './probe-number.js';
+import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
 import { loadProbe, loadProbes } from './queries.js';
 
 /** Visible carriers by name (the creation dialog's choice). */
@@ -124,21 +124,31 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
 
 /**
  * The first free code from `base`: itself, else `base-2`, `base-3`, … (a configuration without
- * the patient's number or the sample's number gives the same code to different samples).
- * Lookups by the unique index only: the base, then batches of suffixes (64, 128, …) until one is
- * free, so even a study whose every code collides needs a handful of statements.
+ * the patient's number or the sample's number gives the same code to different samples; a
+ * suffix past `-99` shortens the base so the code stays within 32 characters, ADR 035). A code
+ * is taken when another sample's code equals it ignoring letter case and Polish accents (an old
+ * `Łódź1` takes `LODZ1`), because the reception finds codes so. Lookups through the index on
+ * lower(portal_unaccent(code)) only: the base, then batches of suffixes (64, 128, …) until one
+ * is free, so even a study whose every code collides needs a handful of statements.
  */
 async function freeCode(tx: Queryable, base: string): Promise<string> {
-  const [taken] = await tx.select({ id: probes.id }).from(probes).where(eq(probes.code, base));
-  if (!taken) return base;
-  for (let from = 2, size = 64; ; from += size, size *= 2) {
-    const candidates = Array.from({ length: size }, (_, i) => `${base}-${from + i}`);
+  const taken = async (candidates: string[]) => {
     const rows = await tx
-      .select({ code: probes.code })
+      .select({ key: looseCodeKey })
       .from(probes)
-      .where(inArray(probes.code, candidates));
-    const used = new Set(rows.map((row) => row.code));
-    const free = candidates.find((code) => !used.has(code));
+      .where(
+        inArray(
+          looseCodeKey,
+          candidates.map((code) => code.toLowerCase()),
+        ),
+      );
+    return new Set(rows.map((row) => row.key));
+  };
+  if (!(await taken([base])).has(base.toLowerCase())) return base;
+  for (let from = 2, size = 64; ; from += size, size *= 2) {
+    const candidates = Array.from({ length: size }, (_, i) => suffixedProbeCode(base, from + i));
+    const used = await taken(candidates);
+    const free = candidates.find((code) => !used.has(code.toLowerCase()));
     if (free) return free;
   }
 }
@@ -200,7 +210,7 @@ export async function createProbe(
       const [row] = await tx
         .insert(probes)
         .values({ ...values, code })
-        .onConflictDoNothing({ target: probes.code })
+        .onConflictDoNothing() // the code, or the code in another letter case
         .returning({ id: probes.id });
       if (!row) continue;
       await tx.insert(probeMedicines).values(

@@ -362,6 +362,147 @@ describe('POST /api/probes', () => {
   });
 });
 
+describe('barcode-safe codes (ADR 035)', () => {
+  /** The SQLSTATE a statement failed with (Drizzle wraps the driver's error as `cause`). */
+  async function pgCode(statement: Promise<unknown>): Promise<string | undefined> {
+    try {
+      await statement;
+      return undefined;
+    } catch (error) {
+      return (error as { cause?: { code?: string } }).cause?.code;
+    }
+  }
+
+  /** A sample row for inserting straight into the table (the database's own checks). */
+  const row = (patientId: number) => ({
+    patient_id: patientId,
+    date_of_sample: '2026-01-10',
+    carrier_id: carrierId,
+    ordered_by_firstname: 'Anna',
+    ordered_by_surname: 'Lekarska',
+    ordered_at: '2026-01-10',
+    patient_firstname: 'Tadeusz',
+    patient_surname: 'Mazur',
+    patient_address_street: 'Długa',
+    patient_address_building: '5',
+    patient_address_postcode: '00-001',
+    patient_address_city: 'Łódź',
+  });
+
+  async function setProjectNumber(patientId: number, value: string) {
+    await inTransaction(t.db, admin.session.user.id, (tx) =>
+      tx.update(patients).set({ project_number: value }).where(eq(patients.id, patientId)),
+    );
+  }
+
+  it('transliterates and strips a hostile participant number in the preview, the sample and its labels', async () => {
+    await setConfig(DEFAULT_CONFIG);
+    const patient = await registerPatient(t, doctor, { pesel: freshPesel('K') });
+    // Written straight into the row: the form may refuse CR one day, the builder must not rely on it.
+    await setProjectNumber(patient.id, 'ŁÓDŹ~^\r\nłódź_ 7');
+    const shown = await preview(patient.id);
+    expect(shown.statusCode, shown.body).toBe(200);
+    const code = shown.json<{ code: string }>().code;
+    expect(code).toMatch(/^KLODZlodz7[0-9]+1ZP$/);
+    const res = await create(patient.id);
+    expect(res.statusCode, res.body).toBe(201);
+    const probe = res.json<{ probe: Probe }>().probe;
+    expect(probe.code).toBe(code);
+    // The ZPL carries the same bytes in the DataMatrix and the text, with nothing to escape.
+    const zpl = await t.request('GET', `/api/probes/${probe.id}/label.zpl`, as(doctor));
+    expect(zpl.body).toContain(`^BXN,6,200^FH^FD${code}^FS`);
+    const text = [...zpl.body.matchAll(/\^A[DF]N,\d+,\d+\^FH\^FD([^^]*)\^FS/g)].map((m) => m[1]);
+    expect(text.join('')).toBe(code);
+    // And the reception finds it by those bytes.
+    const scanned = await t.request('POST', '/api/probes/receive', {
+      ...as(doctor),
+      body: { code: code.toLowerCase() },
+    });
+    expect(scanned.statusCode, scanned.body).toBe(200);
+    expect(scanned.json<{ probe: { id: number } }>().probe.id).toBe(probe.id);
+  });
+
+  it('keeps a code within 32 characters with a long participant number and its suffixes', async () => {
+    await setConfig(['project_number']);
+    const long = `FDC-${Date.now()}-${'X'.repeat(60)}`;
+    const codes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const patient = await registerPatient(t, doctor);
+      await setProjectNumber(patient.id, long);
+      const res = await create(patient.id);
+      expect(res.statusCode, res.body).toBe(201);
+      codes.push(res.json<{ probe: Probe }>().probe.code);
+    }
+    const base = long.slice(0, 29);
+    expect(codes).toEqual([base, `${base}-2`, `${base}-3`]);
+    for (const code of codes) expect(code.length).toBeLessThanOrEqual(32);
+    await setConfig(DEFAULT_CONFIG);
+  });
+
+  it('treats a code in another letter case, or an old code that reads alike, as taken', async () => {
+    await setConfig(['project_number']);
+    const stamp = Date.now() % 1_000_000;
+    const first = await registerPatient(t, doctor);
+    await setProjectNumber(first.id, `ab${stamp}`);
+    const second = await registerPatient(t, doctor);
+    await setProjectNumber(second.id, `AB${stamp}`);
+    const a = await create(first.id);
+    const b = await create(second.id);
+    expect(a.json<{ probe: Probe }>().probe.code).toBe(`ab${stamp}`);
+    expect(b.json<{ probe: Probe }>().probe.code).toBe(`AB${stamp}-2`);
+    // An old code "Łk 123" (made before migration 0022) takes "Lk123".
+    const third = await registerPatient(t, doctor);
+    await inTransaction(t.db, admin.session.user.id, (tx) =>
+      tx.insert(probes).values({
+        ...row(third.id),
+        code: `Łk ${stamp}`,
+        legacy_code: true,
+        probe_number: 99,
+      }),
+    );
+    await setProjectNumber(third.id, `Łk${stamp}`);
+    const c = await create(third.id);
+    expect(c.json<{ probe: Probe }>().probe.code).toBe(`Lk${stamp}-2`);
+    await setConfig(DEFAULT_CONFIG);
+  });
+
+  it('is kept by the database: CHECK on the code, one code whatever the case', async () => {
+    const patient = await registerPatient(t, doctor);
+    const insert = (code: string, legacy?: true) =>
+      inTransaction(t.db, admin.session.user.id, (tx) =>
+        tx.insert(probes).values({
+          ...row(patient.id),
+          code,
+          probe_number: Math.floor(Math.random() * 1_000_000) + 1000,
+          ...(legacy ? { legacy_code: legacy } : {}),
+        }),
+      );
+    const stamp = Date.now() % 1_000_000;
+    for (const bad of [
+      `ŁÓDŹ${stamp}`,
+      `A B${stamp}`,
+      `A^${stamp}`,
+      `A\r${stamp}`,
+      'X'.repeat(33),
+      '',
+    ]) {
+      expect(await pgCode(insert(bad)), JSON.stringify(bad)).toBe('23514');
+    }
+    await insert(`Qq${stamp}`);
+    expect(await pgCode(insert(`QQ${stamp}`))).toBe('23505');
+    // Only the migration marks old codes: legacy_code is true or null, never false.
+    const unmarked = inTransaction(t.db, admin.session.user.id, (tx) =>
+      tx.insert(probes).values({
+        ...row(patient.id),
+        code: `OK${stamp}`,
+        probe_number: 5,
+        legacy_code: false,
+      }),
+    );
+    expect(await pgCode(unmarked)).toBe('23514');
+  });
+});
+
 describe('adverse events', () => {
   it('sanitises the text, clears it when blank and refuses a stale version', async () => {
     const patient = await registerPatient(t, doctor);

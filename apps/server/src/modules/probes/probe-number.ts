@@ -11,6 +11,14 @@ import { patientInclusions, patients, probes, settings } from '../../db/schema.j
  * configuration), so that the preview stays far below 5 ms.
  */
 
+/**
+ * A code as the reception and the uniqueness of new codes compare it: without letter case,
+ * accents and anything but letters, digits and `-` (an old code `Łódź 1` and a scanned `LODZ1`
+ * meet; a new code is its own key in lower case), served by the index `probes_code_loose_idx`
+ * of migration 0022 (ADR 035).
+ */
+export const looseCodeKey = sql<string>`lower(regexp_replace(portal_unaccent(${probes.code}), '[^A-Za-z0-9-]+', '', 'g'))`;
+
 /** The stored `probe_config` value (or nothing) over the default, as the settings screen shows it. */
 export function probeConfigFrom(stored: unknown): ProbeConfigValue {
   return Array.isArray(stored) && stored.length > 0

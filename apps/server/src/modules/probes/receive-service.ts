@@ -1,5 +1,6 @@
+import { barcodeSafe } from '@portal/shared';
 import type { receivedProbe } from '@portal/shared';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { inTransaction } from '../../db/client.js';
@@ -7,6 +8,7 @@ import { patients, probes } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { unitScope } from '../../policies/units.js';
+import { looseCodeKey } from './probe-number.js';
 import { userNameSql } from './queries.js';
 
 type ReceivedProbe = z.infer<typeof receivedProbe>;
@@ -51,6 +53,11 @@ async function loadReceived(db: Queryable, id: number): Promise<ReceivedProbe> {
  * second waits for the first's row lock, then finds the row taken and answers 409
  * `already_received` with the first scan's time and user. An unknown code and another unit's
  * sample answer 404 alike (design §4).
+ *
+ * The scan is found as written, else as the label's barcode-safe bytes without letter case
+ * (ADR 035): a scanner with Caps Lock, or one that sends `L` for an old label's `Ł`, still finds
+ * its sample. Should that looser match name two samples (only old codes can), neither is taken:
+ * 404, never a guess.
  */
 export async function receiveProbe(
   db: Database,
@@ -60,11 +67,20 @@ export async function receiveProbe(
   const code = rawCode.trim();
   const unit = unitScope(actor);
   return inTransaction(db, actor.userId, async (tx) => {
-    const [target] = await tx
-      .select({ id: probes.id })
+    const exact = sql<boolean>`${probes.code} = ${code}`;
+    const found = await tx
+      .select({ id: probes.id, exact })
       .from(probes)
       .innerJoin(patients, eq(patients.id, probes.patient_id))
-      .where(and(eq(probes.code, code), unit === null ? undefined : eq(patients.unit_id, unit)));
+      .where(
+        and(
+          or(eq(probes.code, code), eq(looseCodeKey, barcodeSafe(code).toLowerCase())),
+          unit === null ? undefined : eq(patients.unit_id, unit),
+        ),
+      )
+      .orderBy(sql`${exact} desc`, asc(probes.id))
+      .limit(2);
+    const target = found[0]?.exact || found.length === 1 ? found[0] : undefined;
     if (!target) throw notFound();
     const claimed = await tx
       .update(probes)

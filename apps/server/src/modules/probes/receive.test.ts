@@ -115,11 +115,44 @@ describe('POST /api/probes/receive', () => {
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ status: 'not_found' });
     expect((await scan('NIE-MA-TAKIEJ')).statusCode).toBe(404);
-    // Exact: neither a prefix nor another case finds the sample.
+    // A prefix does not find the sample.
     expect((await scan(probe.code.slice(0, -1))).statusCode).toBe(404);
-    expect((await scan(probe.code.toLowerCase())).statusCode).toBe(404);
+    expect((await scan(probe.code.toLowerCase(), otherDoctor.session.token)).statusCode).toBe(404);
     const row = await stored(probe.id);
     expect(row).toMatchObject({ status: 'collected', arrived_at: null, version: 1 });
+  });
+
+  it('finds a code in another letter case and as the transliterated bytes of a scanner (ADR 035)', async () => {
+    const probe = await insertProbe(t.db, doctor.session.user.id, patientId, {
+      code: `KLODZ${Date.now() % 100_000}-2`,
+    });
+    // Caps Lock on the scanner's keyboard, and a scanner that sends what a Polish layout types.
+    const lower = await scan(probe.code.toLowerCase());
+    expect(lower.statusCode, lower.body).toBe(200);
+    expect(lower.json<Received>().probe).toMatchObject({ id: probe.id, code: probe.code });
+    const second = await insertProbe(t.db, doctor.session.user.id, patientId, {
+      code: `KLODZ${Date.now() % 100_000}-3`,
+    });
+    const polish = await scan(second.code.replace('KLODZ', 'kŁóDź\r'));
+    expect(polish.statusCode, polish.body).toBe(200);
+    expect(polish.json<Received>().probe.id).toBe(second.id);
+  });
+
+  it('finds a code made before codes were barcode-safe by the bytes its label can be read as', async () => {
+    const old = await insertProbe(t.db, doctor.session.user.id, patientId, {
+      code: `ŁÓDŹ ${Date.now() % 100_000}`,
+      legacy_code: true,
+    });
+    // As stored, and as a scanner that cannot send Ł (and drops the space) reads it.
+    const ascii = await scan(old.code.replace('ŁÓDŹ ', 'LODZ'));
+    expect(ascii.statusCode, ascii.body).toBe(200);
+    expect(ascii.json<Received>().probe).toMatchObject({ id: old.id, code: old.code });
+    // Two old codes that read alike are not guessed between.
+    const suffix = Date.now() % 100_000;
+    for (const code of [`Żuk ${suffix}!`, `żuk ${suffix}`]) {
+      await insertProbe(t.db, doctor.session.user.id, patientId, { code, legacy_code: true });
+    }
+    expect((await scan(`ZUK${suffix}`)).statusCode).toBe(404);
   });
 
   it.each([[''], ['   '], [null], [42], ['x'.repeat(65)]])(

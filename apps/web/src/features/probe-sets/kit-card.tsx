@@ -14,7 +14,7 @@ import { IconDeviceFloppy, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, trackingBody } from '@portal/shared';
+import { formatDateTime, kitCode, trackingBody } from '@portal/shared';
 import type { ProbeSetKit } from '@portal/shared';
 import { shipmentStatusText } from '../../components/probe-set-format';
 import { isApiError } from '../../lib/api';
@@ -107,6 +107,9 @@ export function KitCard({
             </Badge>
           )}
         </Group>
+        <Text size="sm" ff="monospace" data-testid="kit-code">
+          {t('probeSets.kit.code', { code: kitCode(orderId, kit.kit_number) })}
+        </Text>
         <form onSubmit={submit} noValidate>
           <Group align="flex-end" gap="xs" wrap="wrap">
             <TextInput

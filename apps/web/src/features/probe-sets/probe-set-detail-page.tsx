@@ -17,13 +17,14 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatDateTime } from '@portal/shared';
+import { formatDateTime, kitCode } from '@portal/shared';
 import type { ProbeSet } from '@portal/shared';
 import {
   PROBE_SET_STATUS_COLOR,
   probeSetAddress,
   shipmentStatusText,
 } from '../../components/probe-set-format';
+import { ProbeLabelButton } from '../../components/probe-label-slot';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -161,6 +162,29 @@ function RefreshButton({ onDone }: { onDone: () => void }) {
   );
 }
 
+/**
+ * The kits' labels, printed when the kits are packed, before any sample is drawn (ADR 035): the
+ * samples' label dialog (through the app's slot), for the whole order, the order's labels
+ * amount per kit to start with.
+ */
+function KitLabelsButton({ order }: { order: ProbeSet }) {
+  const { t } = useTranslation();
+  const numbers = order.sets.map((kit) => kit.kit_number);
+  const first = kitCode(order.id, Math.min(...numbers));
+  const last = kitCode(order.id, Math.max(...numbers));
+  return (
+    <ProbeLabelButton
+      probe={{
+        of: 'probe-sets',
+        id: order.id,
+        code: first === last ? first : t('probeSets.kitLabelsCode', { first, last }),
+        heading: `ZESTAW ${Math.min(...numbers)}/${order.amount}`,
+        labels_amount: order.labels_amount,
+      }}
+    />
+  );
+}
+
 function Kits({
   order,
   manager,
@@ -177,7 +201,10 @@ function Kits({
         <Title order={2} size="h4" id="order-kits-title">
           {t('probeSets.kits')}
         </Title>
-        {manager && <RefreshButton onDone={onMovedOn} />}
+        <Group gap="sm" wrap="wrap">
+          {order.sets.length > 0 && <KitLabelsButton order={order} />}
+          {manager && <RefreshButton onDone={onMovedOn} />}
+        </Group>
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
         {order.sets.map((kit) => (

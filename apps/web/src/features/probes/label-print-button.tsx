@@ -2,16 +2,11 @@ import { Button } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ProbeLabelTarget } from '../../components/probe-label-slot';
 
 export interface LabelPrintButtonProps {
-  probe: {
-    id: number;
-    code: string;
-    type_of_material: string;
-    collect_place: string;
-    /** The amount the dialog starts with (a kit order's labels_amount); 1 when not given. */
-    labels_amount?: number;
-  };
+  /** A sample, or a kit order's kits (`of: 'probe-sets'`). */
+  probe: ProbeLabelTarget;
 }
 
 // The dialog (and the Browser Print client) loads when first opened, not with every sample card.
@@ -19,7 +14,7 @@ const LabelPrintDialog = lazy(() =>
   import('./label-print-dialog').then((m) => ({ default: m.LabelPrintDialog })),
 );
 
-/** "Drukuj etykiety": opens the label dialog (Zebra printer through Browser Print, or a PDF). */
+/** "Drukuj etykiety" ("… zestawów" for a kit order): opens the label dialog (Zebra printer through Browser Print, or a PDF). */
 export function LabelPrintButton({ probe }: LabelPrintButtonProps) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
@@ -28,10 +23,12 @@ export function LabelPrintButton({ probe }: LabelPrintButtonProps) {
       <Button
         variant="light"
         leftSection={<IconPrinter size={16} />}
-        data-probe={probe.id}
+        {...(probe.of === 'probe-sets'
+          ? { 'data-probe-set': probe.id }
+          : { 'data-probe': probe.id })}
         onClick={() => setOpened(true)}
       >
-        {t('probe.printLabels')}
+        {probe.of === 'probe-sets' ? t('labels.printKitLabels') : t('probe.printLabels')}
       </Button>
       {opened && (
         <Suspense fallback={null}>

@@ -46,7 +46,7 @@ export function LabelPrintDialog({
     setFailure(null);
     setBusy('zpl');
     try {
-      const device = await printZpl(() => fetchLabelZpl(probe.id, count));
+      const device = await printZpl(() => fetchLabelZpl(probe, count));
       notifySuccess(t('labels.printed', { count, printer: device.name }));
     } catch (error) {
       if (error instanceof BrowserPrintError) setFailure(error.failure);
@@ -111,16 +111,23 @@ export function LabelPrintDialog({
               <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
                 {probe.code}
               </Text>
+              {probe.of === 'probe-sets' && (
+                <Text size="xs" c="dimmed">
+                  {t('labels.kitNote')}
+                </Text>
+              )}
             </Stack>
           </Group>
         </Paper>
         <Text size="xs" c="dimmed">
-          {t('labels.previewHint')}
+          {probe.of === 'probe-sets' ? t('labels.kitPreviewHint') : t('labels.previewHint')}
         </Text>
 
         <NumberInput
           label={t('labels.amount')}
-          description={t('labels.amountHint')}
+          description={
+            probe.of === 'probe-sets' ? t('labels.amountPerKitHint') : t('labels.amountHint')
+          }
           value={amount}
           onChange={setAmount}
           min={0}

@@ -1,8 +1,21 @@
+import type { ProbeLabelTarget } from '../../components/probe-label-slot';
 import { api } from '../../lib/api-client';
 
-/** GET /api/probes/{id}/label.zpl?amount=: the ZPL the Zebra printer receives. */
-export async function fetchLabelZpl(probeId: number, amount: number): Promise<string> {
-  const blob = await api.request<Blob>(`/probes/${probeId}/label.zpl`, {
+/** Where a target's labels are: a sample's, or a kit order's kits' (ADR 035). */
+function labelPath(target: ProbeLabelTarget, kind: 'zpl' | 'pdf'): string {
+  return `/${target.of ?? 'probes'}/${target.id}/label.${kind}`;
+}
+
+/** The PDF's name: `etykiety-{code}.pdf` for a sample, `zestawy-{order}.pdf` for kits. */
+export function labelFileName(target: ProbeLabelTarget): string {
+  return target.of === 'probe-sets'
+    ? `zestawy-${target.id}.pdf`
+    : `etykiety-${target.code.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+}
+
+/** GET /api/probes/{id}/label.zpl?amount= (or a kit order's): the ZPL the printer receives. */
+export async function fetchLabelZpl(target: ProbeLabelTarget, amount: number): Promise<string> {
+  const blob = await api.request<Blob>(labelPath(target, 'zpl'), {
     query: { amount },
     responseType: 'blob',
   });
@@ -10,18 +23,18 @@ export async function fetchLabelZpl(probeId: number, amount: number): Promise<st
 }
 
 /**
- * GET /api/probes/{id}/label.pdf?amount=, saved as `etykiety-{code}.pdf` (fetched: the bearer
- * token cannot ride on a plain link).
+ * GET /api/probes/{id}/label.pdf?amount= (or a kit order's), saved under labelFileName
+ * (fetched: the bearer token cannot ride on a plain link).
  */
-export async function downloadLabelPdf(probe: { id: number; code: string }, amount: number) {
-  const blob = await api.request<Blob>(`/probes/${probe.id}/label.pdf`, {
+export async function downloadLabelPdf(target: ProbeLabelTarget, amount: number) {
+  const blob = await api.request<Blob>(labelPath(target, 'pdf'), {
     query: { amount },
     responseType: 'blob',
   });
   const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `etykiety-${probe.code.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+  link.download = labelFileName(target);
   link.rel = 'noopener';
   document.body.appendChild(link);
   link.click();
@@ -31,7 +44,9 @@ export async function downloadLabelPdf(probe: { id: number; code: string }, amou
 }
 
 /** The label's first line, as the server prints it: "POR - ŻYL", "DOM - WŁO" (spec §9). */
-export function labelHeading(probe: { type_of_material: string; collect_place: string }): string {
+export function labelHeading(target: ProbeLabelTarget): string {
+  if (target.of === 'probe-sets') return target.heading;
+  const probe = target;
   const place = probe.collect_place === 'home' ? 'DOM' : 'POR';
   const material = probe.type_of_material === 'capillary' ? 'WŁO' : 'ŻYL';
   return `${place} - ${material}`;
