@@ -183,7 +183,13 @@ export function PatientsPage() {
       cell: (p) => (
         <Stack gap={0}>
           {/* The name opens the card, as the card button does. */}
-          <Anchor component={Link} to={`/patients/card/${p.id}`} size="sm" fw={600}>
+          <Anchor
+            component={Link}
+            to={`/patients/card/${p.id}`}
+            size="sm"
+            fw={600}
+            className={classes.name}
+          >
             {fullName(p)}
           </Anchor>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
@@ -245,6 +251,7 @@ export function PatientsPage() {
         list={list}
         columns={columns}
         label={t('patients.title')}
+        dense
         renderCard={(p) => (
           <Stack gap={4}>
             <div>
