@@ -157,6 +157,56 @@ test.describe('Komunikaty', () => {
   });
 });
 
+test.describe('Podgląd komunikatu', () => {
+  test.beforeEach(async ({ api }) => deleteAll(api));
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`the preview keeps paragraphs, lists and emphasis; the read count as written (${viewport.width} px)`, async ({
+      page,
+      request,
+      api,
+    }) => {
+      await page.setViewportSize(viewport);
+      await api.call('POST', '/notifications/global', {
+        content:
+          '<p>Pierwszy akapit</p><p>Drugi akapit z <strong>ważnym</strong> i <em>pochylonym</em></p><ul><li>punkt A</li><li>punkt B</li></ul>',
+      });
+      await openSignedIn(page, request, '/messages');
+      const preview = card(page, 'Pierwszy akapit').getByRole('button');
+      // Each paragraph and list item on its own line, the emphasis kept.
+      await expect(preview.locator('strong')).toHaveText('ważnym');
+      await expect(preview.locator('em')).toHaveText('pochylonym');
+      const lines = await preview.evaluate((node) => {
+        const tops = new Set<number>();
+        for (const text of ['Pierwszy akapit', 'Drugi akapit', 'punkt A', 'punkt B']) {
+          const span = [...node.querySelectorAll('span')].find((s) =>
+            s.textContent?.startsWith(text),
+          );
+          if (span) tops.add(Math.round(span.getBoundingClientRect().top));
+        }
+        return tops.size;
+      });
+      expect(lines).toBe(4);
+      await expect(preview.locator('span', { hasText: /^punkt A$/ })).toHaveCSS(
+        'display',
+        'list-item',
+      );
+      // "Przeczytane przez: 0" as written, not in capitals.
+      const read = card(page, 'Pierwszy akapit').getByText('Przeczytane przez: 0');
+      expect(await read.innerText()).toBe('Przeczytane przez: 0');
+      await expectAccessible(page, `komunikaty: podgląd (${viewport.width} px)`);
+
+      // The dialog shows the whole text.
+      await preview.click();
+      const view = page.getByRole('dialog', { name: 'Edycja komunikatu' });
+      await expect(view).toContainText('punkt B');
+    });
+  }
+});
+
 test.describe('Komunikaty na telefonie', () => {
   test.use({ viewport: { width: 375, height: 812 } });
   test.beforeEach(async ({ api }) => deleteAll(api));

@@ -33,9 +33,19 @@ const dayButton = (page: Page, day: string) =>
 const dayName = (day: string, count: number, blocked = false) =>
   `${Number(day.slice(8, 10))}${blocked ? ' zablokowany' : ''} (${shown(day)}, Liczba reguł: ${count})`;
 
-/** The time fields (their labels carry the required asterisk). */
-const from = (scope: Locator) => scope.getByLabel(/^Od( \*)?$/);
-const to = (scope: Locator) => scope.getByLabel(/^Do( \*)?$/);
+/** A 24-hour time field (ADR 039): hours and minutes, each named after the field's label. */
+const timeField = (scope: Locator, label: 'Od' | 'Do') => ({
+  hours: scope.getByRole('spinbutton', { name: `${label}: godzina` }),
+  minutes: scope.getByRole('spinbutton', { name: `${label}: minuty` }),
+});
+
+/** Types "HH:MM" into a time field: the hours, then the minutes. */
+async function fillTime(scope: Locator, label: 'Od' | 'Do', time: string) {
+  const [hours = '', minutes = ''] = time.split(':');
+  const field = timeField(scope, label);
+  await field.hours.fill(hours);
+  await field.minutes.fill(minutes);
+}
 
 const panelTitle = (page: Page, weekday: string, day: string) =>
   page.getByRole('heading', { name: `${weekday}, ${shown(day)}` });
@@ -71,14 +81,21 @@ test.describe('Kalendarz jednostki', () => {
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Dodaj regułę' });
     await expect(dialog).toBeVisible();
-    await from(dialog).fill('16:00');
-    await to(dialog).fill('15:00');
+    // Empty, each field reads 24-hour "--:--" whatever the browser's language: no AM/PM.
+    for (const label of ['Od', 'Do'] as const) {
+      await expect(timeField(dialog, label).hours).toHaveAttribute('placeholder', '--');
+      await expect(timeField(dialog, label).minutes).toHaveAttribute('placeholder', '--');
+      await expect(timeField(dialog, label).hours).toHaveAttribute('aria-valuemax', '23');
+    }
+    await expect(dialog.getByText(/\b(AM|PM)\b/)).toHaveCount(0);
+    await fillTime(dialog, 'Od', '16:00');
+    await fillTime(dialog, 'Do', '15:00');
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
-    await expect(to(dialog)).toHaveAccessibleDescription(END_BEFORE_START);
+    await expect(dialog.getByText(END_BEFORE_START)).toBeVisible();
     await expectAccessible(page, 'kalendarz: reguła z końcem przed początkiem');
 
     // Open hours after 16:00 on every Monday.
-    await to(dialog).fill('18:00');
+    await fillTime(dialog, 'Do', '18:00');
     await expect(dialog.getByRole('radio', { name: 'Odblokuj godziny' })).toBeChecked();
     await dialog
       .getByRole('switch', { name: 'Zastosuj do wszystkich takich dni tygodnia' })
@@ -120,16 +137,17 @@ test.describe('Kalendarz jednostki', () => {
     await expect(panelTitle(page, 'poniedziałek', nextMonday)).toBeVisible();
     await page.getByRole('button', { name: 'Edytuj regułę: Odblokowane 16:00–18:00' }).click();
     const edit = page.getByRole('dialog', { name: 'Edycja reguły' });
-    await expect(from(edit)).toHaveValue('16:00');
-    await to(edit).fill('17:00');
-    await to(edit).press('Enter');
+    await expect(timeField(edit, 'Od').hours).toHaveValue('16');
+    await expect(timeField(edit, 'Od').minutes).toHaveValue('00');
+    await fillTime(edit, 'Do', '17:00');
+    await timeField(edit, 'Do').minutes.press('Enter');
     await expect(edit).toBeHidden();
     await expect(rules).toContainText('16:00–17:00');
 
     // The same rule again is refused in words.
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
-    await from(dialog).fill('16:00');
-    await to(dialog).fill('17:00');
+    await fillTime(dialog, 'Od', '16:00');
+    await fillTime(dialog, 'Do', '17:00');
     await dialog
       .getByRole('switch', { name: 'Zastosuj do wszystkich takich dni tygodnia' })
       .check();
@@ -209,12 +227,12 @@ test.describe('Kalendarz jednostki na telefonie', () => {
 
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Dodaj regułę' });
-    await from(dialog).fill('12:00');
-    await to(dialog).fill('11:00');
+    await fillTime(dialog, 'Od', '12:00');
+    await fillTime(dialog, 'Do', '11:00');
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(dialog.getByText(END_BEFORE_START)).toBeVisible();
     await expectAccessible(page, 'kalendarz na telefonie: błąd reguły');
-    await to(dialog).fill('13:00');
+    await fillTime(dialog, 'Do', '13:00');
     await dialog.getByText('Zablokuj godziny').click();
     await dialog.getByRole('button', { name: 'Zapisz' }).click();
     await expect(dialog).toBeHidden();

@@ -70,14 +70,14 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await expect(oldField).toHaveAccessibleDescription('Niepoprawne hasło');
     await expect(page).toHaveURL(/\/changepassword$/);
 
-    // Success: the toast, then about a second later the doctor's landing page (units).
+    // Success: the toast, then about a second later the doctor's landing page (patients).
     await oldField.fill(printed.password);
     const savedAt = Date.now();
     await save.click();
     await expect(page.getByText('Zmiany zostały zapisane')).toBeVisible();
-    await expect(page).toHaveURL(/\/units$/);
+    await expect(page).toHaveURL(/\/patients$/);
     expect(Date.now() - savedAt).toBeGreaterThanOrEqual(1000);
-    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Jednostki', exact: true })).not.toHaveAttribute(
       'aria-disabled',
     );
@@ -87,8 +87,8 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await page.getByRole('button', { name: 'Wyloguj się' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await signInThroughUi(page, 'doctor', { login: printed.login, password: newPassword });
-    await expect(page).toHaveURL(/\/units$/);
-    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
 
     await page.getByRole('button', { name: 'Wyloguj się' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -175,7 +175,7 @@ test.describe('Zmiana hasła z menu', () => {
   }) => {
     const unit = await api.createUnit();
     const { credentials } = await api.readyDoctor(unit.id);
-    await openSignedIn(page, request, '/doctors', 'doctor', credentials);
+    await openSignedIn(page, request, '/units', 'doctor', credentials);
     await expect(page).toHaveURL(/\/units$/);
     await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
 
@@ -191,7 +191,7 @@ test.describe('Zmiana hasła z menu', () => {
     await expect(row.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
 
     await page.goto('/admins/create');
-    await expect(page).toHaveURL(/\/units$/);
+    await expect(page).toHaveURL(/\/patients$/);
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 });

@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, openSignedIn, patientBody, registerPatient, test } from '../fixtures.js';
 import type { PortalApi } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { expectNoSidewaysScroll } from '../layout.js';
 
 function table(page: Page) {
   return page.getByRole('table', { name: 'Pacjenci' });
@@ -287,5 +288,96 @@ test.describe('Lista pacjentów', () => {
     await page.goto(`/patients/${patient.id}/edit`);
     await expect(page.getByText('Nie znaleziono wskazanego elementu.')).toBeVisible();
     await expect(page).toHaveURL(/\/patients$/);
+  });
+});
+
+/**
+ * The table fits its area from 1280 px (ADR 039): nothing scrolls sideways and "Karta pacjenta"
+ * is in view; below 1280 px the cards. The newest patient comes first and the name opens the card.
+ */
+test.describe('Lista pacjentów mieści się na ekranie', () => {
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 1440, height: 900 },
+    { width: 1280, height: 800 },
+  ]) {
+    test(`the table fits at ${viewport.width} px and the newest patient comes first`, async ({
+      page,
+      request,
+      api,
+    }) => {
+      await page.setViewportSize(viewport);
+      const unit = await api.createUnit();
+      const doctor = await api.createDoctor(unit.id);
+      const tag = randomBytes(3).toString('hex');
+      // Long values everywhere a cell could widen the table.
+      await registerPatient(api, doctor, { personal: { surname: `Starsza${tag}` } });
+      const newest = await registerPatient(api, doctor, {
+        personal: {
+          surname: `Konstantynopolitańczykowianeczka-Brzęczyszczykiewicz${tag}`,
+          firstname: 'Maria-Magdalena',
+          email: `bardzo.dlugi.adres.poczty.elektronicznej.${tag}@przychodnia-kardiologiczna.test`,
+          address_street: 'ul. Generała Władysława Andersa i Bohaterów Monte Cassino',
+          address_city: 'Kędzierzyn-Koźle',
+        },
+      });
+
+      await openSignedIn(page, request, '/patients');
+      const rows = table(page).getByRole('row');
+      // Nothing searched: the default order is the newest first.
+      await expect(rows.nth(1)).toContainText(newest.surname);
+      await expect(table(page).getByRole('columnheader', { name: 'ID' })).toHaveAttribute(
+        'aria-sort',
+        'descending',
+      );
+      const row = patientRows(page, newest.surname);
+      const card = row.getByRole('link', { name: `Karta pacjenta: ${newest.surname}` });
+      await expect(card).toBeInViewport({ ratio: 1 });
+      const box = await card.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+      // The table is no wider than its area: no sideways scroll inside it or on the page.
+      const overflow = await table(page).evaluate((node) => {
+        const area = node.parentElement!;
+        return node.scrollWidth - area.clientWidth;
+      });
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
+      await expect(row).toContainText('walsartan 160 mg');
+      await expect(row).toContainText('Kędzierzyn-Koźle');
+      await expectAccessible(page, `pacjenci (${viewport.width} px)`);
+
+      // The medicines' whole list shows in a tooltip on focus.
+      await row.getByText(/walsartan 160 mg/).focus();
+      await expect(page.getByRole('tooltip')).toContainText('hydrochlorotiazyd 12,5 mg');
+
+      // The patient's name is a link to the card.
+      await row
+        .getByRole('link', { name: `${newest.surname} Maria-Magdalena`, exact: true })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/patients/card/${newest.id}$`));
+    });
+  }
+
+  test('below 1280 px the cards, newest first, the name a link to the card', async ({
+    page,
+    request,
+    api,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const unit = await api.createUnit();
+    const doctor = await api.createDoctor(unit.id);
+    const newest = await registerPatient(api, doctor);
+    await openSignedIn(page, request, '/patients');
+    const cards = page.getByRole('list', { name: 'Pacjenci' });
+    await expect(cards.getByRole('listitem').first()).toContainText(newest.surname);
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page, 'pacjenci (telefon)');
+    await cards
+      .getByRole('listitem')
+      .first()
+      .getByRole('link', { name: `${newest.surname} Zofia`, exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/patients/card/${newest.id}$`));
   });
 });

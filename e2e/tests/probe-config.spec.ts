@@ -26,7 +26,7 @@ test.afterEach(async ({ api }) => {
 const example = (page: Page) => page.getByTestId('probe-config-example');
 const items = (page: Page) => page.getByTestId('probe-config-item');
 const handle = (page: Page, label: string) =>
-  page.getByRole('button', { name: new RegExp(`^${label}, pozycja \\d+ z \\d+\\. Przesuń$`) });
+  page.getByRole('button', { name: new RegExp(`^Przeciągnij: ${label}, pozycja \\d+ z \\d+$`) });
 
 async function openConfig(page: Page, request: Parameters<typeof openSignedIn>[1]) {
   await openSignedIn(page, request, '/settings/probe_config');

@@ -55,7 +55,7 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     );
   });
 
-  test('a doctor keeps the own menu and is sent from /doctors to units', async ({
+  test('a doctor keeps the own menu and is sent from /doctors to patients', async ({
     page,
     request,
     api,
@@ -64,8 +64,8 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     const { credentials } = await api.readyDoctor(unit.id);
     await openWithLegacySession(page, request, '/doctors', 'doctor', credentials);
 
-    await expect(page).toHaveURL(/\/units$/);
-    await expect(page.getByRole('heading', { name: 'Jednostki' })).toBeVisible();
+    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await expect(menu.getByRole('link', { name: 'Pacjenci' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveCount(0);

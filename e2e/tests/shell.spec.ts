@@ -38,7 +38,7 @@ async function transferred(response: Response) {
 test.describe('Układ na telefonie (poniżej 1280 px)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the bottom bar holds the menu, change password and logout, and navigates', async ({
+  test('the bottom bar holds the menu and Więcej (change password and logout), and navigates', async ({
     page,
     request,
     api,
@@ -56,8 +56,7 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     );
     await expectAccessible(page, 'lekarze (telefon)');
     await expect(bar.getByRole('link', { name: 'Jednostki', exact: true })).toBeVisible();
-    await expect(bar.getByRole('link', { name: 'Zmień hasło' })).toBeVisible();
-    await expect(bar.getByRole('button', { name: 'Wyloguj się' })).toBeVisible();
+    await expect(bar.getByRole('button', { name: 'Więcej' })).toBeVisible();
     // The spec's bar: doctors, patients, units; administrators only in the desktop menu.
     await expect(bar.getByRole('link', { name: 'Administratorzy' })).toHaveCount(0);
     const box = await bar.boundingBox();
@@ -80,7 +79,12 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     await expect(page.getByRole('combobox', { name: 'Sortowanie' })).toBeVisible();
     await expectAccessible(page, 'jednostki (telefon)');
 
-    await bar.getByRole('link', { name: 'Zmień hasło' }).click();
+    // Change password and logout are in the drawer that "Więcej" opens (ADR 039).
+    await bar.getByRole('button', { name: 'Więcej' }).click();
+    await page
+      .getByRole('dialog', { name: 'Menu' })
+      .getByRole('link', { name: 'Zmień hasło' })
+      .click();
     await expect(page).toHaveURL(/\/changepassword$/);
     await expect(page.getByRole('heading', { name: 'Zmiana hasła' })).toBeVisible();
     await expectAccessible(page, 'zmiana hasła (telefon)');
@@ -89,7 +93,11 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     await expect(page).toHaveURL(/\/doctors$/);
     await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
 
-    await bar.getByRole('button', { name: 'Wyloguj się' }).click();
+    await bar.getByRole('button', { name: 'Więcej' }).click();
+    await page
+      .getByRole('dialog', { name: 'Menu' })
+      .getByRole('button', { name: 'Wyloguj się' })
+      .click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
     await expectAccessible(page, 'logowanie (telefon)');

@@ -570,6 +570,11 @@ export const probes = pgTable(
     created_by: integer('created_by').references(() => users.id),
     /** The kit of a home-sampling order the sample was drawn with (migration 0015). */
     probe_set_kit_id: integer('probe_set_kit_id').references((): AnyPgColumn => probeSetKits.id),
+    /**
+     * The kit's shipment status, copied by triggers for the list's sort (migration 0023, ADR
+     * 039); null without a kit or a waybill. Never written by the app.
+     */
+    shipment_status: text('shipment_status'),
     /** Where the results came from (migration 0016). */
     results_source: text('results_source', { enum: ['hand', 'hl7', 'import'] }),
     /** The laboratory's own ranges, preferred for the flags: {analyte: {text, min, max, unit}}. */
@@ -608,6 +613,7 @@ export const probes = pgTable(
     index('probes_patient_name_id_idx').on(t.patient_surname, t.patient_firstname, t.id),
     index('probes_type_of_material_id_idx').on(t.type_of_material, t.id),
     index('probes_status_id_idx').on(t.status, t.id),
+    index('probes_shipment_status_id_idx').on(t.shipment_status, t.id),
   ],
 );
 

@@ -1,10 +1,19 @@
 // Every Mantine component's styles, layered like the login route's subset (app/shell-styles.ts).
 import '@mantine/core/styles.layer.css';
-import { AppShell, Button, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Button,
+  Drawer,
+  Group,
+  NavLink,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { IconChevronRight, IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronRight, IconKey, IconLogout, IconMenu2 } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
-import { lazy, useId, useState } from 'react';
+import { lazy, useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
@@ -16,7 +25,7 @@ import { useSession } from '../lib/session';
 import { mustChangePassword } from '../lib/session-rules';
 import classes from './app-layout.module.css';
 import { menuFor, menuTree } from './menu';
-import type { MenuEntry } from './menu';
+import type { MenuEntry, MenuItem } from './menu';
 
 const CHANGE_PASSWORD = '/changepassword';
 
@@ -171,9 +180,111 @@ function SideGroup({
   );
 }
 
+/** The menu's entries as the sidebar shows them: the settings submenu folds. */
+function MenuEntries({ items, locked }: { items: MenuItem[]; locked: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {menuTree(items).map((entry) =>
+        entry.kind === 'group' ? (
+          <SideGroup key={entry.label} entry={entry} disabled={locked} />
+        ) : (
+          <SideLink
+            key={entry.item.path}
+            to={entry.item.path}
+            label={t(entry.item.label)}
+            icon={entry.item.icon}
+            disabled={locked}
+          />
+        ),
+      )}
+      {locked && (
+        <Text size="xs" c="dimmed" mt="sm">
+          {t('nav.lockedHint')}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** Change password and logout, under the menu in the sidebar and in the drawer. */
+function AccountLinks({ onLogout }: { onLogout: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="xs">
+      <SideLink
+        to={CHANGE_PASSWORD}
+        label={t('nav.changePassword')}
+        icon={IconKey}
+        disabled={false}
+      />
+      <Button
+        variant="subtle"
+        color="gray"
+        justify="flex-start"
+        leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+        onClick={onLogout}
+      >
+        {t('nav.logout')}
+      </Button>
+    </Stack>
+  );
+}
+
 /**
- * The signed-in shell: a sidebar from 1280 px, a top strip and a fixed bottom bar below it.
- * Only one of the two navigations is rendered, so each control exists once on the page.
+ * Below 1280 px (a phone, a tablet, a narrow window) the bottom bar holds the spec's entries and
+ * "Więcej", which opens this drawer with every other entry the user may use, change password and
+ * logout (ADR 039). Mantine's Drawer traps the focus, closes on Escape and gives the focus back
+ * to the button that opened it.
+ */
+function MoreDrawer({
+  opened,
+  onClose,
+  items,
+  locked,
+  who,
+  onLogout,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  items: MenuItem[];
+  locked: boolean;
+  who: string;
+  onLogout: () => void;
+}) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  // Choosing an entry shows its screen: the drawer closes as the location changes.
+  useEffect(() => onClose(), [pathname, onClose]);
+  return (
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      size={320}
+      title={t('nav.moreTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      id={MORE_DRAWER_ID}
+    >
+      <Text size="xs" c="dimmed" mb="md">
+        {t('auth.signedInAs', { name: who })}
+      </Text>
+      {items.length > 0 && (
+        <nav aria-label={t('nav.moreNav')} className={classes.drawerNav}>
+          <MenuEntries items={items} locked={locked} />
+        </nav>
+      )}
+      <AccountLinks onLogout={onLogout} />
+    </Drawer>
+  );
+}
+
+const MORE_DRAWER_ID = 'more-menu';
+
+/**
+ * The signed-in shell: a sidebar from 1280 px; below it a top strip and a fixed bottom bar whose
+ * "Więcej" opens the rest of the menu in a drawer (ADR 039). Only one of the two navigations is
+ * rendered, so each control exists once on the page.
  */
 export function AppLayout() {
   const { t } = useTranslation();
@@ -181,10 +292,15 @@ export function AppLayout() {
   const session = useSession();
   const logout = useLogout();
   const navigating = useNavigation().state === 'loading';
+  const [moreOpened, setMoreOpened] = useState(false);
+  const closeMore = useCallback(() => setMoreOpened(false), []);
+  const isActive = useIsActive();
   if (!session) return null;
 
   const locked = mustChangePassword(session.user);
   const items = menuFor(session.user);
+  const barItems = items.filter((item) => item.mobile);
+  const drawerItems = items.filter((item) => !item.mobile);
   const who =
     session.user.firstname || session.user.surname
       ? `${session.user.firstname ?? ''} ${session.user.surname ?? ''}`.trim()
@@ -224,43 +340,12 @@ export function AppLayout() {
                 </Text>
               </AppShell.Section>
               <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
-                {menuTree(items).map((entry) =>
-                  entry.kind === 'group' ? (
-                    <SideGroup key={entry.label} entry={entry} disabled={locked} />
-                  ) : (
-                    <SideLink
-                      key={entry.item.path}
-                      to={entry.item.path}
-                      label={t(entry.item.label)}
-                      icon={entry.item.icon}
-                      disabled={locked}
-                    />
-                  ),
-                )}
-                {locked && (
-                  <Text size="xs" c="dimmed" mt="sm">
-                    {t('nav.lockedHint')}
-                  </Text>
-                )}
+                <MenuEntries items={items} locked={locked} />
               </AppShell.Section>
               <AppShell.Section>
                 <Stack gap="xs">
                   <LanguageSwitch />
-                  <SideLink
-                    to={CHANGE_PASSWORD}
-                    label={t('nav.changePassword')}
-                    icon={IconKey}
-                    disabled={false}
-                  />
-                  <Button
-                    variant="subtle"
-                    color="gray"
-                    justify="flex-start"
-                    leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
-                    onClick={() => void logout()}
-                  >
-                    {t('nav.logout')}
-                  </Button>
+                  <AccountLinks onLogout={() => void logout()} />
                 </Stack>
               </AppShell.Section>
             </AppShell.Navbar>
@@ -280,29 +365,42 @@ export function AppLayout() {
           {!isDesktop && (
             <AppShell.Footer>
               <nav aria-label={t('nav.label')} className={classes.bar}>
-                {items
-                  .filter((item) => item.mobile)
-                  .map((item) => (
-                    <BarLink
-                      key={item.path}
-                      to={item.path}
-                      label={t(item.label)}
-                      icon={item.icon}
-                      disabled={locked}
-                    />
-                  ))}
-                <BarLink
-                  to={CHANGE_PASSWORD}
-                  label={t('nav.changePassword')}
-                  icon={IconKey}
-                  disabled={false}
-                />
-                <UnstyledButton className={classes.barItem} onClick={() => void logout()}>
-                  <IconLogout size={22} stroke={1.6} aria-hidden />
-                  <span className={classes.barLabel}>{t('nav.logout')}</span>
+                {barItems.map((item) => (
+                  <BarLink
+                    key={item.path}
+                    to={item.path}
+                    label={t(item.label)}
+                    icon={item.icon}
+                    disabled={locked}
+                  />
+                ))}
+                <UnstyledButton
+                  className={classes.barItem}
+                  aria-haspopup="dialog"
+                  aria-expanded={moreOpened}
+                  aria-controls={moreOpened ? MORE_DRAWER_ID : undefined}
+                  // The screen shown is one of the drawer's: "Więcej" is marked like a bar entry.
+                  data-active={
+                    [...drawerItems.map((item) => item.path), CHANGE_PASSWORD].some(isActive) ||
+                    undefined
+                  }
+                  onClick={() => setMoreOpened(true)}
+                >
+                  <IconMenu2 size={22} stroke={1.6} aria-hidden />
+                  <span className={classes.barLabel}>{t('nav.more')}</span>
                 </UnstyledButton>
               </nav>
             </AppShell.Footer>
+          )}
+          {!isDesktop && (
+            <MoreDrawer
+              opened={moreOpened}
+              onClose={closeMore}
+              items={drawerItems}
+              locked={locked}
+              who={who}
+              onLogout={() => void logout()}
+            />
           )}
         </AppShell>
       </ProbeLabelButtonProvider>

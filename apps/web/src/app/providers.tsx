@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { TOAST_AUTO_CLOSE_MS } from '@portal/shared';
 import { queryClient } from './query-client';
 import { cssVariablesResolver, theme } from './theme';
+import toasts from './toasts.module.css';
 
 /**
  * What every screen needs, the login page included. The confirm dialogs' provider lives in the
@@ -19,7 +20,12 @@ export function Providers({ children }: { children: ReactNode }) {
         cssVariablesResolver={cssVariablesResolver}
         defaultColorScheme="light"
       >
-        <Notifications autoClose={TOAST_AUTO_CLOSE_MS} position="top-right" />
+        <Notifications
+          autoClose={TOAST_AUTO_CLOSE_MS}
+          position="top-center"
+          containerWidth={400}
+          classNames={{ root: toasts.root }}
+        />
         {children}
       </MantineProvider>
     </QueryClientProvider>

@@ -48,6 +48,8 @@ interface DataTableProps<T extends TableRow> {
   label: string;
   /** False for lists whose endpoint has no search (the audit trail filters instead). */
   searchable?: boolean;
+  /** Narrower cell padding, for a wide list that must fit from 1280 px (patients, ADR 039). */
+  dense?: boolean;
 }
 
 function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none' }) {
@@ -67,6 +69,7 @@ export function DataTable<T extends TableRow>({
   renderCard,
   label,
   searchable = true,
+  dense = false,
 }: DataTableProps<T>) {
   const { t, i18n } = useTranslation();
   const isDesktop = useIsDesktop();
@@ -98,7 +101,13 @@ export function DataTable<T extends TableRow>({
   } else if (isDesktop) {
     content = (
       <Table.ScrollContainer minWidth={720}>
-        <Table aria-label={label} striped highlightOnHover verticalSpacing="sm">
+        <Table
+          aria-label={label}
+          striped
+          highlightOnHover
+          verticalSpacing="sm"
+          horizontalSpacing={dense ? 6 : 'xs'}
+        >
           <Table.Thead>
             <Table.Tr>
               {columns.map((column) => {

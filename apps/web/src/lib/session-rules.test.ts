@@ -7,9 +7,10 @@ const DOCTOR: Permission[] = ['units.read', 'patients.read', 'patients.write'];
 const CHANGED = '2026-01-01T00:00:00Z';
 
 describe('session rules', () => {
-  it('lands those who manage doctors on doctors and everyone else on units', () => {
+  it('lands those who manage doctors on doctors, doctors on patients, anyone else on units', () => {
     expect(landingPath({ permissions: ADMIN })).toBe('/doctors');
-    expect(landingPath({ permissions: DOCTOR })).toBe('/units');
+    expect(landingPath({ permissions: DOCTOR })).toBe('/patients');
+    expect(landingPath({ permissions: ['units.read'] })).toBe('/units');
     expect(landingPath({ permissions: [] })).toBe('/units');
   });
 
@@ -21,7 +22,7 @@ describe('session rules', () => {
   it('sends users with a generated password to change it first', () => {
     expect(homePath({ permissions: ADMIN, changed_password_at: null })).toBe('/changepassword');
     expect(homePath({ permissions: DOCTOR, changed_password_at: null })).toBe('/changepassword');
-    expect(homePath({ permissions: DOCTOR, changed_password_at: CHANGED })).toBe('/units');
+    expect(homePath({ permissions: DOCTOR, changed_password_at: CHANGED })).toBe('/patients');
     expect(homePath({ permissions: ADMIN, changed_password_at: CHANGED })).toBe('/doctors');
   });
 });

@@ -4,11 +4,12 @@ import { can } from './permissions';
 type RulesUser = Pick<SessionUser, 'permissions' | 'changed_password_at'>;
 
 /**
- * Where a signed-in user lands: those who manage doctors (administrators) on doctors, everyone
- * else on units (design §4).
+ * Where a signed-in user lands: those who manage doctors (administrators) on doctors, those who
+ * read patients (doctors) on their patients, their daily screen (ADR 039); anyone else on units.
  */
 export function landingPath(user: Pick<SessionUser, 'permissions'>): string {
-  return can(user, 'doctors.manage') ? '/doctors' : '/units';
+  if (can(user, 'doctors.manage')) return '/doctors';
+  return can(user, 'patients.read') ? '/patients' : '/units';
 }
 
 /** A generated password was never replaced: everything leads to the change-password screen. */

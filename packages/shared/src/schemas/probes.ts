@@ -187,6 +187,8 @@ export const PROBE_ORDER_BY = [
   'patient',
   'type_of_material',
   'status',
+  // The kit's shipment status (ADR 039).
+  'shipment_status',
 ] as const;
 export const probeListQuery = pagedListQuery(PROBE_ORDER_BY).extend({
   patientIds: idListField().optional(),

@@ -208,6 +208,46 @@ describe('GET /api/probes', () => {
     expect(numbers(await asAdmin({ order_by, order_direction }))).toEqual(expected);
   });
 
+  it("sorts by the kit's shipment status, copied onto its samples and kept in step (ADR 039)", async () => {
+    // Two kits of one order of Sędziak's: sample 1 in kit 1, sample 2 in kit 2. Kit 2 has no
+    // waybill yet, so its status is no shipment's (null, last in ascending order).
+    const ids = async (query: string) =>
+      ((await t.db.execute(sql.raw(query))) as { rows: { id: number }[] }).rows.map((r) =>
+        Number(r.id),
+      );
+    const [set] = await ids(`insert into probe_sets (patient_id, amount, street, building,
+      postcode, city) values (${patient.sedziak}, 2, 'Długa', '1', '00-001', 'Łódź') returning id`);
+    const [kit1, kit2] = await ids(`insert into probe_set_kits (probe_set_id, patient_id,
+      kit_number, tracking_code, last_status) values
+      (${set}, ${patient.sedziak}, 1, 'PX00000000001', 'W drodze'),
+      (${set}, ${patient.sedziak}, 2, null, 'Nadana') returning id`);
+    await t.db.execute(sql`update probes set probe_set_kit_id = ${kit1} where id = ${probe[1]!}`);
+    await t.db.execute(sql`update probes set probe_set_kit_id = ${kit2} where id = ${probe[2]!}`);
+    const shipmentAsc = { order_by: 'shipment_status', order_direction: 'asc' };
+    // Nulls last ascending (the others by id), first descending.
+    expect(numbers(await asAdmin(shipmentAsc))).toEqual([1, 2, 3, 4, 5]);
+    expect(numbers(await asAdmin({ ...shipmentAsc, order_direction: 'desc' }))).toEqual([
+      5, 4, 3, 2, 1,
+    ]);
+    // The kit's waybill and a new status reach the sample: "Doręczona" sorts before "W drodze".
+    await t.db.execute(
+      sql`update probe_set_kits set tracking_code = 'PX00000000002', last_status = 'Doręczona' where id = ${kit2!}`,
+    );
+    expect(numbers(await asAdmin(shipmentAsc))).toEqual([2, 1, 3, 4, 5]);
+    const page = await asAdmin({ ...shipmentAsc, search: 'sedziak' });
+    expect(numbers(page)).toEqual([2, 1]);
+    expect(page.data[0]!.shipment).toMatchObject({ last_status: 'Doręczona' });
+    // The copy is no audit entry of the sample's (the kit's own change is).
+    const audited = await ids(`select id from audit_entries where entity_name = 'probes'
+      and column_name = 'shipment_status'`);
+    expect(audited).toEqual([]);
+    // Back as it was for the other tests.
+    await t.db.execute(
+      sql`update probes set probe_set_kit_id = null where probe_set_kit_id is not null`,
+    );
+    expect(numbers(await asAdmin(shipmentAsc))).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('sorts the matches of a search', async () => {
     const byPatient = { order_by: 'patient', order_direction: 'asc' };
     expect(numbers(await asAdmin({ search: 'a00', ...byPatient }))).toEqual([1, 2]);

@@ -79,6 +79,8 @@ const SORT_COLUMNS = {
   patient: ['patient_surname', 'patient_firstname', 'id'],
   type_of_material: ['type_of_material', 'id'],
   status: ['status', 'id'],
+  // The kit's status copied onto the sample (migration 0023): no page joins the kits.
+  shipment_status: ['shipment_status', 'id'],
 } as const satisfies Record<ProbeListQuery['order_by'], readonly (keyof typeof probes._.columns)[]>;
 
 async function pageIds(db: Database, filter: ProbeFilter, query: ProbeListQuery, offset: number) {
@@ -99,6 +101,7 @@ async function pageIds(db: Database, filter: ProbeFilter, query: ProbeListQuery,
         patient_firstname: probes.patient_firstname,
         type_of_material: probes.type_of_material,
         status: probes.status,
+        shipment_status: probes.shipment_status,
       })
       .from(probes)
       .where(where);

@@ -18,13 +18,13 @@ import { formatWarsawDate, formatWarsawTime } from '@portal/shared';
 import type { Announcement } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
+import { RichTextPreview } from '../../components/rich-text-preview';
 import { MessageDialogs, useReopenStaleEdit } from '../../components/message-dialogs';
 import type { MessageDialog } from '../../components/message-dialogs';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { can } from '../../lib/permissions';
-import { htmlToText } from '../../lib/rich-text';
 import { useSession } from '../../lib/session';
 import {
   useAnnouncements,
@@ -60,7 +60,8 @@ function Byline({ announcement }: { announcement: Announcement }) {
           {formatWarsawDate(announcement.created_at)} {formatWarsawTime(announcement.created_at)}
         </Text>
       </div>
-      <Badge color="gray" variant="light">
+      {/* As written: a badge's default capitals made "PRZECZYTANE PRZEZ: 3" (ADR 039). */}
+      <Badge color="gray" variant="light" tt="none">
         {t('announcements.readBy', { n: announcement.readNum })}
       </Badge>
     </Group>
@@ -186,9 +187,7 @@ export function AnnouncementsPage() {
                 }
               >
                 <Byline announcement={announcement} />
-                <Text size="sm" mt={6} className={classes.preview}>
-                  {htmlToText(announcement.content)}
-                </Text>
+                <RichTextPreview html={announcement.content} className={classes.preview} />
               </UnstyledButton>
             </Card>
           ))}

@@ -1,10 +1,10 @@
 import { Group, Radio, Stack, Switch, Text } from '@mantine/core';
-import { TimeInput } from '@mantine/dates';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { calendarRuleBody } from '@portal/shared';
 import type { CalendarRule, CalendarRuleType } from '@portal/shared';
 import { FormModal } from '../../components/form-modal';
+import { TimeField } from '../../components/time-field';
 import { isApiError } from '../../lib/api';
 import { api } from '../../lib/api-client';
 import type { CalendarRuleList } from '@portal/shared';
@@ -92,13 +92,13 @@ export function RuleModal({
       saving={save.isPending}
     >
       <Group grow align="flex-start" gap="sm">
-        <TimeInput
+        <TimeField
           label={t('calendar.from')}
           required
-          data-autofocus
+          hoursInputProps={{ 'data-autofocus': true }}
           {...form.getInputProps('started_at')}
         />
-        <TimeInput label={t('calendar.to')} required {...form.getInputProps('ended_at')} />
+        <TimeField label={t('calendar.to')} required {...form.getInputProps('ended_at')} />
       </Group>
       <Radio.Group
         label={t('calendar.operation')}

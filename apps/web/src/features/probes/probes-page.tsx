@@ -45,7 +45,7 @@ export function ProbesPage() {
 
   const created = (probe: ProbeListItem) => formatDateTime(probe.created_at);
   const material = (probe: ProbeListItem) => t(`probe.material.${probe.type_of_material}`);
-  // Probe sets and their shipments come with issue 11; until then every sample shows "-".
+  // A home sample's kit's shipment status; "-" for a sample without a kit or a waybill.
   const shipment = (probe: ProbeListItem) => probe.shipment?.last_status || '-';
   const details = (probe: ProbeListItem) => (
     <Anchor
@@ -79,7 +79,13 @@ export function ProbesPage() {
       sortKey: 'type_of_material',
       cell: material,
     },
-    { key: 'shipment', header: t('probeList.shipment'), cell: shipment },
+    {
+      key: 'shipment',
+      header: t('probeList.shipment'),
+      // The kit's status copied onto the sample (ADR 039): sorted like the other columns.
+      sortKey: 'shipment_status',
+      cell: shipment,
+    },
     { key: 'details', header: t('probeList.actions'), cell: details, actions: true },
   ];
 

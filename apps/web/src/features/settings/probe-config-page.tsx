@@ -118,7 +118,11 @@ function SequenceItem({
     transform,
     transition,
     isDragging,
-  } = useSortable({ id: item.id });
+  } = useSortable({
+    id: item.id,
+    // dnd-kit's own "sortable" would be read out in English (ADR 039).
+    attributes: { roleDescription: t('probeConfig.roleDescription') },
+  });
   return (
     <Box
       component="li"

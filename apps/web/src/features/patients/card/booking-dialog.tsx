@@ -12,7 +12,7 @@ import {
 import { DatePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDay, WINDOW_REASON_MAX, warsawToday } from '@portal/shared';
@@ -21,10 +21,12 @@ import { FormModal } from '../../../components/form-modal';
 import { LocalizedDates } from '../../../components/localized-dates';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
-import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
+import { hideToast, notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
 import { personName } from './card-format';
 import { isWeekend, ordinalKey, outsideWindow, shortTime } from './visit-format';
 import { useSaveVisit, useSlots, useVisitWindow } from './visits-api';
+
+const CHOOSE_SLOT_TOAST = 'booking-choose-slot';
 
 type BookingPatient = Pick<PatientDetail, 'id' | 'unit_id' | 'firstname' | 'surname'>;
 
@@ -72,6 +74,11 @@ function BookingForm({
     visit && visit.date >= today && !isWeekend(visit.date) ? visit.date : null,
   );
   const [slot, setSlot] = useState<string | null>(null);
+  // "Choose a slot" leaves once one is chosen, and with the dialog (ADR 039).
+  useEffect(() => {
+    if (slot) hideToast(CHOOSE_SLOT_TOAST);
+  }, [slot]);
+  useEffect(() => () => hideToast(CHOOSE_SLOT_TOAST), []);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [reasonAsked, setReasonAsked] = useState(false);
@@ -88,7 +95,7 @@ function BookingForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!date || !slot) {
-      notifyWarning(t('card.booking.chooseSlot'));
+      notifyWarning(t('card.booking.chooseSlot'), { id: CHOOSE_SLOT_TOAST });
       return;
     }
     if (needsReason && reason.trim() === '') {

@@ -9,7 +9,7 @@ import { isApiError } from '../../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { htmlToText } from '../../../lib/rich-text';
+import { RichTextPreview } from '../../../components/rich-text-preview';
 import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
@@ -21,7 +21,7 @@ import { TabState } from './tab-state';
 function ReadStatus({ message }: { message: PatientMessage }) {
   const { t } = useTranslation();
   return message.read_at ? (
-    <Badge color="gray" variant="light">
+    <Badge color="gray" variant="light" tt="none">
       {t('card.messages.readAt', { date: formatDateTime(message.read_at) })}
     </Badge>
   ) : (
@@ -149,9 +149,7 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
                       </div>
                       <ReadStatus message={message} />
                     </Group>
-                    <Text size="sm" className={classes.preview}>
-                      {htmlToText(message.content)}
-                    </Text>
+                    <RichTextPreview html={message.content} className={classes.preview} />
                   </UnstyledButton>
                 </Card>
               );

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconId, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
@@ -38,8 +38,10 @@ export function PatientsPage() {
   const list = useListQuery<PatientListItem>({
     entity: ENTITY.patients,
     path: '/patients',
+    // Newest first, so a patient just registered heads the list (ADR 039); the server's own
+    // default stays ascending (the API's contract), so the web asks for it.
     orderBy: 'id',
-    direction: 'asc',
+    direction: 'desc',
     paging: 'offset',
     params: patientFilterParams(filters, groups.data ?? []),
   });
@@ -52,17 +54,21 @@ export function PatientsPage() {
     list.setPage(1);
   }
 
+  const medicineText = (m: PatientListItem['medicines'][number]) =>
+    m.dose === null
+      ? m.name
+      : t('patients.list.medicineDose', {
+          name: m.name,
+          dose: formatNumber(m.dose, i18n.language),
+        });
+
+  /** Each medicine on its own line (the cards). */
   const medicines = (p: PatientListItem) =>
     p.medicines.length ? (
       <Stack gap={0}>
         {p.medicines.map((m) => (
-          <Text key={m.id} size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {m.dose === null
-              ? m.name
-              : t('patients.list.medicineDose', {
-                  name: m.name,
-                  dose: formatNumber(m.dose, i18n.language),
-                })}
+          <Text key={m.id} size="sm">
+            {medicineText(m)}
           </Text>
         ))}
       </Stack>
@@ -70,10 +76,49 @@ export function PatientsPage() {
       <Text size="sm">{EMPTY_VALUE}</Text>
     );
 
+  /**
+   * The table's medicines: at most three lines, the whole list in a tooltip (on hover and on
+   * focus) and in the text itself, which screen readers read whole (ADR 039).
+   */
+  const medicinesCell = (p: PatientListItem) => {
+    if (!p.medicines.length) return <Text size="sm">{EMPTY_VALUE}</Text>;
+    const list = p.medicines.map(medicineText).join(', ');
+    return (
+      <Tooltip
+        label={list}
+        multiline
+        w={280}
+        openDelay={300}
+        events={{ hover: true, focus: true, touch: false }}
+      >
+        <Text size="sm" lineClamp={3} className={classes.medicines} tabIndex={0}>
+          {list}
+        </Text>
+      </Tooltip>
+    );
+  };
+
   const groupNames = (p: PatientListItem) =>
     p.group ? (
       <Stack gap={0}>
         <Text size="sm">{p.group.name}</Text>
+        {p.subgroup && (
+          <Text size="sm" c="dimmed">
+            {p.subgroup.name}
+          </Text>
+        )}
+      </Stack>
+    ) : (
+      <Text size="sm">{EMPTY_VALUE}</Text>
+    );
+
+  /** The table's group column: the group's number and name, the subgroup under them. */
+  const groupCell = (p: PatientListItem) =>
+    p.group ? (
+      <Stack gap={0}>
+        <Text size="sm">
+          {t('patients.list.groupLine', { nr: p.group.nr, name: p.group.name })}
+        </Text>
         {p.subgroup && (
           <Text size="sm" c="dimmed">
             {p.subgroup.name}
@@ -90,10 +135,24 @@ export function PatientsPage() {
         {formatPhone(p.phone_number)}
       </Anchor>
       {p.email && (
-        <Anchor href={`mailto:${p.email}`} size="sm">
+        <Anchor href={`mailto:${p.email}`} size="sm" className={classes.email}>
           {p.email}
         </Anchor>
       )}
+    </Stack>
+  );
+
+  /** Contact and address in one column, so that the table fits from 1280 px (ADR 039). */
+  const contactAndAddress = (p: PatientListItem) => (
+    <Stack gap={4}>
+      {contact(p)}
+      <Stack gap={0}>
+        {addressLines(p).map((text) => (
+          <Text key={text} size="sm">
+            {text}
+          </Text>
+        ))}
+      </Stack>
     </Stack>
   );
 
@@ -116,16 +175,23 @@ export function PatientsPage() {
   );
 
   const columns: Column<PatientListItem>[] = [
-    { key: 'id', header: t('patients.list.id'), sortKey: 'id', width: 70, cell: (p) => p.id },
+    { key: 'id', header: t('patients.list.id'), sortKey: 'id', width: 56, cell: (p) => p.id },
     {
       key: 'name',
       header: t('patients.list.name'),
       sortKey: 'surname',
       cell: (p) => (
         <Stack gap={0}>
-          <Text size="sm" fw={600}>
+          {/* The name opens the card, as the card button does. */}
+          <Anchor
+            component={Link}
+            to={`/patients/card/${p.id}`}
+            size="sm"
+            fw={600}
+            className={classes.name}
+          >
             {fullName(p)}
-          </Text>
+          </Anchor>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             {t('patients.list.pesel')}: {p.pesel}
           </Text>
@@ -134,36 +200,21 @@ export function PatientsPage() {
     },
     {
       key: 'group',
-      header: t('patients.list.group'),
+      header: t('patients.list.groupAndSubgroup'),
       sortKey: 'group',
-      width: 80,
-      cell: (p) => p.group?.nr ?? EMPTY_VALUE,
+      cell: groupCell,
     },
-    { key: 'medicines', header: t('patients.list.medicines'), cell: medicines },
-    { key: 'groupNames', header: t('patients.list.groupAndSubgroup'), cell: groupNames },
-    { key: 'contact', header: t('patients.list.contact'), cell: contact },
-    {
-      key: 'address',
-      header: t('patients.list.address'),
-      cell: (p) => (
-        <Stack gap={0}>
-          {addressLines(p).map((text) => (
-            <Text key={text} size="sm" style={{ whiteSpace: 'nowrap' }}>
-              {text}
-            </Text>
-          ))}
-        </Stack>
-      ),
-    },
+    { key: 'medicines', header: t('patients.list.medicines'), cell: medicinesCell },
+    { key: 'contact', header: t('patients.list.contactAndAddress'), cell: contactAndAddress },
     {
       key: 'lastVisit',
       header: t('patients.list.lastVisit'),
-      cell: (p) => formatVisitDate(p.past_visit_date),
+      cell: (p) => <span className={classes.date}>{formatVisitDate(p.past_visit_date)}</span>,
     },
     {
       key: 'nextVisit',
       header: t('patients.list.nextVisit'),
-      cell: (p) => formatVisitDate(p.next_visit_date),
+      cell: (p) => <span className={classes.date}>{formatVisitDate(p.next_visit_date)}</span>,
     },
     {
       key: 'operations',
@@ -200,10 +251,13 @@ export function PatientsPage() {
         list={list}
         columns={columns}
         label={t('patients.title')}
+        dense
         renderCard={(p) => (
           <Stack gap={4}>
             <div>
-              <Text fw={600}>{fullName(p)}</Text>
+              <Anchor component={Link} to={`/patients/card/${p.id}`} fw={600}>
+                {fullName(p)}
+              </Anchor>
               <Text size="sm" c="dimmed">
                 {t('patients.list.pesel')}: {p.pesel} · {t('patients.list.id')}: {p.id}
               </Text>

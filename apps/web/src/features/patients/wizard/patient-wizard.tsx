@@ -15,7 +15,7 @@ import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../api/lookups';
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
-import { notifyError, notifyWarning } from '../../../lib/notify';
+import { hideToast, notifyError, notifyWarning } from '../../../lib/notify';
 import { usePeselStatus } from '../patients-api';
 import { InclusionStep } from './inclusion-step';
 import { MedicinesStep } from './medicines-step';
@@ -24,6 +24,10 @@ import { QualificationStep } from './qualification-step';
 import classes from './wizard.module.css';
 import { LAST_STEP, STEPS, inclusionMissing, stepOfField } from './wizard-state';
 import type { RawPatientBody, WizardAction, WizardState } from './wizard-state';
+
+/** The wizard's validation toasts, taken away once what they ask for is done (ADR 039). */
+const INCLUSION_TOAST = 'wizard-inclusion-missing';
+const INVALID_TOAST = 'wizard-invalid';
 
 // Below 960 px the stepper shows numbers only and the step's name moves into the heading.
 const COMPACT_QUERY = '(max-width: 59.99em)';
@@ -93,6 +97,23 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
     heading.current?.focus({ preventScroll: true });
   }, [state.step]);
 
+  // A validation toast leaves when its step is fixed, and with the wizard.
+  const inclusionChosen = !inclusionMissing(state);
+  const errorCount = Object.keys(state.errors).length;
+  useEffect(() => {
+    if (inclusionChosen) hideToast(INCLUSION_TOAST);
+  }, [inclusionChosen]);
+  useEffect(() => {
+    if (errorCount === 0) hideToast(INVALID_TOAST);
+  }, [errorCount]);
+  useEffect(
+    () => () => {
+      hideToast(INCLUSION_TOAST);
+      hideToast(INVALID_TOAST);
+    },
+    [],
+  );
+
   const stepLabels: Record<(typeof STEPS)[number], string> = {
     personal: t('patients.wizard.steps.personal'),
     inclusion: t('patients.wizard.steps.inclusion'),
@@ -118,7 +139,9 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
   }
 
   function selectAnyInclusion() {
-    notifyWarning(t('patients.createPatient.inclusion.selectAnyInclusion'));
+    notifyWarning(t('patients.createPatient.inclusion.selectAnyInclusion'), {
+      id: INCLUSION_TOAST,
+    });
     dispatch({ type: 'goTo', step: 1 });
   }
 
@@ -147,7 +170,7 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
     const { errors, data } = formErrors();
     if (data === undefined) {
       dispatch({ type: 'setErrors', errors, goToFirst: true });
-      notifyError(t('common.validationError'));
+      notifyError(t('common.validationError'), { id: INVALID_TOAST });
       focusFirstInvalid(content.current);
       return;
     }
