@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
+import { firstAdminNotice } from './lib/first-admin-notice.js';
 import { resolveSecretKey } from './lib/secrets.js';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -50,13 +51,7 @@ async function main() {
       'empty data directory and no fitting database image (npm run build makes one): ' +
         'the embedded database was created from scratch',
     );
-  if (initial.created && initial.generatedPassword) {
-    // Printed once, straight to the console and not into the structured log.
-    process.stdout.write(
-      `\nFirst administrator created.\n  login:    ${initial.login}\n  password: ${initial.generatedPassword}\n` +
-        'It must be changed at the first sign-in.\n\n',
-    );
-  } else if (initial.created) {
+  if (initial.created && !initial.generatedPassword) {
     app.log.info({ login: initial.login }, 'first administrator created from the environment');
   }
   if (!config.webRoot)
@@ -85,6 +80,13 @@ async function main() {
     { url: config.publicUrl, database: database.kind, startMs: Math.round(performance.now()) },
     'study portal ready',
   );
+  if (initial.created && initial.generatedPassword) {
+    // Printed once, straight to the console and not into the structured log, as the last lines
+    // of the start, where it is seen (ADR 040).
+    process.stdout.write(
+      firstAdminNotice(initial.login, initial.generatedPassword, config.publicUrl),
+    );
+  }
 }
 
 main().catch((error: unknown) => {
