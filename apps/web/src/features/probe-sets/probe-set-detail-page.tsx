@@ -24,6 +24,7 @@ import {
   probeSetAddress,
   shipmentStatusText,
 } from '../../components/probe-set-format';
+import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -93,7 +94,18 @@ function Decision({ order, onMovedOn }: { order: ProbeSet; onMovedOn: () => void
   const decide = useDecideProbeSet(order.id);
   const [rejecting, setRejecting] = useState(false);
 
+  // Accepting cannot be undone (the order can no longer be rejected): asked first, as "Odrzuć" is.
   function accept() {
+    confirmAction({
+      question: t('probeSets.acceptQuestion', { id: order.id }),
+      detail: t('probeSets.acceptDetail'),
+      confirmLabel: t('probeSets.accept'),
+      cancelLabel: t('common.cancel'),
+      onConfirm: decideAccept,
+    });
+  }
+
+  function decideAccept() {
     decide.mutate(
       { status: 1, version: order.version },
       {
@@ -137,9 +149,9 @@ function Decision({ order, onMovedOn }: { order: ProbeSet; onMovedOn: () => void
   );
 }
 
-function RefreshButton({ onDone }: { onDone: () => void }) {
+function RefreshButton({ orderId, onDone }: { orderId: number; onDone: () => void }) {
   const { t } = useTranslation();
-  const refresh = useRefreshTracking();
+  const refresh = useRefreshTracking(orderId);
   return (
     <Button
       size="xs"
@@ -149,7 +161,11 @@ function RefreshButton({ onDone }: { onDone: () => void }) {
       onClick={() =>
         refresh.mutate(undefined, {
           onSuccess: (result) => {
-            notifySuccess(t('probeSets.refreshed', result));
+            notifySuccess(
+              result.checked === 0
+                ? t('probeSets.refreshedNothing')
+                : t('probeSets.refreshed', result),
+            );
             onDone();
           },
           onError: (failure) => notifyError(t(commonErrorKey(failure))),
@@ -177,7 +193,7 @@ function Kits({
         <Title order={2} size="h4" id="order-kits-title">
           {t('probeSets.kits')}
         </Title>
-        {manager && <RefreshButton onDone={onMovedOn} />}
+        {manager && <RefreshButton orderId={order.id} onDone={onMovedOn} />}
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
         {order.sets.map((kit) => (
