@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import pino from 'pino';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { builtImage } from './db/pglite-image.js';
@@ -81,12 +82,22 @@ async function main() {
     'study portal ready',
   );
   if (initial.created && initial.generatedPassword) {
-    // Printed once, straight to the console and not into the structured log, as the last lines
-    // of the start, where it is seen (ADR 040).
-    process.stdout.write(
+    // Printed once to the console and not into the structured log, as the last lines of the
+    // start, where it is seen (ADR 040): written to the logger's own output stream, after every
+    // line logged before it (pino writes asynchronously; process.stdout would overtake them).
+    writeAfterLog(
+      app.log,
       firstAdminNotice(initial.login, initial.generatedPassword, config.publicUrl),
     );
   }
+}
+
+/** Writes text to the logger's destination (pino's stream; Fastify's type does not show it). */
+function writeAfterLog(log: object, text: string) {
+  const stream = (log as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    { write?: (chunk: string) => unknown } | undefined;
+  if (typeof stream?.write === 'function') stream.write(text);
+  else process.stdout.write(text);
 }
 
 main().catch((error: unknown) => {
