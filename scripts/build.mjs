@@ -10,8 +10,9 @@
 // produced (each file's path, size and mtime). A later run skips the workspace when both still
 // match: nothing it is built from changed, and nothing rebuilt, replaced or deleted its output
 // behind the stamp's back (`npm run build -w …`, a checkout, `rm -rf dist`). Anything else builds.
-// The shared package's output is an input of the web app and of the server, so a change there
-// rebuilds both.
+// The shared package's output is an input of the web app and of the server, by content, so a
+// change there rebuilds both, and `npm run typecheck` rebuilding it to the same files rebuilds
+// nothing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,9 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'data', 'test-results', 'play
 const COMMON = ['package.json', 'package-lock.json', 'tsconfig.base.json'];
 
 const WORKSPACES = [
-  { name: '@portal/shared', dir: 'packages/shared', inputs: ['packages/shared'] },
+  // Its output by content: `npm run typecheck`, `dev` and `demo` rebuild it from the same sources
+  // (new mtimes, the same files), which must not make the start rebuild all three.
+  { name: '@portal/shared', dir: 'packages/shared', inputs: ['packages/shared'], byContent: true },
   // Both bundle or import what the shared package compiled, so its output is their input.
   { name: '@portal/web', dir: 'apps/web', inputs: ['apps/web', 'packages/shared/dist'] },
   { name: '@portal/server', dir: 'apps/server', inputs: ['apps/server', 'packages/shared/dist'] },
@@ -47,32 +50,43 @@ function files(path, skip = SKIP_DIRS) {
   return found.sort();
 }
 
-/** A digest of files: path, size and mtime of each, and the content too when asked. */
-function digest(paths, withContent) {
+/** A digest of files: path and size of each, with its mtime and/or its content as asked. */
+function digest(paths, { mtime, content }) {
   const hash = createHash('sha256');
   for (const path of paths) {
     const stat = statSync(join(ROOT, path));
-    hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\0`);
-    if (withContent) hash.update(readFileSync(join(ROOT, path)));
+    hash.update(`${path}\0${stat.size}\0${mtime ? stat.mtimeMs : ''}\0`);
+    if (content) hash.update(readFileSync(join(ROOT, path)));
   }
   return hash.digest('hex');
 }
 
 function inputDigest(workspace) {
-  // A folder named `dist` is an input only where it is listed itself (the shared package's).
-  const paths = [
-    ...COMMON,
-    ...workspace.inputs.flatMap((path) =>
-      path.endsWith('/dist') ? files(path, new Set()) : files(path),
-    ),
-  ];
-  return `${process.version}:${digest(paths, true)}`;
+  const sources = [...COMMON, ...workspace.inputs.filter((path) => !path.endsWith('/dist'))];
+  // A folder named `dist` is an input only where it is listed itself (the shared package's
+  // output), and by content only: rebuilt to the same files, it changes nothing downstream.
+  const built = workspace.inputs.filter((path) => path.endsWith('/dist'));
+  const own = digest(
+    sources.flatMap((path) => files(path)),
+    { mtime: true, content: true },
+  );
+  const upstream = digest(
+    built.flatMap((path) => files(path, new Set())),
+    { mtime: false, content: true },
+  );
+  return `${process.version}:${own}:${upstream}`;
 }
 
-/** The output folder, stamp excluded: a rebuild, a deletion or a copy changes mtimes. */
+/**
+ * The output folder, stamp excluded: a rebuild, a deletion or a copy changes mtimes (or, for a
+ * workspace built `byContent`, its files).
+ */
 function outputDigest(workspace) {
   const paths = files(join(workspace.dir, 'dist'), new Set());
-  return paths.length === 0 ? null : digest(paths, false);
+  if (paths.length === 0) return null;
+  return workspace.byContent
+    ? digest(paths, { mtime: false, content: true })
+    : digest(paths, { mtime: true, content: false });
 }
 
 function readStamp(workspace) {
