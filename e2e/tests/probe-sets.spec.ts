@@ -60,6 +60,8 @@ test.describe('Zestawy próbek', () => {
     request,
     api,
   }) => {
+    // The whole way of an order, with eight axe runs: more than the default minute on a busy machine.
+    test.slow();
     const { patient } = await arrange(api);
     const patientName = `${patient.surname} ${patient.firstname}`;
 
@@ -114,7 +116,22 @@ test.describe('Zestawy próbek', () => {
     await expect(page.getByTestId('order-facts')).toContainText(patientName);
     await expect(page.getByRole('region', { name: 'Zestawy' })).toHaveCount(0);
     await expectAccessible(page, 'zamówienie nowe');
+    // "Zaakceptuj" asks first; "Anuluj" leaves the order new.
+    const orderId = /Zamówienie nr (\d+)/.exec(
+      (await page.getByRole('heading', { level: 1 }).textContent()) ?? '',
+    )![1]!;
+    const confirmAccept = page.getByRole('dialog', {
+      name: `Zaakceptować zamówienie nr ${orderId}?`,
+    });
     await page.getByRole('button', { name: 'Zaakceptuj' }).click();
+    await expect(confirmAccept).toBeVisible();
+    await expect(confirmAccept).toContainText('zamówienia nie będzie można już odrzucić');
+    await expectAccessible(page, 'pytanie przed akceptacją');
+    await confirmAccept.getByRole('button', { name: 'Anuluj' }).click();
+    await expect(confirmAccept).toBeHidden();
+    await expect(page.getByTestId('order-status')).toHaveText('Nowe');
+    await page.getByRole('button', { name: 'Zaakceptuj' }).click();
+    await confirmAccept.getByRole('button', { name: 'Zaakceptuj' }).click();
     await expect(toast(page, 'Zamówienie zostało zaakceptowane')).toBeVisible();
     await expect(page.getByTestId('order-status')).toHaveText('Zaakceptowane');
     await expect(page.getByRole('button', { name: 'Zaakceptuj' })).toHaveCount(0);
@@ -142,9 +159,31 @@ test.describe('Zestawy próbek', () => {
     await expect(waybill(page, 1)).toHaveAttribute('readonly', '');
     await expect(waybill(page, 1)).toHaveValue('RR987654321PL');
 
-    // "Odśwież teraz": the fake post moves the shipment on; the history shows it.
+    // A kit with a waybill says when the post was last asked (saving queues a check).
+    await expect(kit(page, 1).getByTestId('kit-checked')).toContainText('Ostatnio sprawdzono:');
+    await expect(kit(page, 2).getByTestId('kit-checked')).toHaveCount(0);
+
+    // "Odśwież teraz": this order's kits only (the check queued by the save may have taken kit 1
+    // already, hence any count); the fake post moves the shipment on, never to a time after now;
+    // the history and "Ostatnio sprawdzono" show it.
+    const before = Date.now();
     await page.getByRole('button', { name: 'Odśwież teraz' }).click();
-    await expect(toast(page, /Sprawdzono przesyłki: \d+, zmienione: \d+, błędy: 0/)).toBeVisible();
+    await expect(
+      toast(
+        page,
+        /Sprawdzono przesyłki tego zamówienia: \d+, zmienione: \d+, błędy: 0|Żadna przesyłka tego zamówienia nie czeka/,
+      ),
+    ).toBeVisible();
+    await expect(kit(page, 1).getByTestId('kit-checked')).toContainText(
+      /Ostatnio sprawdzono: \d\d\.\d\d\.\d{4} \d\d:\d\d/,
+    );
+    const checked = await api.call<{
+      sets: { shipment: unknown; events: { occurred_at: string }[] }[];
+    }>('GET', `/probe-sets/${orderId}`);
+    const times = checked.sets[0]!.events.map((event) => Date.parse(event.occurred_at));
+    expect(times.length).toBeGreaterThan(0);
+    expect(Math.max(...times)).toBeLessThanOrEqual(Date.now());
+    expect(Math.max(...times)).toBeGreaterThan(before - 5 * 60_000);
     await expect(kit(page, 1).getByTestId('kit-status')).toContainText(FAKE_STATUS);
     await expect(
       kit(page, 1).getByTestId('kit-events').getByRole('listitem').first(),

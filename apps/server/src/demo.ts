@@ -20,6 +20,7 @@ import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
 import { addDemoDocuments } from './demo-documents.js';
 import { addDemoLab } from './demo-lab.js';
 import { addDemoImports } from './demo-imports.js';
+import { demoPatientLogin } from './demo-patient-login.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -88,6 +89,9 @@ async function main() {
     if (coordinator) await addDemoProbeSets(db, coordinator.id); // ---- kit orders (issue 11) ----
     if (coordinator) await addDemoLab(db, coordinator.id, config); // ---- laboratory (issue 12) ----
     if (coordinator) await addDemoImports(db, coordinator.id); // issue 12: an import batch of 50 patients
+    // One patient's sign-in, printed as the portal's "Drukuj dane logowania" makes it (a new
+    // generated password the patient must replace first): the patient API has no screen here.
+    const patientLogin = coordinator ? await demoPatientLogin(db, coordinator.id) : null;
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
@@ -98,6 +102,13 @@ async function main() {
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
         `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
     );
+    if (patientLogin) {
+      console.log(
+        `Patient ${patientLogin.name} (the patient API only): login ${patientLogin.login}, ` +
+          `password ${patientLogin.password}. Sign in with POST /api/auth/login/patient; the ` +
+          'password must be replaced first with PUT /api/change_password (README: "Demo").',
+      );
+    }
     // ---- tracking ---- the demo's waybills are invented: only the fake provider moves them.
     console.log(
       'Start it with TRACKING_PROVIDER=fake LAB_SIMULATOR=on npm start to see its shipments move ' +

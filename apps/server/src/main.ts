@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import pino from 'pino';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
+import { firstAdminNotice } from './lib/first-admin-notice.js';
 import { resolveSecretKey } from './lib/secrets.js';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -50,13 +52,7 @@ async function main() {
       'empty data directory and no fitting database image (npm run build makes one): ' +
         'the embedded database was created from scratch',
     );
-  if (initial.created && initial.generatedPassword) {
-    // Printed once, straight to the console and not into the structured log.
-    process.stdout.write(
-      `\nFirst administrator created.\n  login:    ${initial.login}\n  password: ${initial.generatedPassword}\n` +
-        'It must be changed at the first sign-in.\n\n',
-    );
-  } else if (initial.created) {
+  if (initial.created && !initial.generatedPassword) {
     app.log.info({ login: initial.login }, 'first administrator created from the environment');
   }
   if (!config.webRoot)
@@ -85,6 +81,23 @@ async function main() {
     { url: config.publicUrl, database: database.kind, startMs: Math.round(performance.now()) },
     'study portal ready',
   );
+  if (initial.created && initial.generatedPassword) {
+    // Printed once to the console and not into the structured log, as the last lines of the
+    // start, where it is seen (ADR 040): written to the logger's own output stream, after every
+    // line logged before it (pino writes asynchronously; process.stdout would overtake them).
+    writeAfterLog(
+      app.log,
+      firstAdminNotice(initial.login, initial.generatedPassword, config.publicUrl),
+    );
+  }
+}
+
+/** Writes text to the logger's destination (pino's stream; Fastify's type does not show it). */
+function writeAfterLog(log: object, text: string) {
+  const stream = (log as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    { write?: (chunk: string) => unknown } | undefined;
+  if (typeof stream?.write === 'function') stream.write(text);
+  else process.stdout.write(text);
 }
 
 main().catch((error: unknown) => {

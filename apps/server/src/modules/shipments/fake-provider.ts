@@ -35,14 +35,16 @@ export class FakeTrackingProvider implements TrackingProvider {
     if (last && known.length >= FAKE_STEPS.length) {
       return Promise.resolve({ events: known, delivered: true });
     }
+    const now = this.#now();
+    // A post reports what happened, never what will: the new event is dated now. A known event
+    // dated after now (another clock, an earlier fake that dated ahead) leaves the shipment where
+    // it is until now passes it, so the new event is never older than the known ones either; an
+    // event at the same instant is ordered after it by its id (ADR 031).
+    if (last && last.occurredAt.getTime() > now.getTime()) {
+      return Promise.resolve({ events: known, delivered: false });
+    }
     const next = FAKE_STEPS[step]!;
-    // Strictly after the last known event, so the new one is always the newest.
-    const at = Math.max(this.#now().getTime(), (last?.occurredAt.getTime() ?? 0) + 60_000);
-    const event: TrackingEvent = {
-      status: next.status,
-      occurredAt: new Date(at),
-      place: next.place,
-    };
+    const event: TrackingEvent = { status: next.status, occurredAt: now, place: next.place };
     return Promise.resolve({
       events: [...known, event],
       delivered: step === FAKE_STEPS.length - 1,

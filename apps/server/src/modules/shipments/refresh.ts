@@ -21,6 +21,8 @@ export const REFRESH_DEFAULTS = {
 export interface RefreshOptions {
   /** Only this kit (a new waybill's job); still only when it is due (accepted, not delivered). */
   kitId?: number;
+  /** Only the kits of this order ("Odśwież teraz" on the order); still only the due ones. */
+  probeSetId?: number;
   leaseSeconds?: number;
   timeoutMs?: number;
   concurrency?: number;
@@ -50,10 +52,13 @@ async function claim(
   startedAt: string,
   options: Required<Pick<RefreshOptions, 'leaseSeconds' | 'batch'>> & {
     kitId?: number;
+    probeSetId?: number;
     skip: readonly number[];
   },
 ): Promise<ClaimedKit[]> {
   const only = options.kitId === undefined ? sql`` : sql`and k.id = ${options.kitId}`;
+  const ofOrder =
+    options.probeSetId === undefined ? sql`` : sql`and k.probe_set_id = ${options.probeSetId}`;
   const skip =
     options.skip.length === 0
       ? sql``
@@ -69,7 +74,7 @@ async function claim(
       where k.tracking_code is not null and not k.delivered and s.status = 1
         and (k.refreshing_until is null or k.refreshing_until < now())
         and (k.last_checked_at is null or k.last_checked_at < ${startedAt}::timestamptz)
-        ${only} ${skip}
+        ${only} ${ofOrder} ${skip}
       order by k.last_checked_at nulls first, k.id
       limit ${options.batch}
       for update of k skip locked
@@ -246,7 +251,13 @@ export async function refreshShipments(
 
   for (;;) {
     const skip = [...claims].filter(([, n]) => n >= 2).map(([id]) => id);
-    const kits = await claim(db, startedAt, { leaseSeconds, batch, kitId: options.kitId, skip });
+    const kits = await claim(db, startedAt, {
+      leaseSeconds,
+      batch,
+      kitId: options.kitId,
+      probeSetId: options.probeSetId,
+      skip,
+    });
     if (kits.length === 0) break;
     for (const kit of kits) claims.set(kit.id, (claims.get(kit.id) ?? 0) + 1);
     const events = await db

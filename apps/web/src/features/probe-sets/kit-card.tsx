@@ -160,9 +160,12 @@ export function KitCard({
         <Text size="sm" data-testid="kit-status">
           {t('probeSets.shipment')}: {shipmentStatusText(kit.shipment)}
         </Text>
-        {kit.last_checked_at && (
-          <Text size="xs" c="dimmed">
-            {t('probeSets.kit.checkedAt', { at: formatDateTime(kit.last_checked_at) })}
+        {/* Every kit with a waybill says when the post was last asked, or that it was not yet. */}
+        {(kit.last_checked_at || saved !== '') && (
+          <Text size="xs" c="dimmed" data-testid="kit-checked">
+            {kit.last_checked_at
+              ? t('probeSets.kit.checkedAt', { at: formatDateTime(kit.last_checked_at) })
+              : t('probeSets.kit.neverChecked')}
           </Text>
         )}
         {kit.last_error && (

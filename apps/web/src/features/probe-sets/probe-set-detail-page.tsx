@@ -25,6 +25,7 @@ import {
   shipmentStatusText,
 } from '../../components/probe-set-format';
 import { ProbeLabelButton } from '../../components/probe-label-slot';
+import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -94,7 +95,18 @@ function Decision({ order, onMovedOn }: { order: ProbeSet; onMovedOn: () => void
   const decide = useDecideProbeSet(order.id);
   const [rejecting, setRejecting] = useState(false);
 
+  // Accepting cannot be undone (the order can no longer be rejected): asked first, as "Odrzuć" is.
   function accept() {
+    confirmAction({
+      question: t('probeSets.acceptQuestion', { id: order.id }),
+      detail: t('probeSets.acceptDetail'),
+      confirmLabel: t('probeSets.accept'),
+      cancelLabel: t('common.cancel'),
+      onConfirm: decideAccept,
+    });
+  }
+
+  function decideAccept() {
     decide.mutate(
       { status: 1, version: order.version },
       {
@@ -138,9 +150,9 @@ function Decision({ order, onMovedOn }: { order: ProbeSet; onMovedOn: () => void
   );
 }
 
-function RefreshButton({ onDone }: { onDone: () => void }) {
+function RefreshButton({ orderId, onDone }: { orderId: number; onDone: () => void }) {
   const { t } = useTranslation();
-  const refresh = useRefreshTracking();
+  const refresh = useRefreshTracking(orderId);
   return (
     <Button
       size="xs"
@@ -150,7 +162,11 @@ function RefreshButton({ onDone }: { onDone: () => void }) {
       onClick={() =>
         refresh.mutate(undefined, {
           onSuccess: (result) => {
-            notifySuccess(t('probeSets.refreshed', result));
+            notifySuccess(
+              result.checked === 0
+                ? t('probeSets.refreshedNothing')
+                : t('probeSets.refreshed', result),
+            );
             onDone();
           },
           onError: (failure) => notifyError(t(commonErrorKey(failure))),
@@ -203,7 +219,7 @@ function Kits({
         </Title>
         <Group gap="sm" wrap="wrap">
           {order.sets.length > 0 && <KitLabelsButton order={order} />}
-          {manager && <RefreshButton onDone={onMovedOn} />}
+          {manager && <RefreshButton orderId={order.id} onDone={onMovedOn} />}
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">

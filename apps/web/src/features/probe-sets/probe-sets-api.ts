@@ -76,11 +76,15 @@ export function useSaveTracking(orderId: number) {
   });
 }
 
-/** POST /api/probe-sets/tracking/refresh: asks the postal service about every open waybill now. */
-export function useRefreshTracking() {
+/**
+ * POST /api/probe-sets/{id}/tracking/refresh: asks the postal service now about the order's open
+ * waybills only (the schedule and POST /api/probe-sets/tracking/refresh ask about every one).
+ */
+export function useRefreshTracking(orderId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<TrackingRefreshResult>('/probe-sets/tracking/refresh', {}),
+    mutationFn: () =>
+      api.post<TrackingRefreshResult>(`/probe-sets/${orderId}/tracking/refresh`, {}),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] }),
