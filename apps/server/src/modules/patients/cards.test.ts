@@ -163,13 +163,14 @@ describe('GET /api/patients/cards', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ status: 'forbidden' });
-    for (const query of [
+    const badQueries: Record<string, string>[] = [
       { order_by: 'password' },
       { limit: '101' },
       { offset: '-1' },
       { groups: 'a,b' },
       { search: 'x'.repeat(1000) },
-    ]) {
+    ];
+    for (const query of badQueries) {
       const list = await t.request('GET', '/api/patients', { token: admin.session.token, query });
       const cards = await t.request('GET', '/api/patients/cards', {
         token: admin.session.token,
