@@ -53,7 +53,7 @@ function readBody(stream: Readable, declared: number): Promise<ReceivedBody> {
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       received += bytes.length;
-      if (received <= HL7_KEPT_HEAD_BYTES || received - bytes.length < wanted) chunks.push(bytes);
+      if (received - bytes.length < wanted) chunks.push(bytes);
       if (received > limit || (declared > limit && received >= wanted)) {
         stream.pause();
         finish({ bytes: head(), size: Math.max(received, declared || 0), tooLarge: true });
