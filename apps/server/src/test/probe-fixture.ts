@@ -1,4 +1,4 @@
-import { warsawToday } from '@portal/shared';
+import { PROBE_CODE_PATTERN, warsawToday } from '@portal/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { inTransaction } from '../db/client.js';
@@ -10,7 +10,9 @@ let serial = 0;
  * A sample written straight into the tables, for tests of what follows its creation (results,
  * alerts, labels, reception) without depending on the creation API: the patient's next number,
  * the first carrier, today's date, a unique code unless given, and the medicines it is tested
- * for (7 = amlodipine, which has a reference range).
+ * for (7 = amlodipine, which has a reference range). A code that breaks the barcode-safe rule (a
+ * hostile one, for tests of what is written out) is stored as a code made before that rule, as
+ * migration 0022 marks them (`legacy_code`, ADR 035).
  */
 export async function insertProbe(
   db: Database,
@@ -41,6 +43,7 @@ export async function insertProbe(
         patient_address_building: '5',
         patient_address_postcode: '00-001',
         patient_address_city: 'Warszawa',
+        ...(PROBE_CODE_PATTERN.test(code) ? {} : { legacy_code: true }),
         ...overrides,
       })
       .returning({ id: probes.id, code: probes.code });

@@ -591,6 +591,24 @@ describe('reading samples', () => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
+  it('gives codes that differ only in letter case, saved at once, a suffix (ADR 035)', async () => {
+    await setConfig(['project_number']);
+    const stamp = Date.now() % 1_000_000;
+    const crowd = [];
+    for (const number of [`kz${stamp}`, `KZ${stamp}`, `Kz${stamp}`, `kZ${stamp}`]) {
+      const patient = await registerPatient(t, doctor);
+      await inTransaction(t.db, admin.session.user.id, (tx) =>
+        tx.update(patients).set({ project_number: number }).where(eq(patients.id, patient.id)),
+      );
+      crowd.push(patient);
+    }
+    const answers = await Promise.all(crowd.map((p) => create(p.id)));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(201);
+    const codes = answers.map((a) => a.json<{ probe: Probe }>().probe.code.toLowerCase());
+    expect(new Set(codes).size).toBe(4);
+    await setConfig(DEFAULT_CONFIG);
+  });
+
   it('gives 20 samples of one patient saved at once 20 numbers and codes', async () => {
     await setConfig(DEFAULT_CONFIG);
     const patient = await registerPatient(t, doctor);
