@@ -300,14 +300,17 @@ export function UnmatchedPage() {
   const actions = (row: UnmatchedResult) =>
     row.status === 'open' ? (
       <Group gap="xs" wrap="nowrap">
-        <Button
-          size="xs"
-          variant="light"
-          onClick={() => setMatching(row)}
-          aria-label={t('unmatched.matchFor', { name: describe(row) })}
-        >
-          {t('unmatched.match')}
-        </Button>
+        {/* A test the study does not know has no place on a sample (ADR 033): discard only. */}
+        {row.reason !== 'unknown_analyte' && (
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => setMatching(row)}
+            aria-label={t('unmatched.matchFor', { name: describe(row) })}
+          >
+            {t('unmatched.match')}
+          </Button>
+        )}
         <Button
           size="xs"
           variant="light"
