@@ -185,12 +185,12 @@ test.describe('Lista pacjentów', () => {
     await size.selectOption('10');
     await expect(patientRows(page, tag)).toHaveCount(10);
     await expect(page.getByText('1–10 z 11')).toBeVisible();
-    // Ordered by number, ascending: the first ten on page 1, the last on page 2.
-    await expect(patientRows(page, tag).first()).toContainText(`Strona${tag}-01`);
+    // Ordered by number, newest first (ADR 039): the last ten on page 1, the first on page 2.
+    await expect(patientRows(page, tag).first()).toContainText(`Strona${tag}-11`);
 
     await page.getByRole('button', { name: 'Następna strona' }).click();
     await expect(patientRows(page, tag)).toHaveCount(1);
-    await expect(patientRows(page, tag)).toContainText(`Strona${tag}-11`);
+    await expect(patientRows(page, tag)).toContainText(`Strona${tag}-01`);
     await expect(page.getByText('11–11 z 11')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Strona 2' })).toHaveAttribute(
       'aria-current',

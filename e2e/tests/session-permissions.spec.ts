@@ -71,6 +71,8 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'Historia zmian' })).toHaveCount(0);
     // Units are read-only for doctors: no button to add one.
+    await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Jednostki', level: 1 })).toBeVisible();
     await expect(page.getByRole('button', { name: /Dodaj/ })).toHaveCount(0);
     expect(await storedPermissions(page)).not.toContain('units.manage');
   });
