@@ -58,11 +58,13 @@ function summary(all: Poll[]): string {
 function byPhase(result: HealthResult, marks: PhaseMark[]): string[] {
   const at = (msg: string) => marks.find((m) => m.msg === msg)?.at;
   const end = result.upload.startedAt + result.upload.ms;
+  const reading = at('import: reading files');
   const read = at('import: files read');
   const writing = at('import: writing a batch');
   const written = at('import: batch written');
   const phases: [string, number, number | undefined][] = [
-    ['upload and read (worker)', result.upload.startedAt, read ?? end],
+    ['upload (multipart)', result.upload.startedAt, reading ?? end],
+    ['read (worker)', reading ?? end, read ?? end],
     ['checks (server thread)', read ?? end, writing ?? end],
     ['write (transaction)', writing ?? end, written ?? end],
     ['commit and answer', written ?? end, end],

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { count } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
@@ -18,6 +18,10 @@ import { ParsePool, PARSE_POOL_DEFAULTS, replaceParsePool } from './read/read-in
 
 let t: TestApp;
 let admin: ReadyAdmin;
+
+// A worker started through tsx on a loaded two-core machine takes several seconds to load its
+// readers, and each pool of these tests starts its own.
+vi.setConfig({ testTimeout: 120_000 });
 
 const RESULTS_HEADER = 'probe_code,analyte,value,unit,date_of_analysis';
 const NO_ROWS = 'plik nie zawiera żadnych wierszy danych';

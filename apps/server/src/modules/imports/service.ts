@@ -69,9 +69,13 @@ export async function runImport(
   if (mode === 'flush') {
     return { status: 'success', batch_id: null, imported: await flushImports(db, actor) };
   }
-  const readStarted = performance.now();
   // Taken before the read: the files' bytes move to the reading worker.
   const fileList = files.map((f) => ({ name: f.name, size: f.data.length }));
+  log.info(
+    { files: files.length, bytes: fileList.reduce((sum, f) => sum + f.size, 0) },
+    'import: reading files',
+  );
+  const readStarted = performance.now();
   let tables: ImportTable[];
   try {
     // HL7 v2 XML names a drug by its CAS number or INN, as the connector's messages do.
