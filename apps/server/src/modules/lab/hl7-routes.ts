@@ -198,7 +198,10 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
       if (answer.refused) {
         request.log.warn({ reason: answer.reason }, 'laboratory message refused');
       }
-      return reply.code(200).header('Content-Type', answer.ackContentType).send(answer.ackBytes);
+      // Answered in the media type the laboratory sent (text/plain or an HL7 one), with the
+      // charset the ACK is written in.
+      const ackType = answer.ackContentType.replace(/^[^;]+/, type);
+      return reply.code(200).header('Content-Type', ackType).send(answer.ackBytes);
     },
   );
 };

@@ -196,6 +196,46 @@ async function refuseUnread(
   return reject(db, header, code, error, loose, { charset, declared: charset !== 'utf-8' });
 }
 
+/**
+ * A message refused before it was processed (too large, not ER7: ADR 034), recorded with the
+ * bytes the transport kept and answered with an AE or AR in its own separators and charset.
+ */
+export function refuseByTransport(
+  db: Database,
+  head: Buffer,
+  code: 'AE' | 'AR',
+  error: AckError,
+): Promise<Hl7Outcome> {
+  const envelope = envelopeOf(head, null);
+  return refuseUnread(
+    db,
+    head,
+    envelope.ok ? envelope.envelope.charset : envelope.fallback,
+    code,
+    error,
+  );
+}
+
+/**
+ * The AE or AR for a message the transport will not take at all (the import switched off):
+ * built from its header as received, recorded nowhere.
+ */
+export function transportAnswer(head: Buffer, code: 'AE' | 'AR', error: AckError): Hl7Outcome {
+  const envelope = envelopeOf(head, null);
+  const charset = envelope.ok ? envelope.envelope.charset : envelope.fallback;
+  const loose = new TextDecoder(charset === 'us-ascii' ? 'windows-1252' : charset).decode(head);
+  return answer(
+    parseOru(loose, []).header,
+    code,
+    error,
+    {
+      charset,
+      declared: envelope.ok && envelope.envelope.declared,
+    },
+    { reason: error.text, duplicate: false },
+  );
+}
+
 async function process(db: Database, text: string, envelope: Envelope): Promise<Hl7Outcome> {
   const decodeBytes = (bytes: Buffer) => {
     try {

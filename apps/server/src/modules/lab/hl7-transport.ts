@@ -1,8 +1,6 @@
-import { Hl7Message, Hl7Segment } from '@medplum/core';
 import type { Database } from '../../db/client.js';
-import { labMessages } from '../../db/schema.js';
-import { recordSynevoError } from '../settings/service.js';
-import { receiveHl7 } from './hl7-service.js';
+import { receiveHl7Bytes, refuseByTransport, transportAnswer } from './hl7-service.js';
+import type { Hl7Outcome } from './hl7-service.js';
 
 /**
  * What HTTP (`POST /api/lab/hl7`) and MLLP (mllp.ts) share: the size limit, the one call that
@@ -36,85 +34,39 @@ export interface Hl7Answer {
 export async function processHl7(
   db: Database,
   body: Buffer,
-  _transportCharset: string | null,
+  transportCharset: string | null,
 ): Promise<Hl7Answer> {
-  const outcome = await receiveHl7(db, body.toString('utf8'));
-  return {
-    ackBytes: Buffer.from(outcome.ack, 'utf8'),
-    ackContentType: 'text/plain; charset=utf-8',
-    refused: outcome.code !== 'AA',
-    reason: outcome.reason,
-  };
+  return answerOf(await receiveHl7Bytes(db, body, transportCharset));
 }
-
-/** Table 0357's code for errors that are the receiving application's (too large, switched off). */
-const APPLICATION_ERROR = '207';
 
 /**
  * Records a message refused before it was read (ADR 032: every message is findable): the first
  * 64 KiB as its raw text, the reason with the size, and the laboratory settings' last error.
- * Answers the AE to send where the transport carries one (MLLP).
+ * Answers the AE to send where the transport carries one (MLLP). ERR-3 is 207, an error of the
+ * receiving application.
  */
 export async function recordUnread(db: Database, head: Buffer, reason: string): Promise<Hl7Answer> {
-  const text = head.subarray(0, HL7_KEPT_HEAD_BYTES).toString('utf8');
-  const controlId = controlIdOf(text);
-  await db.insert(labMessages).values({
-    control_id: (controlId ?? '').slice(0, 199) || '-',
-    status: 'rejected',
-    error: reason,
-    results_count: 0,
-    // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
-    raw: text.replace(/\u0000/g, '\uFFFD'),
-  });
-  await recordSynevoError(db, `HL7 ${controlId ?? '-'}: ${reason}`.slice(0, 500));
-  return refusalAck(text, 'AE', reason);
+  const kept = head.subarray(0, HL7_KEPT_HEAD_BYTES);
+  return answerOf(await refuseByTransport(db, kept, 'AE', { code: 207, text: reason }));
 }
 
 /**
- * An AE or AR for a message that was not processed (too large, import switched off, the portal
- * failing), built from its MSH with its own separators, with an ERR segment (ERR-3 207,
- * application error; ERR-8 the text). A message with no readable MSH gets a bare one.
+ * An AE or AR for a message that was not processed (import switched off, the portal failing),
+ * built from its MSH with its own separators and charset, with an ERR segment (ERR-3 207).
  */
-export function refusalAck(message: Buffer | string, code: 'AE' | 'AR', text: string): Hl7Answer {
-  const head = typeof message === 'string' ? message : message.subarray(0, 4096).toString('utf8');
-  const msh = /^\s*(MSH[^\r\n]*)/.exec(head)?.[1];
-  let original: Hl7Message;
-  try {
-    original = Hl7Message.parse(msh && msh.length >= 8 ? msh : 'MSH|^~\\&|||||||ACK||P|2.5');
-  } catch {
-    original = Hl7Message.parse('MSH|^~\\&|||||||ACK||P|2.5');
-  }
-  const { context } = original;
-  const safe = plain(text, context.fieldSeparator + context.getMsh2());
-  const err = new Hl7Segment(['ERR', '', '', '', 'E', '', '', '', safe], context);
-  err.setField(
-    3,
-    [APPLICATION_ERROR, 'Application internal error', 'HL70357'].join(context.componentSeparator),
+export function refusalAck(message: Buffer, code: 'AE' | 'AR', text: string): Hl7Answer {
+  return answerOf(
+    transportAnswer(message.subarray(0, HL7_KEPT_HEAD_BYTES), code, { code: 207, text }),
   );
-  const ack = original.buildAck({ ackCode: code, errSegment: err });
-  ack.getSegment('MSA')?.setField(3, safe);
+}
+
+function answerOf(outcome: Hl7Outcome): Hl7Answer {
   return {
-    ackBytes: Buffer.from(ack.toString(), 'utf8'),
-    ackContentType: 'text/plain; charset=utf-8',
-    refused: true,
-    reason: text,
+    ackBytes: outcome.ackBytes,
+    ackContentType: outcome.ackContentType,
+    refused: outcome.code !== 'AA',
+    reason: outcome.reason,
   };
-}
-
-/** HL7 forbids its separators and line ends inside a field's text. */
-function plain(text: string, separators: string): string {
-  let out = '';
-  for (const char of text) out += separators.includes(char) || char < ' ' ? ' ' : char;
-  return out.slice(0, 200);
-}
-
-/** MSH-10 of a message's first segment, if it has one (for finding a refused message). */
-function controlIdOf(text: string): string | null {
-  const msh = /^\s*(MSH[^\r\n]*)/.exec(text)?.[1];
-  if (!msh || msh.length < 4) return null;
-  const fields = msh.split(msh.charAt(3));
-  // fields[0] is "MSH" and MSH-1 is the separator itself: MSH-n is fields[n - 1].
-  return fields[9]?.trim() || null;
 }
 
 /** The charset parameter of a Content-Type header (unquoted), if any. */
