@@ -571,7 +571,7 @@ export const probes = pgTable(
     /** The kit of a home-sampling order the sample was drawn with (migration 0015). */
     probe_set_kit_id: integer('probe_set_kit_id').references((): AnyPgColumn => probeSetKits.id),
     /**
-     * The kit's shipment status, copied by triggers for the list's sort (migration 0023, ADR
+     * The kit's shipment status, copied by triggers for the list's sort (migration 0022, ADR
      * 039); null without a kit or a waybill. Never written by the app.
      */
     shipment_status: text('shipment_status'),
@@ -584,7 +584,7 @@ export const probes = pgTable(
     /** The laboratory's comments ({sample, results: {analyte: text}}; migration 0019). */
     lab_comments: jsonb('lab_comments').$type<LabComments>(),
     /**
-     * True on a sample whose code predates barcode-safe codes (migration 0022, ADR 035) and
+     * True on a sample whose code predates barcode-safe codes (migration 0021, ADR 035) and
      * breaks the rule; null on every other. Only that migration sets it.
      */
     legacy_code: boolean('legacy_code'),
@@ -594,7 +594,7 @@ export const probes = pgTable(
   },
   (t) => [
     uniqueIndex('probes_code_key').on(t.code),
-    // Migration 0022: one code whatever the case; ASCII letters, digits, "-", 1–32 (ADR 035).
+    // Migration 0021: one code whatever the case; ASCII letters, digits, "-", 1–32 (ADR 035).
     uniqueIndex('probes_code_lower_key')
       .on(sql`lower(${t.code})`)
       .where(sql`${t.legacy_code} is null`),

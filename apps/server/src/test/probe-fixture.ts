@@ -12,7 +12,7 @@ let serial = 0;
  * the first carrier, today's date, a unique code unless given, and the medicines it is tested
  * for (7 = amlodipine, which has a reference range). A code that breaks the barcode-safe rule (a
  * hostile one, for tests of what is written out) is stored as a code made before that rule, as
- * migration 0022 marks them (`legacy_code`, ADR 035).
+ * migration 0021 marks them (`legacy_code`, ADR 035).
  */
 export async function insertProbe(
   db: Database,

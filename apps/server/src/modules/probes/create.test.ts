@@ -450,7 +450,7 @@ describe('barcode-safe codes (ADR 035)', () => {
     const b = await create(second.id);
     expect(a.json<{ probe: Probe }>().probe.code).toBe(`ab${stamp}`);
     expect(b.json<{ probe: Probe }>().probe.code).toBe(`AB${stamp}-2`);
-    // An old code "Łk 123" (made before migration 0022) takes "Lk123".
+    // An old code "Łk 123" (made before migration 0021) takes "Lk123".
     const third = await registerPatient(t, doctor);
     await inTransaction(t.db, admin.session.user.id, (tx) =>
       tx.insert(probes).values({

@@ -79,7 +79,7 @@ const SORT_COLUMNS = {
   patient: ['patient_surname', 'patient_firstname', 'id'],
   type_of_material: ['type_of_material', 'id'],
   status: ['status', 'id'],
-  // The kit's status copied onto the sample (migration 0023): no page joins the kits.
+  // The kit's status copied onto the sample (migration 0022): no page joins the kits.
   shipment_status: ['shipment_status', 'id'],
 } as const satisfies Record<ProbeListQuery['order_by'], readonly (keyof typeof probes._.columns)[]>;
 

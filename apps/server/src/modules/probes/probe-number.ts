@@ -15,7 +15,7 @@ import { patientInclusions, patients, probes, settings } from '../../db/schema.j
  * A code as the reception and the uniqueness of new codes compare it: without letter case,
  * accents and anything but letters, digits and `-` (an old code `Łódź 1` and a scanned `LODZ1`
  * meet; a new code is its own key in lower case), served by the index `probes_code_loose_idx`
- * of migration 0022 (ADR 035).
+ * of migration 0021 (ADR 035).
  */
 export const looseCodeKey = sql<string>`lower(regexp_replace(portal_unaccent(${probes.code}), '[^A-Za-z0-9-]+', '', 'g'))`;
 
