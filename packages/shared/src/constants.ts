@@ -30,7 +30,7 @@ export type Role = (typeof ROLES)[number];
 export const ACCOUNT_ROLES = [...ROLES, 'patient'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
-/** Labels per print and per kit (spec §5 "Label amount": 0 to 10, default 1). */
+/** Labels per print and per kit (0 to 10, default 1; ADR 035). */
 export const LABEL_AMOUNT_MAX = 10;
 export const LABEL_AMOUNT_DEFAULT = 1;
 

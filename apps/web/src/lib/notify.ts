@@ -32,7 +32,7 @@ export function notifySuccess(message: string) {
 }
 
 /**
- * `sticky`: stays until closed (the booking dialog's validation error, spec §8); `id`: one
+ * `sticky`: stays until closed (the booking dialog's validation error); `id`: one
  * toast that `hideToast` can take away.
  */
 export function notifyError(message: string, options: { sticky?: boolean; id?: string } = {}) {

@@ -8,7 +8,7 @@ import { Er7Segment, separatorsOf, splitEr7, unescapeHl7 } from './hl7-er7.js';
 import type { Separators } from './hl7-er7.js';
 
 /**
- * The laboratory's HL7 v2 ORU^R01 mapped to results (design §6 "Laboratory", ADRs 032 and 033).
+ * The laboratory's HL7 v2 ORU^R01 mapped to results (ADRs 032 and 033).
  * @medplum/core splits the ER7; this file decodes each value once (hl7-er7.ts) and maps fields.
  * A message is refused whole only for what makes its results untrustworthy (a value that is no
  * number, a wrong unit, a date in the future, …); comments are kept and an unknown analyte waits

@@ -25,7 +25,7 @@ import { patientMismatch } from './patient-check.js';
 import type { PatientMismatch } from './patient-check.js';
 
 /**
- * The laboratory's results connector (design §5 "Laboratory integration", §6 "Laboratory", ADRs
+ * The laboratory's results connector (ADRs
  * 032 and 033). One message is stored all or nothing, in one short transaction with no acting
  * user (the audit trail shows the system); a rejected message is recorded outside it, so every
  * error is findable. The same accepted control id (MSH-10) again answers AA and changes nothing.

@@ -27,7 +27,7 @@ import {
 } from './slots-service.js';
 
 /**
- * A closed, taken, weekend, past, off-grid or beyond-the-horizon slot (design §3, ADR 038): one
+ * A closed, taken, weekend, past, off-grid or beyond-the-horizon slot (ADRs 027 and 038): one
  * word for every reason.
  */
 export const notAvailable = () => conflict('not_available');
