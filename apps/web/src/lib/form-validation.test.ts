@@ -34,7 +34,7 @@ describe('validateWith', () => {
     });
   });
 
-  it('reports an id held as text, as the API would (a form converts a select\'s value)', () => {
+  it("reports an id held as text, as the API would (a form converts a select's value)", () => {
     const result = validateWith(doctorBody, {
       firstname: 'Jan',
       surname: 'Kowalski',

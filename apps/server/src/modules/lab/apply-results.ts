@@ -157,7 +157,7 @@ export async function applyLabResultsMany(
       )})
         and pm.probe_id = (e.value->>'p')::integer and pm.medicine_id = (e.value->>'m')::integer
       returning pm.id`);
-    if ((result as unknown as { rows: unknown[] }).rows.length !== part.length) {
+    if ((result as { rows: unknown[] }).rows.length !== part.length) {
       throw invalid({ analyte: ['invalid'] });
     }
   }
@@ -198,7 +198,7 @@ export async function applyLabResultsMany(
         sql`, `,
       )}) and p.id = (d.doc->>'id')::integer
       returning p.id`);
-    updated += (result as unknown as { rows: unknown[] }).rows.length;
+    updated += (result as { rows: unknown[] }).rows.length;
   }
   if (updated !== samples.length) throw notFound();
 

@@ -216,7 +216,7 @@ export function decodeStrict(bytes: Buffer, charset: Charset): string {
   const text = decoder.decode(bytes);
   // The WHATWG single-byte tables map the bytes a charset leaves undefined (0x81 in
   // Windows-1250, 0x80–0x9F in ISO-8859-2) to C1 controls instead of failing: no text has them.
-  // eslint-disable-next-line no-control-regex -- C1 controls are what is looked for
+
   if (charset !== 'utf-8' && /[\u0080-\u009f]/.test(text)) {
     throw new TypeError(`byte not defined in ${charset}`);
   }

@@ -4,8 +4,8 @@ import type { LabRange } from '../../db/schema.js';
 import type { BiochemistryAnalyte, LabAnalyte, LabResult } from './apply-results.js';
 import { SUPPORTED_VERSIONS, UNKNOWN_HEADER } from './hl7-ack.js';
 import type { AckError, AckHeader, ErrorCode, ErrorLocation } from './hl7-ack.js';
-import { Er7Segment, separatorsOf, splitEr7, unescapeHl7 } from './hl7-er7.js';
-import type { Separators } from './hl7-er7.js';
+import { separatorsOf, splitEr7, unescapeHl7 } from './hl7-er7.js';
+import type { Separators, Er7Segment } from './hl7-er7.js';
 
 /**
  * The laboratory's HL7 v2 ORU^R01 mapped to results (ADRs 032 and 033).
@@ -415,7 +415,7 @@ function mapOru(
       // after MSH or PID it is about the message or the patient, not a result: passed over.
       if (noteTarget) addComment(noteTarget.code, noteTarget.analyte, noteText(segment, context));
     } else if (segment.name === 'OBX') {
-      const current = order as Order | null;
+      const current = order;
       if (!current) return refuse(100, 'OBX before OBR', where);
       observations += 1;
       const observation = mapObservation(segment, sequence, current, context, byCode, patient);

@@ -104,6 +104,8 @@ function envelopeOf(
   const head = body
     .subarray(0, 4096)
     .toString('latin1')
+    // MLLP's start block (VT) sometimes survives a bridge to HTTP.
+    // eslint-disable-next-line no-control-regex -- a control character is the point
     .replace(/^\u000b/, '');
   const separators = separatorsOf(head);
   const mshLine = head.split(/[\r\n]/)[0] ?? '';
