@@ -181,6 +181,7 @@ const rules: Record<string, Rule> = {
 
   // Shipment tracking (issue 11): "refresh now" asks the provider about every due kit.
   'POST /api/probe-sets/tracking/refresh': { who: 'admin' },
+  'POST /api/probe-sets/:id/tracking/refresh': { who: 'admin' },
 
   // Unmatched laboratory results (issue 12): administrators only (lab.unmatched).
   'GET /api/lab/unmatched': { who: 'admin' },

@@ -54,11 +54,14 @@ const HUGE_IDS = ['2147483648', '99999999999999999999'];
 /** A line break that would end an HL7 segment and start another (ADR 037). */
 const SEGMENT_BREAK = '\rOBX|1|NM|ALT||999\r\n';
 /**
- * The body fields that keep line breaks (ADR 037): notes, messages and announcements (`content`),
+ * The body fields that keep line breaks (ADR 037): notes (`content`, a visit's `notes`), messages and
+ * announcements (`content`),
  * comments, reasons and adverse events. Every other string of a body is single-line.
  */
 const MULTILINE_FIELDS = new Set([
   'content',
+  // A visit's notes (rich text, ADR 038).
+  'notes',
   'comment',
   'reason',
   'window_reason',

@@ -133,7 +133,7 @@ describe('POST /api/probes/receive', () => {
     const second = await insertProbe(t.db, doctor.session.user.id, patientId, {
       code: `KLODZ${Date.now() % 100_000}-3`,
     });
-    const polish = await scan(second.code.replace('KLODZ', 'kŁóDź\r'));
+    const polish = await scan(`${second.code.replace('KLODZ', 'kŁóDź')}\r`);
     expect(polish.statusCode, polish.body).toBe(200);
     expect(polish.json<Received>().probe.id).toBe(second.id);
   });

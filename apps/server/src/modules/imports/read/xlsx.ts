@@ -91,8 +91,18 @@ const streamedFirstSheet: FirstSheet = async function* (data, more) {
     yield 'sheet';
     // Past the row limit the rest is read through unkept, for the same reason (and so that its
     // file is not left open); the container's limits bound what that costs.
-    for await (const row of sheet)
-      if (more()) yield { number: row.number, values: row.values as ExcelValue[] };
+    for await (const row of sheet) {
+      const values = row.values as ExcelValue[];
+      // A shared string the reader could not resolve (it parsed the sheet before the strings, at
+      // random under load; it failed CI once): the file is then read whole, as for exceljs#3064.
+      if (
+        values.some(
+          (value) => typeof value === 'object' && value !== null && 'sharedString' in value,
+        )
+      )
+        throw new Error('unresolved shared string');
+      if (more()) yield { number: row.number, values };
+    }
   }
 };
 
