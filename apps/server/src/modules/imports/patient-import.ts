@@ -28,8 +28,12 @@ import type { ImportRow } from './read/types.js';
  */
 export const UNUSABLE_PASSWORD_HASH = '!imported';
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
-const CHUNK = 1000;
+/**
+ * Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table, and small
+ * enough that building one statement (and, on PGlite, running it on this thread) holds other
+ * requests for tens of milliseconds, not hundreds (ADR 036).
+ */
+const CHUNK = 250;
 
 export interface PreparedPatient {
   row: ImportRow;
