@@ -215,14 +215,31 @@ describe('reading in a worker thread', () => {
     const expected = [
       'duzy.csv, wiersz 1, kolumna uwagi_laboratorium: Niektóre pola są nieprawidłowe',
     ];
-    // The worker is started and its readers loaded first: this measures parsing, not loading.
-    await upload('results', [{ name: 'maly.csv', content: `${RESULTS_HEADER}\n` }]);
-
-    const inWorker = lagMonitor();
+    // Through the API the file is read in a worker and refused for its column.
     const res = await upload('results', [{ name: 'duzy.csv', content: csv }]);
-    const workerMs = inWorker.stop();
     expect(res.statusCode, res.body).toBe(422);
     expect(errorsOf(res)).toEqual(expected);
+
+    // The lag is measured around the read alone: the upload's multipart body and the checks run
+    // on this thread by design (ADR 036), and on a loaded machine they blurred the comparison.
+    const pool = new ParsePool(PARSE_POOL_DEFAULTS);
+    const workerMs = await (async () => {
+      try {
+        // The worker is started and its readers loaded first (that file is refused: it has no
+        // data rows): this measures parsing, not loading.
+        await pool
+          .read([{ name: 'maly.csv', data: Buffer.from(`${RESULTS_HEADER}\n`) }])
+          .catch(() => undefined);
+        const inWorker = lagMonitor();
+        // A copy: the pool moves a buffer it is given to the worker, and `csv` is read again below.
+        const read = await pool.read([{ name: 'duzy.csv', data: Buffer.from(csv) }]);
+        const lag = inWorker.stop();
+        expect(read[0]!.rows.length).toBeGreaterThan(30_000);
+        return lag;
+      } finally {
+        await pool.close();
+      }
+    })();
 
     // The same read on this thread, to show what the bound tells apart.
     const onThisThread = lagMonitor();

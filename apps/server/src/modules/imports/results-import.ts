@@ -4,7 +4,6 @@ import type { Database, Transaction } from '../../db/client.js';
 import {
   importProbeStates,
   importResultValues,
-  patients,
   probeMedicines,
   probes,
   unmatchedResults,
@@ -12,8 +11,8 @@ import {
 import type { LabRange } from '../../db/schema.js';
 import { applyLabResults, medicineIdOf } from '../lab/apply-results.js';
 import type { LabAnalyte, LabResult } from '../lab/apply-results.js';
-import { patientMismatch, sexFromText } from '../lab/patient-check.js';
-import type { PatientMismatch, PatientSex, SentPatient } from '../lab/patient-check.js';
+import { patientMismatch, samplesByCode, sexFromText } from '../lab/patient-check.js';
+import type { PatientMismatch, SampleOfPatient, SentPatient } from '../lab/patient-check.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import type { ImportRow } from './read/types.js';
@@ -134,12 +133,7 @@ export function prepareResults(
 }
 
 /** A sample the file names, with its patient's sex and birth date (the patient check). */
-interface ProbeRow {
-  id: number;
-  code: string;
-  sex: PatientSex;
-  birth_date: string;
-}
+type ProbeRow = SampleOfPatient;
 
 /** Why a row is not attached: no sample with its code, or the patient check (as the connector). */
 function unmatchedReason(
@@ -160,20 +154,7 @@ export async function checkResultsAgainstSamples(
   prepared: PreparedResult[],
 ): Promise<{ probesByCode: Map<string, ProbeRow>; errors: string[] }> {
   const codes = [...new Set(prepared.map((p) => p.probeCode))];
-  const probesByCode = new Map<string, ProbeRow>();
-  for (let i = 0; i < codes.length; i += CHUNK) {
-    const rows = await db
-      .select({
-        id: probes.id,
-        code: probes.code,
-        sex: patients.sex,
-        birth_date: patients.birth_date,
-      })
-      .from(probes)
-      .innerJoin(patients, eq(patients.id, probes.patient_id))
-      .where(inArray(probes.code, codes.slice(i, i + CHUNK)));
-    for (const row of rows) probesByCode.set(row.code, row);
-  }
+  const probesByCode = await samplesByCode(db, codes);
   const ids = [...probesByCode.values()].map((p) => p.id);
   const tested = new Set<string>();
   for (let i = 0; i < ids.length; i += CHUNK) {

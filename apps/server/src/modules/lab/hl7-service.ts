@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SYNEVO_LAST_ERROR } from '@portal/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
-import { labMessages, medicines, patients, probes, unmatchedResults } from '../../db/schema.js';
+import { labMessages, medicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/service.js';
@@ -21,7 +21,7 @@ import type {
   SampleComments,
   UnknownAnalyteResult,
 } from './hl7-parse.js';
-import { patientMismatch } from './patient-check.js';
+import { patientMismatch, samplesByCode } from './patient-check.js';
 import type { PatientMismatch } from './patient-check.js';
 
 /**
@@ -338,8 +338,6 @@ type Verdict = 'no_probe' | PatientMismatch | null;
 
 /** Rows per INSERT of unmatched results: 13 columns × 1,000 stays far under 65,535 parameters. */
 const UNMATCHED_CHUNK = 1_000;
-/** Codes per lookup of samples. */
-const CODE_CHUNK = 5_000;
 /** The longest comment kept per sample or result. */
 const COMMENT_MAX = 4_000;
 
@@ -375,23 +373,7 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
       })
       .returning({ id: labMessages.id });
     const messageId = recorded?.id ?? null;
-    const byCode = new Map<
-      string,
-      { id: number; code: string; sex: 'M' | 'K'; birth_date: string }
-    >();
-    for (let i = 0; i < codes.length; i += CODE_CHUNK) {
-      const found = await tx
-        .select({
-          id: probes.id,
-          code: probes.code,
-          sex: patients.sex,
-          birth_date: patients.birth_date,
-        })
-        .from(probes)
-        .innerJoin(patients, eq(patients.id, probes.patient_id))
-        .where(inArray(probes.code, codes.slice(i, i + CODE_CHUNK)));
-      for (const row of found) byCode.set(row.code, row);
-    }
+    const byCode = await samplesByCode(tx, codes);
 
     const matched = new Map<number, SampleResults>();
     const matchedCodes = new Map<number, string>();

@@ -1,3 +1,7 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { patients, probes } from '../../db/schema.js';
+
 /**
  * The patient check of a result (issue 12 §3, ADR 032), shared by the HL7 connector and the
  * data import: a result whose sent sex or birth date disagrees with the sample's patient is not
@@ -37,4 +41,40 @@ export function sexFromText(text: string | null): PatientSex | null | undefined 
   if (value === 'K' || value === 'F') return 'K';
   if (value === '' || value === 'U' || value === 'O') return null;
   return undefined;
+}
+
+/** A sample with what the check compares of its patient. */
+export interface SampleOfPatient {
+  id: number;
+  code: string;
+  sex: PatientSex;
+  birth_date: string;
+}
+
+/** Codes per lookup: far under PostgreSQL's 65,535 bind parameters. */
+const CODE_CHUNK = 5_000;
+
+/**
+ * The samples named by `codes`, by code, with their patients' sex and birth date: what the
+ * connector and the results import look up before the check.
+ */
+export async function samplesByCode(
+  db: Queryable,
+  codes: readonly string[],
+): Promise<Map<string, SampleOfPatient>> {
+  const byCode = new Map<string, SampleOfPatient>();
+  for (let i = 0; i < codes.length; i += CODE_CHUNK) {
+    const found = await db
+      .select({
+        id: probes.id,
+        code: probes.code,
+        sex: patients.sex,
+        birth_date: patients.birth_date,
+      })
+      .from(probes)
+      .innerJoin(patients, eq(patients.id, probes.patient_id))
+      .where(inArray(probes.code, codes.slice(i, i + CODE_CHUNK)));
+    for (const row of found) byCode.set(row.code, row);
+  }
+  return byCode;
 }
