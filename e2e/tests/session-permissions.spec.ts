@@ -1,6 +1,7 @@
 import { PortalApi, expect, test } from '../fixtures.js';
 import type { Credentials } from '../fixtures.js';
 import type { Page, APIRequestContext } from '@playwright/test';
+import { expectAccessible } from '../a11y.js';
 
 /**
  * A browser that signed in before permissions travelled with the session keeps a 'portal.user'
@@ -53,6 +54,7 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     expect(await storedPermissions(page)).toEqual(
       expect.arrayContaining(['doctors.manage', 'admins.manage', 'audit.read']),
     );
+    await expectAccessible(page, 'doctors list after a restored session');
   });
 
   test('a doctor keeps the own menu and is sent from /doctors to patients', async ({
@@ -70,6 +72,7 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     await expect(menu.getByRole('link', { name: 'Pacjenci' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'Historia zmian' })).toHaveCount(0);
+    await expectAccessible(page, "a doctor's patients list after a restored session");
     // Units are read-only for doctors: no button to add one.
     await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Jednostki', level: 1 })).toBeVisible();
