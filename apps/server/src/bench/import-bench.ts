@@ -8,12 +8,8 @@ import type { BenchDatabase } from './databases.js';
 
 const PATIENTS = Number(process.env.BENCH_IMPORT_PATIENTS ?? 10_000);
 
-/**
- * `BENCH_ONLY=import` (issue 12): 10,000 patients in one xlsx through
- * POST /api/data_import/patient_data over HTTP — reading, checking every row with the
- * registration rules and the one-transaction bulk write (target ≤ 10 s on PostgreSQL).
- */
-export async function measureImport(db: BenchDatabase, client: Client): Promise<string[]> {
+/** A unit and its doctor to import patients into: the references every imported row names. */
+export async function importRefs(db: BenchDatabase) {
   const unit = await createUnit(db.handle.db, {
     name: 'Poradnia importu',
     street: 'Marszałkowska',
@@ -33,6 +29,16 @@ export async function measureImport(db: BenchDatabase, client: Client): Promise<
     }),
   );
   const refs = { unit_id: unit.id, doctor_id: doctor.id, group_id: 1, subgroup_id: 1, dose: 5 };
+  return refs;
+}
+
+/**
+ * `BENCH_ONLY=import` (issue 12): 10,000 patients in one xlsx through
+ * POST /api/data_import/patient_data over HTTP — reading, checking every row with the
+ * registration rules and the one-transaction bulk write (target ≤ 10 s on PostgreSQL).
+ */
+export async function measureImport(db: BenchDatabase, client: Client): Promise<string[]> {
+  const refs = await importRefs(db);
   // Distinct, valid PESELs and phone numbers for any count (templates.ts).
   const rows = examplePatients(PATIENTS, refs);
   const built = performance.now();

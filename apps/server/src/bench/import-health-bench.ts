@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { doctorBody } from '@portal/shared';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { createDoctor } from '../modules/doctors/service.js';
 import { columnNames } from '../modules/imports/columns.js';
 import { examplePatients } from '../modules/imports/templates.js';
-import { createUnit } from '../modules/units/service.js';
 import type { BenchDatabase } from './databases.js';
+import { importRefs } from './import-bench.js';
 import type { HealthOrder, HealthResult, Poll } from './health-worker.js';
 import { percentile } from './stats.js';
 
@@ -151,25 +149,7 @@ export async function measureImportHealth(
     });
     const token = ((await signIn.json()) as { access_token: string }).access_token;
     const headers = { authorization: `Bearer ${token}` };
-    const unit = await createUnit(db.handle.db, {
-      name: 'Poradnia importu',
-      street: 'Marszałkowska',
-      building_nr: '10',
-      postcode: '00-001',
-      city: 'Warszawa',
-    });
-    const doctor = await createDoctor(
-      db.handle.db,
-      null,
-      doctorBody.parse({
-        firstname: 'Jan',
-        surname: 'Importer',
-        email: 'importer@example.pl',
-        phone_number: '600100200',
-        unit_id: unit.id,
-      }),
-    );
-    const refs = { unit_id: unit.id, doctor_id: doctor.id, group_id: 1, subgroup_id: 1, dose: 5 };
+    const refs = await importRefs(db);
     log(
       `  load average at start: ${os
         .loadavg()
