@@ -27,3 +27,4 @@ export * from './schemas/me.js';
 export * from './schemas/reports.js';
 export * from './schemas/imports.js';
 export * from './schemas/laboratory.js';
+export * from './audit.js';

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { AuditSource } from '@portal/shared';
 import { unpackImage } from './pglite-image.js';
 import type { ImageOutcome, PgliteImage } from './pglite-image.js';
 import * as schema from './schema.js';
@@ -152,6 +153,16 @@ export async function inTransaction<T>(
     }
     return work(tx);
   });
+}
+
+/**
+ * Names what writes the transaction's changes when no person does, or how a person does
+ * (the laboratory, an import, a manual match): transaction-local like the actor, copied by the
+ * audit triggers into every entry of the transaction (migration 0024, ADR 042). Call it inside
+ * inTransaction's work, before the writes.
+ */
+export async function markAuditSource(tx: Transaction, source: AuditSource): Promise<void> {
+  await tx.execute(sql`select set_config('app.source', ${source}, true)`);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { AUDIT_SOURCES } from '@portal/shared';
 import type { ResultComparator } from '@portal/shared';
 
 /** Binary file content kept in PostgreSQL, so that one backup holds everything. */
@@ -440,12 +441,18 @@ export const auditEntries = pgTable(
     column_name: text('column_name').notNull(),
     old_value: text('old_value'),
     new_value: text('new_value'),
+    /** What wrote the change when no person did, or how (migration 0024, ADR 042). */
+    source: text('source', { enum: AUDIT_SOURCES }),
   },
   (t) => [
     // (key, id): one patient's or user's entries, newest first, as an index range (0010).
     index('audit_entries_patient_id_id_idx').on(t.patient_id, t.id),
     index('audit_entries_user_id_id_idx').on(t.user_id, t.id),
     index('audit_entries_updated_at_idx').on(t.updated_at),
+    check(
+      'audit_entries_source_check',
+      sql`${t.source} in ('hl7', 'import', 'flush', 'restore', 'tracking', 'manual_match')`,
+    ),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_SOURCES } from '../audit.js';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { dayField, idField, idListField, multilineText, queryIdField } from '../validation.js';
 import { recordVersion, totalKind, versionField } from './common.js';
@@ -137,7 +138,12 @@ export type AuditQuery = z.infer<typeof auditQuery>;
 export const auditEntry = z.object({
   id: z.number().int(),
   updated_at: z.string(),
-  user: z.object({ login: z.string().nullable() }),
+  /** The acting user: `name` is the doctor's or patient's name, the login for an administrator. */
+  user: z.object({ login: z.string().nullable(), name: z.string().nullable() }),
+  /** What wrote the change when no person did, or how (ADR 042); null for a person's own edit. */
+  source: z.enum(AUDIT_SOURCES).nullable(),
+  /** The changed record as a reader knows it (a sample's code, a medicine, …); null when none. */
+  record: z.string().nullable(),
   patient: z
     .object({ id: z.number().int(), firstname: z.string(), surname: z.string() })
     .nullable(),
@@ -145,6 +151,9 @@ export const auditEntry = z.object({
   column_name: z.string(),
   old_value: z.string().nullable(),
   new_value: z.string().nullable(),
+  /** The names behind the values of a column holding an id (a user, a unit, a medicine, …). */
+  old_name: z.string().nullable(),
+  new_name: z.string().nullable(),
   operation: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;

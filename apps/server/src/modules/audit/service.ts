@@ -7,6 +7,7 @@ import { auditEntries, doctors, patients, users } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import type { TotalPlan } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
+import { namesOf, visibleEntries } from './names.js';
 
 /**
  * The longest a writing transaction is assumed to last. An entry's `updated_at` is its
@@ -77,6 +78,7 @@ function unique(ids: number[] | undefined): number[] | undefined {
 /** The conditions of the filter except `skip`, which the caller matches per key instead. */
 function conditions(filter: AuditFilter, skip?: 'patientIds' | 'userIds'): SQL | undefined {
   return and(
+    visibleEntries,
     filter.patientIds && skip !== 'patientIds'
       ? inArray(auditEntries.patient_id, filter.patientIds)
       : undefined,
@@ -208,11 +210,18 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
           .leftJoin(users, eq(users.id, auditEntries.user_id))
           .leftJoin(patients, eq(patients.id, auditEntries.patient_id))
           .where(inArray(auditEntries.id, ids));
-  const data: AuditEntry[] = inOrderOf(ids, rows, (row) => row.entry.id).map(
-    ({ entry, login, patientId, firstname, surname }) => ({
+  const ordered = inOrderOf(ids, rows, (row) => row.entry.id);
+  const names = await namesOf(
+    db,
+    ordered.map((row) => row.entry),
+  );
+  const data: AuditEntry[] = ordered.map(
+    ({ entry, login, patientId, firstname, surname }, index) => ({
       id: entry.id,
       updated_at: entry.updated_at.toISOString(),
-      user: { login },
+      user: { login, name: names[index]!.user },
+      source: entry.source,
+      record: names[index]!.record,
       patient: patientId
         ? { id: patientId, firstname: firstname ?? '', surname: surname ?? '' }
         : null,
@@ -220,6 +229,8 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
       column_name: entry.column_name,
       old_value: entry.old_value,
       new_value: entry.new_value,
+      old_name: names[index]!.old_name,
+      new_name: names[index]!.new_name,
       operation: entry.operation,
     }),
   );

@@ -1,6 +1,6 @@
 import type { ImportBatch } from '@portal/shared';
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
 import {
   importBatches,
@@ -83,6 +83,7 @@ async function putResults(
  */
 export async function flushImports(db: Database, actor: Actor): Promise<Record<string, number>> {
   return inTransaction(db, actor.userId, async (tx) => {
+    await markAuditSource(tx, 'flush');
     const open = await tx
       .select({ id: importBatches.id })
       .from(importBatches)
@@ -139,7 +140,10 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
  */
 export async function restoreBatch(db: Database, actor: Actor, id: number): Promise<void> {
   try {
-    await inTransaction(db, actor.userId, (tx) => restoreIn(tx, actor, id));
+    await inTransaction(db, actor.userId, async (tx) => {
+      await markAuditSource(tx, 'restore');
+      await restoreIn(tx, actor, id);
+    });
   } catch (error) {
     // Meanwhile another active patient took one of the batch's e-mail addresses.
     if (isUniqueViolation(error, 'patients_email_lower_key')) throw conflict('exist_patient');

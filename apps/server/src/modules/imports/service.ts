@@ -1,7 +1,7 @@
 import type { BatchMode, ImportMode, ImportSuccess } from '@portal/shared';
 import { eq } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { importBatches } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/errors.js';
@@ -107,6 +107,7 @@ export async function runImport(
     if (errors.length) throw importFailed(errors);
     try {
       return await inTransaction(db, actor.userId, async (tx) => {
+        await markAuditSource(tx, 'import');
         const [batch] = await tx
           .insert(importBatches)
           .values({ mode, files: fileList, counts: {}, created_by: actor.userId })
@@ -134,6 +135,7 @@ export async function runImport(
   const checked = await checkResultsAgainstSamples(db, prepared);
   if (errors.length || checked.errors.length) throw importFailed([...errors, ...checked.errors]);
   return inTransaction(db, actor.userId, async (tx) => {
+    await markAuditSource(tx, 'import');
     const [batch] = await tx
       .insert(importBatches)
       .values({ mode, files: fileList, counts: {}, created_by: actor.userId })

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SYNEVO_LAST_ERROR } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { labMessages, medicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
@@ -362,6 +362,7 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
     ]),
   ];
   await inTransaction(db, null, async (tx) => {
+    await markAuditSource(tx, 'hl7');
     const [recorded] = await tx
       .insert(labMessages)
       .values({

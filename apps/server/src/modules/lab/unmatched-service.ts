@@ -1,7 +1,7 @@
 import type { UnmatchedResult } from '@portal/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
@@ -144,6 +144,7 @@ export async function matchUnmatched(
   await findChangeablePatient(db, actor, probe.patient_id);
 
   const updated = await inTransaction(db, actor.userId, async (tx) => {
+    await markAuditSource(tx, 'manual_match');
     const [saved] = await tx
       .update(unmatchedResults)
       .set({

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TrackingRefreshResult } from '@portal/shared';
-import { inTransaction } from '../../db/client.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeSetKits, shipmentEvents } from '../../db/schema.js';
 import { TrackingError } from './provider.js';
@@ -145,6 +145,7 @@ async function store(
 ): Promise<Outcome> {
   // The system acts: no user id, the audit trail files status changes under the patient.
   return inTransaction(db, null, async (tx) => {
+    await markAuditSource(tx, 'tracking');
     const mine = and(
       eq(probeSetKits.id, kit.id),
       eq(probeSetKits.tracking_code, kit.trackingCode),
