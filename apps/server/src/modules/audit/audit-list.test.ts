@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { COUNT_CAP, auditQuery, warsawDayEnd, warsawDayStart } from '@portal/shared';
-import { and, count, desc, gte, inArray, lt } from 'drizzle-orm';
+import { and, count, desc, gte, inArray, lt, ne } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, doctors } from '../../db/schema.js';
@@ -59,7 +59,9 @@ beforeAll(async () => {
     select timestamptz '2001-03-01 00:00+01' + g * interval '20 minutes' + (25 - 50 * (g % 2)) * interval '1 minute',
            (array[${users.join(',')}, null])[1 + g % 4],
            (array[${PATIENTS.join(',')}])[1 + g % 6],
-           'patients', g::text, 'update', 'weight', (g - 1)::text, g::text
+           'patients', g::text, 'update',
+           -- Every 7th a version bump, which the list hides (ADR 042).
+           case when g % 7 = 0 then 'version' else 'weight' end, (g - 1)::text, g::text
     from generate_series(1, 1000) g`);
 });
 afterAll(() => t?.close());
@@ -67,6 +69,7 @@ afterAll(() => t?.close());
 /** The query as a naive reading of the filter would run it: the reference for the fast path. */
 async function naive(query: ReturnType<typeof auditQuery.parse>) {
   const where = and(
+    ne(auditEntries.column_name, 'version'),
     query.patientIds ? inArray(auditEntries.patient_id, query.patientIds) : undefined,
     query.doctorIds
       ? inArray(
@@ -142,7 +145,8 @@ describe('the audit list', () => {
       token: admin.session.token,
       query: { patientIds: String(PATIENTS[0]) },
     });
-    expect(one.json()).toMatchObject({ total: 166, total_kind: 'exact' });
+    // 166 entries, of which the 23 version bumps (every 42nd) are hidden.
+    expect(one.json()).toMatchObject({ total: 143, total_kind: 'exact' });
 
     const crowded = await t.request('GET', '/api/audit_trial', {
       token: admin.session.token,
@@ -151,7 +155,10 @@ describe('the audit list', () => {
     expect(crowded.json()).toMatchObject({ total: COUNT_CAP, total_kind: 'at_least' });
     expect(crowded.json<{ data: unknown[] }>().data).toHaveLength(5);
 
-    const [all] = await t.db.select({ n: count() }).from(auditEntries);
+    const [all] = await t.db
+      .select({ n: count() })
+      .from(auditEntries)
+      .where(ne(auditEntries.column_name, 'version'));
     forgetListTotals(t.db);
     expect(await listAudit(t.db, auditQuery.parse({}))).toMatchObject({
       total: all!.n,
@@ -172,7 +179,8 @@ describe('the audit list', () => {
       t.request('GET', '/api/audit_trial', { token: admin.session.token, query });
     const past = await get({ patientIds: String(PATIENTS[1]), page: '100' });
     expect(past.statusCode).toBe(200);
-    expect(past.json()).toEqual({ data: [], total: 167, total_kind: 'exact' });
+    // 167 entries less 24 hidden version bumps.
+    expect(past.json()).toEqual({ data: [], total: 143, total_kind: 'exact' });
     // Far past the end of an exact total: empty at once, the index is not walked to the offset.
     const far = await get({ page: String(Number.MAX_SAFE_INTEGER) });
     expect(far.statusCode).toBe(200);
