@@ -1,12 +1,13 @@
--- Who wrote a change when no person did (ADR 042): the laboratory's HL7 messages, the results
--- import, a flush or restore of imports, the shipment tracking job, a manual match of an
--- unmatched result. The writing transaction names it like the actor, transaction-local
--- (set_config('app.source', …, true); db/audit-source.ts), and audit_row() copies it into each
--- entry. Only the known sources are accepted: a misspelt one fails the write instead of
--- writing an entry nobody can read. Everything else audit_row() does stays as it was (0002).
+-- What wrote a change when no person did, or how a person did (ADR 042): the laboratory's HL7
+-- messages, the results import, the patients import, a flush or restore of imports, the shipment
+-- tracking job, a manual match of an unmatched result. The writing transaction names it like the
+-- actor, transaction-local (set_config('app.source', …, true); markAuditSource in db/client.ts),
+-- and audit_row() copies it into each entry. Only the known sources are accepted: a misspelt one
+-- fails the write instead of writing an entry nobody can read. Everything else audit_row() does
+-- stays as it was (0002).
 ALTER TABLE "audit_entries" ADD COLUMN IF NOT EXISTS "source" text;--> statement-breakpoint
 ALTER TABLE "audit_entries" ADD CONSTRAINT "audit_entries_source_check"
-  CHECK ("source" in ('hl7', 'import', 'flush', 'restore', 'tracking', 'manual_match'));--> statement-breakpoint
+  CHECK ("source" in ('hl7', 'import', 'patient_import', 'flush', 'restore', 'tracking', 'manual_match'));--> statement-breakpoint
 -- CREATE OR REPLACE keeps the owner and the grants (0007: none for PUBLIC) but resets what the
 -- definition leaves out, so SECURITY DEFINER and the search_path are repeated here.
 CREATE OR REPLACE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql

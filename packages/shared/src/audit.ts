@@ -10,7 +10,9 @@
 /** What wrote a change when no person did, or how a person did it (migration 0024). */
 export const AUDIT_SOURCES = [
   'hl7',
+  /** The results import. */
   'import',
+  'patient_import',
   'flush',
   'restore',
   'tracking',

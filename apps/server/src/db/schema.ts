@@ -451,7 +451,7 @@ export const auditEntries = pgTable(
     index('audit_entries_updated_at_idx').on(t.updated_at),
     check(
       'audit_entries_source_check',
-      sql`${t.source} in ('hl7', 'import', 'flush', 'restore', 'tracking', 'manual_match')`,
+      sql`${t.source} in ('hl7', 'import', 'patient_import', 'flush', 'restore', 'tracking', 'manual_match')`,
     ),
   ],
 );

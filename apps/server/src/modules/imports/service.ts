@@ -107,7 +107,7 @@ export async function runImport(
     if (errors.length) throw importFailed(errors);
     try {
       return await inTransaction(db, actor.userId, async (tx) => {
-        await markAuditSource(tx, 'import');
+        await markAuditSource(tx, 'patient_import');
         const [batch] = await tx
           .insert(importBatches)
           .values({ mode, files: fileList, counts: {}, created_by: actor.userId })

@@ -1,37 +1,165 @@
 import { describe, expect, it } from 'vitest';
+import { AUDITED_COLUMNS, AUDITED_ENTITIES, AUDIT_SOURCES } from '@portal/shared';
+import type { AuditEntry } from '@portal/shared';
 import en from '../../i18n/en.json';
 import pl from '../../i18n/pl.json';
-import {
-  AUDITED_ENTITIES,
-  NAMED_COLUMNS,
-  auditValue,
-  isAuditedEntity,
-  referenceName,
-} from './audit-labels';
+import { auditValue, authorOf, columnLabel, columnLabelKey, entryValue } from './audit-labels';
 
 const words = { yes: 'Tak', no: 'Nie' };
 
-describe('audit labels', () => {
-  it('names every audited table as the spec does', () => {
-    expect(pl.audit.entities).toEqual({
-      patients: 'Dane pacjenta',
-      patient_inclusions: 'Kryteria włączenia',
-      patient_medicines: 'Leki',
-      patient_additional_medicines: 'Inne leki',
-      notes: 'Komentarze',
-      files: 'Załączniki',
-      messages: 'Komunikaty',
-      probes: 'Próbki',
-      probe_medicines: 'Stężenia leków w próbce',
-      safety_alerts: 'Alerty bezpieczeństwa',
-    });
+/** A `t` and `exists` over one language's file, as i18next resolves dotted keys. */
+function dictionary(file: unknown) {
+  const find = (key: string): unknown =>
+    key
+      .split('.')
+      .reduce<unknown>(
+        (node, part) =>
+          typeof node === 'object' && node !== null && Object.hasOwn(node, part)
+            ? (node as Record<string, unknown>)[part]
+            : undefined,
+        file,
+      );
+  const exists = (key: string) => typeof find(key) === 'string';
+  const t = (key: string) => (exists(key) ? (find(key) as string) : key);
+  return { t, exists };
+}
+
+const PL = dictionary(pl);
+const EN = dictionary(en);
+
+const visibleColumns = AUDITED_ENTITIES.flatMap((entity) =>
+  Object.entries(AUDITED_COLUMNS[entity])
+    .filter(([, kind]) => kind !== 'hidden')
+    .map(([column]) => [entity, column] as const),
+);
+
+function entry(overrides: Partial<AuditEntry>): AuditEntry {
+  return {
+    id: 1,
+    updated_at: '2026-11-27T10:00:00Z',
+    user: { login: null, name: null },
+    source: null,
+    record: null,
+    patient: null,
+    entity_name: 'probes',
+    column_name: 'code',
+    old_value: null,
+    new_value: null,
+    old_name: null,
+    new_name: null,
+    operation: 'update',
+    ...overrides,
+  };
+}
+
+describe('the audit trail labels', () => {
+  it('names every audited table in both languages', () => {
+    expect(Object.keys(pl.audit.entities).sort()).toEqual([...AUDITED_ENTITIES].sort());
     expect(Object.keys(en.audit.entities).sort()).toEqual([...AUDITED_ENTITIES].sort());
-    expect(isAuditedEntity('visits')).toBe(false);
+    expect(pl.audit.entities.probes).toBe('Próbki');
   });
 
-  it('has a translation for every named column in both languages', () => {
-    expect(Object.keys(pl.audit.columns).sort()).toEqual([...NAMED_COLUMNS].sort());
-    expect(Object.keys(en.audit.columns).sort()).toEqual([...NAMED_COLUMNS].sort());
+  it('labels every shown column of every audited table in Polish and English', () => {
+    for (const { exists } of [PL, EN]) {
+      const missing = visibleColumns.filter(
+        ([entity, column]) => !exists(columnLabelKey(entity, column, exists)),
+      );
+      expect(missing).toEqual([]);
+    }
+    expect(columnLabel('probes', 'results_source', PL.t, PL.exists)).toBe('Źródło wyników');
+    expect(columnLabel('probes', 'status', PL.t, PL.exists)).toBe('Status próbki');
+    expect(columnLabel('safety_alerts', 'acknowledged_by', PL.t, PL.exists)).toBe('Potwierdził');
+    expect(columnLabel('probes', 'lab_ranges', EN.t, EN.exists)).toBe(
+      "Laboratory's reference ranges",
+    );
+  });
+
+  it('keeps no label for a column nobody sees', () => {
+    const shown = new Set(visibleColumns.map(([, column]) => column));
+    expect(Object.keys(pl.audit.columns).filter((column) => !shown.has(column))).toEqual([]);
+    expect(Object.keys(en.audit.columns).sort()).toEqual(Object.keys(pl.audit.columns).sort());
+  });
+
+  it('names every source in both languages', () => {
+    for (const source of AUDIT_SOURCES) {
+      expect(PL.exists(`audit.sources.${source}`), source).toBe(true);
+      expect(EN.exists(`audit.sources.${source}`), source).toBe(true);
+    }
+    expect(pl.audit.sources.hl7).toBe('Laboratorium (HL7)');
+    expect(pl.audit.sources.manual_match).toBe('Ręczne dopasowanie wyniku');
+  });
+});
+
+describe('entryValue', () => {
+  const pl = { ...PL, language: 'pl' };
+  const en = { ...EN, language: 'en' };
+
+  it('words statuses and coded values in the reader’s language', () => {
+    const status = entry({ column_name: 'status', old_value: 'sent', new_value: 'received' });
+    expect(`${entryValue(status, 'old', pl)} → ${entryValue(status, 'new', pl)}`).toBe(
+      'wysłana → odebrana',
+    );
+    expect(entryValue(status, 'new', en)).toBe('received');
+    const material = entry({ column_name: 'type_of_material', new_value: 'venous' });
+    expect(entryValue(material, 'new', pl)).toBe('krew żylna');
+    const order = entry({ entity_name: 'probe_sets', column_name: 'status', new_value: '2' });
+    expect(entryValue(order, 'new', pl)).toBe('odrzucone');
+  });
+
+  it('shows the names the server resolved for ids, never the ids', () => {
+    const acknowledged = entry({
+      entity_name: 'safety_alerts',
+      column_name: 'acknowledged_by',
+      new_value: '2',
+      new_name: 'Nowak Anna',
+    });
+    expect(entryValue(acknowledged, 'new', pl)).toBe('Nowak Anna');
+    expect(entryValue({ ...acknowledged, new_name: null }, 'new', pl)).toBe('(nieznany)');
+    expect(entryValue(acknowledged, 'old', pl)).toBe('-');
+  });
+
+  it('writes booleans, days, times and laboratory ranges as text', () => {
+    expect(entryValue(entry({ column_name: 'is_cito', new_value: 'true' }), 'new', pl)).toBe('Tak');
+    expect(
+      entryValue(entry({ column_name: 'date_of_sample', new_value: '2026-11-27' }), 'new', pl),
+    ).toBe('27.11.2026');
+    expect(
+      entryValue(
+        entry({ entity_name: 'visits', column_name: 'started_at', new_value: '08:30:00' }),
+        'new',
+        pl,
+      ),
+    ).toBe('08:30');
+    const ranges = entry({
+      column_name: 'lab_ranges',
+      new_value: JSON.stringify({
+        alt: { text: '10-40', min: 10, max: 40, unit: 'U/L' },
+        bilirubine: { text: '', min: 0.2, max: 1.2, unit: null },
+      }),
+    });
+    expect(entryValue(ranges, 'new', pl)).toBe('ALT: 10-40 U/L; Bilirubina: 0,2–1,2');
+    const comments = entry({
+      column_name: 'lab_comments',
+      new_value: JSON.stringify({ sample: 'Hemoliza', results: { alt: 'Powtórzyć' } }),
+    });
+    expect(entryValue(comments, 'new', pl)).toBe('Hemoliza; ALT: Powtórzyć');
+  });
+});
+
+describe('authorOf', () => {
+  it('names the person, and the laboratory or the import where no person wrote it', () => {
+    expect(authorOf(entry({ source: 'hl7' }), PL.t)).toEqual({
+      name: 'Laboratorium (HL7)',
+      source: null,
+    });
+    expect(
+      authorOf(entry({ user: { login: 'admin', name: 'admin' }, source: 'manual_match' }), PL.t),
+    ).toEqual({ name: 'admin', source: 'Ręczne dopasowanie wyniku' });
+    expect(authorOf(entry({ user: { login: 'j.k', name: 'Kowalski Jan' } }), PL.t)).toEqual({
+      name: 'Kowalski Jan',
+      source: null,
+    });
+    expect(authorOf(entry({}), PL.t).name).toBe('System');
   });
 });
 
@@ -62,20 +190,8 @@ describe('auditValue', () => {
     expect(auditValue('44051401359', words)).toBe('44051401359');
     expect(auditValue('72.5', words)).toBe('72,5');
   });
-});
-
-describe('reference names and decimals', () => {
-  const names = { medicine_id: new Map([['13', 'walsartan']]) };
-
-  it('shows the name behind a known id, and nothing for other columns or unknown ids', () => {
-    expect(referenceName('medicine_id', '13', names)).toBe('walsartan (13)');
-    expect(referenceName('medicine_id', '99', names)).toBeUndefined();
-    expect(referenceName('dose', '13', names)).toBeUndefined();
-    expect(referenceName('medicine_id', null, names)).toBeUndefined();
-  });
 
   it('writes decimals with the language separator', () => {
-    const words = { yes: 'Tak', no: 'Nie' };
     expect(auditValue('12.5', words, 'pl')).toBe('12,5');
     expect(auditValue('12.5', words, 'en')).toBe('12.5');
     expect(auditValue('160', words, 'pl')).toBe('160');

@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, MultiSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '@portal/shared';
+import { formatDateTime, isAuditedEntity } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { useDoctorOptions } from '../../api/doctors';
 import { ENTITY } from '../../api/query-keys';
@@ -18,10 +18,10 @@ import { PatientPicker } from '../../components/patient-picker';
 import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useCan } from '../../lib/permissions';
-import { useReferenceNames } from './audit-api';
 import { auditParams } from './audit-filters';
 import type { AuditFilters } from './audit-filters';
-import { auditValue, isAuditedEntity, isNamedColumn, referenceName } from './audit-labels';
+import { authorOf, columnLabel, entryValue } from './audit-labels';
+import type { Translate } from './audit-labels';
 
 const NO_FILTERS: AuditFilters = { doctorIds: [], patientIds: [], range: {} };
 
@@ -34,7 +34,6 @@ export function AuditPage() {
   const can = useCan();
   // Names and pickers only for those the server lets read the trail; others see its refusal.
   const reader = can('audit.read');
-  const names = useReferenceNames(reader);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
   const list = useListQuery<AuditEntry>({
@@ -61,7 +60,11 @@ export function AuditPage() {
     list.setPage(1);
   }
 
-  const words = { yes: t('audit.valueTrue'), no: t('audit.valueFalse') };
+  // The trail's keys are built from table and column names (every one checked by
+  // audit-labels.test.ts), so they are plain strings here, not the typed literals.
+  const translate: Translate = (key) => String(t(key as never));
+  const exists = (key: string) => i18n.exists(key);
+  const context = { t: translate, exists, language: i18n.language };
   const place = (entry: AuditEntry) =>
     isAuditedEntity(entry.entity_name)
       ? t(`audit.entities.${entry.entity_name}`)
@@ -71,16 +74,35 @@ export function AuditPage() {
       ? t(`audit.operations.${entry.operation}`)
       : entry.operation;
   // What happened is said next to the place: '-' alone cannot tell a removal from an empty value.
+  // The record (a sample's code, a medicine) says which of the patient's records it was.
   const placeCell = (entry: AuditEntry) => (
     <>
       {place(entry)}
+      {entry.record && (
+        <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+          {entry.record}
+        </Text>
+      )}
       <Text size="xs" c="dimmed">
         {operation(entry)}
       </Text>
     </>
   );
   const column = (entry: AuditEntry) =>
-    isNamedColumn(entry.column_name) ? t(`audit.columns.${entry.column_name}`) : entry.column_name;
+    columnLabel(entry.entity_name, entry.column_name, translate, exists);
+  const authorCell = (entry: AuditEntry) => {
+    const author = authorOf(entry, translate);
+    return (
+      <>
+        {author.name}
+        {author.source && (
+          <Text size="xs" c="dimmed">
+            {author.source}
+          </Text>
+        )}
+      </>
+    );
+  };
   const patientCell = (entry: AuditEntry) => {
     if (!entry.patient) return '-';
     const name = `${entry.patient.surname} ${entry.patient.firstname}`.trim();
@@ -95,9 +117,9 @@ export function AuditPage() {
       </Anchor>
     );
   };
-  const valueCell = (value: string | null, entry: AuditEntry) => (
+  const valueCell = (entry: AuditEntry, side: 'old' | 'new') => (
     <Text size="sm" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
-      {referenceName(entry.column_name, value, names) ?? auditValue(value, words, i18n.language)}
+      {entryValue(entry, side, context)}
     </Text>
   );
 
@@ -108,12 +130,12 @@ export function AuditPage() {
       width: 150,
       cell: (e) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.updated_at)}</span>,
     },
-    { key: 'user', header: t('audit.changedBy'), cell: (e) => e.user.login ?? '-' },
+    { key: 'user', header: t('audit.changedBy'), cell: authorCell },
     { key: 'patient', header: t('audit.patient'), cell: patientCell },
     { key: 'place', header: t('audit.place'), cell: placeCell },
     { key: 'column', header: t('audit.column'), cell: column },
-    { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e.old_value, e) },
-    { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e.new_value, e) },
+    { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e, 'old') },
+    { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e, 'new') },
   ];
 
   if (forbidden) {
@@ -139,21 +161,23 @@ export function AuditPage() {
       </Group>
       <Text size="xs" c="dimmed" mb={4}>
         {operation(entry)}
+        {entry.record ? ` · ${entry.record}` : ''}
       </Text>
       <Text size="sm">
         {t('audit.patient')}: {patientCell(entry)}
       </Text>
       <Text size="sm">
-        {t('audit.changedBy')}: {entry.user.login ?? '-'}
+        {t('audit.changedBy')}: {authorOf(entry, translate).name}
+        {authorOf(entry, translate).source ? ` (${authorOf(entry, translate).source})` : ''}
       </Text>
       <Text size="sm" mt={4} c="dimmed">
         {t('audit.oldValue')}:
       </Text>
-      {valueCell(entry.old_value, entry)}
+      {valueCell(entry, 'old')}
       <Text size="sm" mt={4} c="dimmed">
         {t('audit.newValue')}:
       </Text>
-      {valueCell(entry.new_value, entry)}
+      {valueCell(entry, 'new')}
     </>
   );
 
