@@ -124,10 +124,8 @@ export async function namesOf(db: Database, rows: AuditRow[]): Promise<EntryName
           )}]::int[]`,
         )}) as q(id, name)`,
     );
-    const result = await db.execute(sql.join(arms, sql` union all `));
-    for (const found of (
-      result as unknown as { rows: { kind: string; id: number; name: string }[] }
-    ).rows) {
+    const result: unknown = await db.execute(sql.join(arms, sql` union all `));
+    for (const found of (result as { rows: { kind: string; id: number; name: string }[] }).rows) {
       names.set(`${found.kind}:${found.id}`, found.name);
     }
   }
