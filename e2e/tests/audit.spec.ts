@@ -199,7 +199,8 @@ test.describe('Historia zmian', () => {
     const change = auditRows(page).filter({ hasText: 'Telefon' });
     await expect(change).toHaveCount(1);
     const cells = change.getByRole('cell');
-    await expect(cells.nth(1)).toHaveText(credentials.login);
+    // People by name, not by login (ADR 042).
+    await expect(cells.nth(1)).toHaveText(`${doctor.surname} ${doctor.firstname}`);
     await expect(cells.nth(2)).toHaveText(`${String(body.personal.surname)} Zofia`);
     await expect(cells.nth(5)).toHaveText('501234567');
     await expect(cells.nth(6)).toHaveText('699888777');
