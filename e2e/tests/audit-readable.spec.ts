@@ -126,8 +126,15 @@ test.describe('Historia zmian czytelna dla człowieka', () => {
   }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     const s = await story(api, request);
-    await openSignedIn(page, request, '/audit_trial');
-    await openTrail(page, s.patient);
+    // The patient card leads to the patient's own history.
+    await openSignedIn(page, request, `/patients/card/${s.patient.id}`);
+    await page.getByRole('link', { name: 'Historia zmian pacjenta' }).click();
+    await expect(page).toHaveURL(new RegExp(`/audit_trial\\?patientIds=${s.patient.id}$`));
+    await expect(page.getByRole('heading', { name: 'Historia zmian' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Filtry' }).getByText(new RegExp(s.patient.pesel)),
+    ).toBeVisible();
+    await page.getByRole('combobox', { name: 'Liczba wierszy na stronie' }).selectOption('100');
 
     const rows = page.getByRole('table', { name: 'Historia zmian' }).getByRole('row');
     const row = (column: string, place = 'Próbki') =>
@@ -147,8 +154,8 @@ test.describe('Historia zmian czytelna dla człowieka', () => {
       '25',
     );
     await expect(row('Źródło wyników').getByRole('cell').nth(6)).toHaveText('laboratorium (HL7)');
-    await expect(row('Zakresy referencyjne laboratorium').getByRole('cell').nth(6)).toContainText(
-      'ALT: 10-40 U/L',
+    await expect(row('Zakresy referencyjne laboratorium').getByRole('cell').nth(6)).toHaveText(
+      'ALT: 10-40 U/l; AST: 10-40 U/l',
     );
 
     // The new sample, by the doctor's name: its number, carrier and medicine by name.

@@ -16,3 +16,8 @@ export function auditParams(filters: AuditFilters) {
     to_date: filters.range.to_date,
   };
 }
+
+/** `?patientIds=12` (the patient card's link to its history): the ids a page opens filtered by. */
+export function patientIdsFrom(value: string | null): string[] {
+  return (value ?? '').split(',').filter((id) => /^[1-9]\d{0,9}$/.test(id));
+}

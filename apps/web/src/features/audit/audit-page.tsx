@@ -1,7 +1,7 @@
 import { Alert, Anchor, Group, MultiSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, isAuditedEntity } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { useDoctorOptions } from '../../api/doctors';
@@ -18,7 +18,7 @@ import { PatientPicker } from '../../components/patient-picker';
 import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useCan } from '../../lib/permissions';
-import { auditParams } from './audit-filters';
+import { auditParams, patientIdsFrom } from './audit-filters';
 import type { AuditFilters } from './audit-filters';
 import { authorOf, columnLabel, entryValue } from './audit-labels';
 import type { Translate } from './audit-labels';
@@ -34,7 +34,12 @@ export function AuditPage() {
   const can = useCan();
   // Names and pickers only for those the server lets read the trail; others see its refusal.
   const reader = can('audit.read');
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [searchParams] = useSearchParams();
+  // Opened from a patient card: that patient's entries (the filter can be cleared as usual).
+  const [filters, setFilters] = useState<AuditFilters>(() => ({
+    ...NO_FILTERS,
+    patientIds: patientIdsFrom(searchParams.get('patientIds')),
+  }));
   const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
   const list = useListQuery<AuditEntry>({
     entity: ENTITY.audit,

@@ -34,6 +34,7 @@ import { useIsDesktop } from '../../../components/use-is-desktop';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
 import { usePatient } from '../patients-api';
@@ -56,6 +57,7 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
   const credentials = useCredentialsSheet();
   const reset = useResetPatientPassword(patient.id);
   const remove = useDeletePatient(patient.id);
+  const can = useCan();
   const deleted = !!patient.deleted_at;
 
   // Asked first: the patient's current password stops working once the server answers.
@@ -113,6 +115,11 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
           <Text c="dimmed">
             {t('card.pesel')}: <span data-testid="patient-pesel">{patient.pesel}</span>
           </Text>
+          {can('audit.read') && (
+            <Anchor component={Link} to={`/audit_trial?patientIds=${patient.id}`} size="sm">
+              {t('card.auditHistory')}
+            </Anchor>
+          )}
         </div>
         {!deleted && (
           <Group gap="sm" wrap="wrap">
