@@ -177,7 +177,7 @@ test.describe('Historia zmian', () => {
     await expect(page.getByRole('button', { name: 'Wyczyść filtry' })).toHaveCount(0);
   });
 
-  test("a doctor's change is listed under the doctor's login and found with the doctors filter", async ({
+  test("a doctor's change is listed under the doctor's name and found with the doctors filter", async ({
     page,
     request,
     api,
