@@ -98,7 +98,7 @@ describe('refreshShipments', () => {
       failed: 0,
     });
     expect(provider.asked(code)).toBe(FAKE_STEPS.length);
-    // Each status change is in the audit trail under the patient, made by the system.
+    // Each status change is in the audit trail under the patient, made by the system…
     const audit = await db
       .select()
       .from(auditEntries)
@@ -109,6 +109,8 @@ describe('refreshShipments', () => {
     expect(audit.every((entry) => entry.patient_id === patientId && entry.user_id === null)).toBe(
       true,
     );
+    // …by the tracking job, as the trail says (ADR 042).
+    expect(audit.every((entry) => entry.source === 'tracking')).toBe(true);
   });
 
   it.each([
