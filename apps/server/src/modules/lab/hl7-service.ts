@@ -344,6 +344,9 @@ async function alreadyAccepted(db: Database, controlId: string): Promise<boolean
   return row !== undefined;
 }
 
+// eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
+const withoutNul = (text: string) => text.replace(/\u0000/g, '\uFFFD');
+
 /** What a refusal without its own code is, by its HL7 table 0357 code. */
 const LAB_CODE_OF: Record<ErrorCode, LabErrorCode> = {
   100: 'malformed_message',
@@ -384,24 +387,28 @@ async function reject(
 ): Promise<Hl7Outcome> {
   const controlId = header.controlId || null;
   const reason: LabReason = error.reason ?? { code: LAB_CODE_OF[error.code], params: {} };
+  // Decoded values (\X00\ is NUL) go into text columns, which cannot hold NUL.
+  const params = Object.fromEntries(
+    Object.entries(reason.params).map(([key, value]) => [key, withoutNul(value)]),
+  );
+  const codes = [...new Set(probeCodes.map(withoutNul))];
   await db.insert(labMessages).values({
     control_id: (controlId ?? '').slice(0, 199) || '-',
     status: 'rejected',
     error: `${error.code} ${error.text}`.slice(0, 500),
     error_code: reason.code,
-    error_params: reason.params,
-    probe_codes: probeCodes.length > 0 ? [...probeCodes] : null,
+    error_params: params,
+    probe_codes: codes.length > 0 ? codes : null,
     results_count: 0,
-    // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
-    raw: text.replace(/\u0000/g, '\uFFFD'),
+    raw: withoutNul(text),
   });
   // The detail is the ACK's text: segments and fields only. The parameters name the sample and
   // the analyte, for the administrator (the settings screen), never a patient's data.
   await recordSynevoError(db, {
     code: reason.code,
-    params: reason.params,
-    detail: error.text.slice(0, 500),
-    control_id: controlId?.slice(0, 199) ?? null,
+    params,
+    detail: withoutNul(error.text).slice(0, 500),
+    control_id: controlId === null ? null : withoutNul(controlId).slice(0, 199),
   });
   return answer(header, code, error, envelope, { reason: error.text, duplicate: false });
 }
