@@ -750,12 +750,7 @@ function readValue(
         ? { value, comparator: null }
         : { value, comparator: { comparator: '-', upper } };
     }
-    return refuse(
-      102,
-      `${where}: OBX-5 structured number not supported`,
-      at,
-      'value_unsupported',
-    );
+    return refuse(102, `${where}: OBX-5 structured number not supported`, at, 'value_unsupported');
   }
   const qualified = QUALIFIED.exec(valueText);
   if (qualified) {

@@ -70,8 +70,7 @@ export const unmatchedRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db 
         },
       },
     },
-    (request) =>
-      previewMatch(db, actorOf(request), request.params.id, request.query.probe_id),
+    (request) => previewMatch(db, actorOf(request), request.params.id, request.query.probe_id),
   );
 
   app.put(

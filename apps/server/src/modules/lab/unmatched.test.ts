@@ -504,7 +504,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
       match(id, { probe_id: sample.id, replace: true }),
     ]);
     expect(plain.statusCode).toBe(409);
-    expect(['would_replace', 'already_resolved']).toContain(plain.json<{ status: string }>().status);
+    expect(['would_replace', 'already_resolved']).toContain(
+      plain.json<{ status: string }>().status,
+    );
     expect(replacing.statusCode).toBe(200);
     expect((await probeOf(sample.id)).biochemistry_results.alt).toBe(99);
   });

@@ -1,11 +1,5 @@
 import { SETTING_DEFAULTS, suffixedProbeCode, warsawToday } from '@portal/shared';
-import type {
-  LaboratoryValue,
-  Probe,
-  ProbeBody,
-  ProbeDetail,
-  ShippingValue,
-} from '@portal/shared';
+import type { LaboratoryValue, Probe, ProbeBody, ProbeDetail, ShippingValue } from '@portal/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
