@@ -513,7 +513,7 @@ function mapOru(
         refuse(102, 'OBR-3: sample code too long', { ...where, field: 3 }, 'probe_code_too_long');
       }
       const observed = context.component(segment, 7);
-      let date: string | null = null;
+      let date: string | null;
       try {
         if (observed) notInFuture(observed, context, `OBR-7`, { ...where, field: 7 });
         date = observed ? hl7Date(observed, 'OBR-7', { ...where, field: 7 }) : null;

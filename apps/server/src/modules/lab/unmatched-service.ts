@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { patients, probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
+import { probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
