@@ -13,8 +13,9 @@ import type { Separators, Er7Segment } from './hl7-er7.js';
  * A message is refused whole only for what makes its results untrustworthy (a value that is no
  * number, a wrong unit, a date in the future, …); comments are kept and an unknown analyte waits
  * among the unmatched results. Reasons are short, name the segment and field, carry an HL7 table
- * 0357 code, and never carry patient data (they go into the ACK, `lab_messages.error` and the
- * last error on /settings/synevo).
+ * 0357 code, and never carry patient data (they go into the ACK and `lab_messages.error`). Each
+ * also carries a code for the portal's users with the sample and analyte it concerns (ADR 032),
+ * which the web says in their language.
  */
 
 /** A medicine the laboratory may report: OBX-3 carries its CAS number or its INN. */
