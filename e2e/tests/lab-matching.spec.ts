@@ -179,7 +179,8 @@ async function walk(page: Page, request: APIRequestContext, api: PortalApi, size
 
 test.describe('Dopasowanie wyniku i błędy laboratorium', () => {
   // One laboratory login and one "last error" for the portal: one walk at a time.
-  test.describe.configure({ mode: 'serial' });
+  // A long walk (two laboratory messages, four screens, five axe runs) on a shared machine.
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
   test('1440 px: match with both patients side by side, confirm the replacement, a refused result named in Polish', async ({
     page,
