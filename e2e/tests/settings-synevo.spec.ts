@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
-import { e2eSeed } from '../seed.js';
 
 const REQUIRED = 'To pole musi być wypełnione';
 const TITLE = 'Integracja z laboratorium';
@@ -18,7 +17,6 @@ test.describe(TITLE, () => {
     request,
     api,
   }) => {
-    const seed = e2eSeed();
     const stored = await api.call<{ data: { value: { password_set: boolean } } }>(
       'GET',
       '/settings/synevo',
@@ -26,10 +24,11 @@ test.describe(TITLE, () => {
     await openSignedIn(page, request, '/settings/synevo');
     await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();
 
-    // The connector's last error: a toast that outlives the usual 6 seconds.
+    // The connector's last error (the seeded one, or one lab-matching.spec.ts left): a toast
+    // that outlives the usual 6 seconds.
     const error = page
       .locator('.mantine-Notification-root')
-      .filter({ hasText: seed.documents.synevo_error });
+      .filter({ hasText: 'Ostatni błąd integracji' });
     await expect(error).toBeVisible();
     await expect(error).toContainText('Ostatni błąd integracji');
     await page.waitForTimeout(7000);

@@ -818,11 +818,21 @@ export const labMessages = pgTable(
     sending_facility: text('sending_facility'),
     status: text('status', { enum: ['accepted', 'rejected'] }).notNull(),
     error: text('error'),
+    /** A rejected message's reason as a code and its parameters (migration 0025, ADR 032). */
+    error_code: text('error_code'),
+    error_params: jsonb('error_params').$type<Record<string, string>>(),
+    /** Every sample a rejected message named: their pages say their results were refused. */
+    probe_codes: text('probe_codes').array(),
     results_count: integer('results_count').notNull().default(0),
     raw: text('raw').notNull(),
     received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('lab_messages_received_at_idx').on(t.received_at, t.id)],
+  (t) => [
+    index('lab_messages_received_at_idx').on(t.received_at, t.id),
+    index('lab_messages_refused_probe_codes_idx')
+      .using('gin', t.probe_codes)
+      .where(sql`${t.status} = 'rejected'`),
+  ],
 );
 
 export const IMPORT_BATCH_MODES = ['patient_data', 'results'] as const;
@@ -863,6 +873,9 @@ export const unmatchedResults = pgTable(
     hours: decimal('hours'),
     patient_sex: text('patient_sex'),
     patient_birth_date: date('patient_birth_date', { mode: 'string' }),
+    /** PID-5 as sent (migration 0025). */
+    patient_firstname: text('patient_firstname'),
+    patient_surname: text('patient_surname'),
     reason: text('reason', { enum: UNMATCHED_REASONS }).notNull(),
     raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
     status: text('status', { enum: UNMATCHED_STATUSES }).notNull().default('open'),
@@ -878,6 +891,9 @@ export const unmatchedResults = pgTable(
   (t) => [
     index('unmatched_results_open_idx')
       .on(t.created_at, t.id)
+      .where(sql`${t.status} = 'open'`),
+    index('unmatched_results_open_code_idx')
+      .on(t.probe_code)
       .where(sql`${t.status} = 'open'`),
   ],
 );

@@ -185,6 +185,7 @@ const rules: Record<string, Rule> = {
 
   // Unmatched laboratory results (issue 12): administrators only (lab.unmatched).
   'GET /api/lab/unmatched': { who: 'admin' },
+  'GET /api/lab/unmatched/:id/preview': { who: 'admin' },
   'PUT /api/lab/unmatched/:id': { who: 'admin' },
   'PUT /api/lab/unmatched/:id/discard': { who: 'admin' },
   // Data out (issue 12): the Excel report and the CDISC ODM export.

@@ -10,6 +10,7 @@ import {
   requiredText,
   typeError,
 } from '../validation.js';
+import { labRefusal } from './laboratory.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
 
@@ -168,6 +169,13 @@ export const probe = z.object({
   version: z.number().int(),
 });
 export type Probe = z.infer<typeof probe>;
+
+/**
+ * GET /api/probes/{id}: the sample with the laboratory's refusals of its results since they were
+ * last stored (ADR 032), newest first; empty when none.
+ */
+export const probeDetail = probe.extend({ lab_refusals: z.array(labRefusal) });
+export type ProbeDetail = z.infer<typeof probeDetail>;
 
 export const probeCreated = z.object({ status: z.literal('success'), probe });
 export const probeSaved = probeCreated;

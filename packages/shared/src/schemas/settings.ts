@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { STRING_MAX } from '../constants.js';
 import { phoneField, text } from '../validation.js';
+import { labLastError } from './laboratory.js';
+import type { LabLastError } from './laboratory.js';
 
 /**
  * Typed settings (design §6 "Settings", ADR 010): one zod schema per key, the value a client
@@ -230,7 +232,7 @@ export interface SettingValues {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
-  synevo_last_error_message: string | null;
+  synevo_last_error_message: LabLastError | null;
 }
 
 export const settingParams = z.object({ name: text({ max: 64 }) });
@@ -253,7 +255,7 @@ const anySettingValue = z.union([
   visitsValue,
   z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
   z.object({ url: z.string() }),
-  z.string().nullable(),
+  labLastError.nullable(),
 ]);
 
 export const settingResponse = z.object({

@@ -33,6 +33,8 @@ export interface FakeOru {
   sex?: string;
   /** PID-7, YYYYMMDD. */
   birthDate?: string;
+  /** PID-5: family and given name (PACJENT TESTOWY unless told). */
+  name?: { surname: string; firstname: string };
   samples: FakeSample[];
 }
 
@@ -71,7 +73,7 @@ export function buildFakeOru(input: FakeOru): string {
       '',
       composite(['LAB-PATIENT-1', '', '', 'SYNEVO']),
       '',
-      composite(['PACJENT', 'TESTOWY']),
+      composite([input.name?.surname ?? 'PACJENT', input.name?.firstname ?? 'TESTOWY']),
       '',
       e(input.birthDate ?? ''),
       e(input.sex ?? ''),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { LabErrorCode, LabErrorParams } from '@portal/shared';
 import { STANDARD_SEPARATORS, composite, encodeIn, escapeHl7, msh18Of } from './hl7-er7.js';
 import type { Charset, Separators } from './hl7-er7.js';
 
@@ -39,6 +40,17 @@ export interface AckError {
   /** ERR-8 (and MSA-3): short, names segments and fields only, never patient data. */
   text: string;
   location?: ErrorLocation | undefined;
+  /**
+   * The same refusal for the portal's users (ADR 032): a code and the sample and analyte it
+   * concerns, said in their language by the web. Never in the ACK.
+   */
+  reason?: LabReason | undefined;
+}
+
+/** A refusal as the portal stores and shows it. */
+export interface LabReason {
+  code: LabErrorCode;
+  params: LabErrorParams;
 }
 
 /** What the ACK echoes of the received message; every field as received (still escaped). */

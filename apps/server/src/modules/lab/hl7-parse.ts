@@ -1,5 +1,5 @@
 import { RESULT_PLAUSIBLE_MAX } from '@portal/shared';
-import type { ResultComparator } from '@portal/shared';
+import type { LabErrorCode, LabErrorParams, ResultComparator } from '@portal/shared';
 import type { LabRange } from '../../db/schema.js';
 import type { BiochemistryAnalyte, LabAnalyte, LabResult } from './apply-results.js';
 import { SUPPORTED_VERSIONS, UNKNOWN_HEADER } from './hl7-ack.js';
@@ -13,8 +13,9 @@ import type { Separators, Er7Segment } from './hl7-er7.js';
  * A message is refused whole only for what makes its results untrustworthy (a value that is no
  * number, a wrong unit, a date in the future, …); comments are kept and an unknown analyte waits
  * among the unmatched results. Reasons are short, name the segment and field, carry an HL7 table
- * 0357 code, and never carry patient data (they go into the ACK, `lab_messages.error` and the
- * last error on /settings/synevo).
+ * 0357 code, and never carry patient data (they go into the ACK and `lab_messages.error`). Each
+ * also carries a code for the portal's users with the sample and analyte it concerns (ADR 032),
+ * which the web says in their language.
  */
 
 /** A medicine the laboratory may report: OBX-3 carries its CAS number or its INN. */
@@ -45,6 +46,9 @@ export interface ParsedResult extends LabResult {
   /** PID-8 (M, or F → K) and PID-7 of the patient group the result belongs to. */
   patientSex: 'M' | 'K' | null;
   patientBirthDate: string | null;
+  /** PID-5: family and given name, as sent (null when not sent). */
+  patientSurname: string | null;
+  patientFirstname: string | null;
   /** The OBX and PID fields as received (decoded), kept with an unmatched result. */
   raw: Record<string, string>;
 }
@@ -60,6 +64,8 @@ export interface UnknownAnalyteResult {
   dateOfAnalysis: string | null;
   patientSex: 'M' | 'K' | null;
   patientBirthDate: string | null;
+  patientSurname: string | null;
+  patientFirstname: string | null;
   raw: Record<string, string>;
 }
 
@@ -90,6 +96,8 @@ export type ParseOutcome =
       ackCode: 'AE' | 'AR';
       error: AckError;
       reason: string;
+      /** Every sample the message names, as far as it could be read. */
+      probeCodes: string[];
     };
 
 export interface ParseOptions {
@@ -153,18 +161,50 @@ const MLLP_START = /^\u000b/;
 const MLLP_END = /\u001c\r?$/;
 
 class Refusal extends Error {
+  /** The sample and analyte it concerns, added on the way out (mapOru, mapObservation). */
+  readonly params: LabErrorParams = {};
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly location?: ErrorLocation,
+    readonly location: ErrorLocation | undefined,
+    readonly labCode: LabErrorCode,
   ) {
     super(message);
   }
 }
 
-const refuse = (code: ErrorCode, reason: string, location?: ErrorLocation): never => {
-  throw new Refusal(code, reason, location);
+const refuse = (
+  code: ErrorCode,
+  reason: string,
+  location: ErrorLocation | undefined,
+  labCode: LabErrorCode,
+): never => {
+  throw new Refusal(code, reason, location, labCode);
 };
+
+/** Adds what a refusal concerns, keeping what an inner step already named. */
+function naming(error: unknown, params: LabErrorParams): unknown {
+  if (error instanceof Refusal) {
+    for (const [key, value] of Object.entries(params) as [keyof LabErrorParams, string][]) {
+      if (value && error.params[key] === undefined) error.params[key] = value;
+    }
+  }
+  return error;
+}
+
+/** The samples (OBR-3, else OBR-2) a message names, as far as it can be read. */
+function probeCodesOf(segments: readonly Er7Segment[], separators: Separators): string[] {
+  const codes = new Set<string>();
+  for (const segment of segments) {
+    if (segment.name !== 'OBR') continue;
+    const component = (index: number) =>
+      unescapeHl7(segment.component(index, 1), separators).trim();
+    const code = component(3) || component(2);
+    if (code !== '' && code.length <= 64) codes.add(code);
+  }
+  return [...codes].slice(0, 1000);
+}
 
 /** Parses and maps one ER7 message (already decoded from its bytes). */
 export function parseOru(
@@ -177,48 +217,85 @@ export function parseOru(
     .replace(MLLP_START, '')
     .replace(MLLP_END, '')
     .replace(/^[\r\n]+|[\r\n]+$/g, '');
+  let probeCodes: string[] = [];
   const refused = (
     header: AckHeader,
     code: ErrorCode,
     reason: string,
-    location?: ErrorLocation,
+    location: ErrorLocation | undefined,
+    labCode: LabErrorCode,
+    params: LabErrorParams = {},
     ackCode: 'AE' | 'AR' = 'AE',
   ): ParseOutcome => ({
     ok: false,
     header,
     controlId: header.controlId || null,
     ackCode,
-    error: { code, text: reason, location },
+    error: {
+      code,
+      text: reason,
+      location,
+      reason: {
+        code: labCode,
+        params: {
+          ...params,
+          ...(location?.field ? { field: `${location.segment}-${location.field}` } : {}),
+        },
+      },
+    },
     reason,
+    probeCodes,
   });
   const separators = separatorsOf(er7);
-  if (!separators) return refused(UNKNOWN_HEADER, 100, 'unparsable message');
+  if (!separators) {
+    return refused(UNKNOWN_HEADER, 100, 'unparsable message', undefined, 'malformed_message');
+  }
   const segments = splitEr7(er7, separators);
   const msh = segments[0];
-  if (!msh || msh.name !== 'MSH') return refused(UNKNOWN_HEADER, 100, 'unparsable message');
+  if (!msh || msh.name !== 'MSH') {
+    return refused(UNKNOWN_HEADER, 100, 'unparsable message', undefined, 'malformed_message');
+  }
+  probeCodes = probeCodesOf(segments, separators);
   const header = headerOf(msh, separators);
   // NUL cannot be stored in PostgreSQL text; other controls have no place in ER7 either.
   // eslint-disable-next-line no-control-regex -- looking for control characters is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(er7)) {
-    return refused(header, 102, 'control characters in the message');
+    return refused(
+      header,
+      102,
+      'control characters in the message',
+      undefined,
+      'malformed_message',
+    );
   }
   const mshFields = msh.fieldCount;
   if (mshFields < FIELD_COUNTS.MSH!.min || mshFields > FIELD_COUNTS.MSH!.max) {
-    return refused(header, 102, `MSH (segment 1): wrong field count ${mshFields}`, {
-      segment: 'MSH',
-      sequence: 1,
-    });
+    return refused(
+      header,
+      102,
+      `MSH (segment 1): wrong field count ${mshFields}`,
+      { segment: 'MSH', sequence: 1 },
+      'malformed_message',
+    );
   }
   const unsupported = unsupportedHeader(msh);
   if (unsupported) {
-    return refused(header, unsupported.code, unsupported.reason, unsupported.location, 'AR');
+    return refused(
+      header,
+      unsupported.code,
+      unsupported.reason,
+      unsupported.location,
+      unsupported.code === 202 ? 'not_production' : 'unsupported_message',
+      {},
+      'AR',
+    );
   }
   try {
     const context = new Context(separators, options);
     return { ok: true, header, oru: mapOru(segments, medicines, context) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return refused(header, error.code, error.message, error.location);
+    return refused(header, error.code, error.message, error.location, error.labCode, error.params);
   }
 }
 
@@ -316,6 +393,15 @@ class Context {
   }
 }
 
+/** PID as the laboratory sent it: what a result carries of its patient. */
+interface SentPatient {
+  sex: 'M' | 'K' | null;
+  birthDate: string | null;
+  surname: string | null;
+  firstname: string | null;
+  raw: Record<string, string>;
+}
+
 interface Order {
   code: string;
   sequence: number;
@@ -333,17 +419,29 @@ function mapOru(
   const msh = segments[0] as Er7Segment;
   const controlId = msh.field(10);
   if (controlId.trim() === '') {
-    refuse(101, 'MSH-10: control id missing', { segment: 'MSH', sequence: 1, field: 10 });
+    refuse(
+      101,
+      'MSH-10: control id missing',
+      { segment: 'MSH', sequence: 1, field: 10 },
+      'control_id_missing',
+    );
   }
   if (controlId.length > 199) {
-    refuse(102, 'MSH-10: control id too long', { segment: 'MSH', sequence: 1, field: 10 });
+    refuse(
+      102,
+      'MSH-10: control id too long',
+      { segment: 'MSH', sequence: 1, field: 10 },
+      'malformed_message',
+    );
   }
   const sendingFacility = context.component(msh, 4) || null;
   const byCode = medicineIdsByCode(medicines);
 
-  let patient: { sex: 'M' | 'K' | null; birthDate: string | null; raw: Record<string, string> } = {
+  let patient: SentPatient = {
     sex: null,
     birthDate: null,
+    surname: null,
+    firstname: null,
     raw: {},
   };
   let order: Order | null = null;
@@ -379,12 +477,21 @@ function mapOru(
   segments.forEach((segment, index) => {
     const sequence = context.count(segment.name);
     const where: ErrorLocation = { segment: segment.name, sequence };
-    if (!/^[A-Z][A-Z0-9]{2}$/.test(segment.name)) refuse(100, `segment ${index + 1}: unknown name`);
-    if (index > 0 && segment.name === 'MSH') refuse(100, `segment ${index + 1}: second MSH`, where);
+    if (!/^[A-Z][A-Z0-9]{2}$/.test(segment.name)) {
+      refuse(100, `segment ${index + 1}: unknown name`, undefined, 'malformed_message');
+    }
+    if (index > 0 && segment.name === 'MSH') {
+      refuse(100, `segment ${index + 1}: second MSH`, where, 'malformed_message');
+    }
     const counts = FIELD_COUNTS[segment.name];
     const count = segment.fieldCount;
     if (counts && (count < counts.min || count > counts.max)) {
-      refuse(102, `${segment.name} (segment ${index + 1}): wrong field count ${count}`, where);
+      refuse(
+        102,
+        `${segment.name} (segment ${index + 1}): wrong field count ${count}`,
+        where,
+        'malformed_message',
+      );
     }
     if (index === 0) return;
     if (segment.name === 'PID') {
@@ -396,19 +503,25 @@ function mapOru(
       // OBR-3, the filler order number, carries the sample's code; OBR-2 (placer) if empty.
       const code = context.component(segment, 3) || context.component(segment, 2);
       if (code === '') {
-        refuse(101, 'OBR-3: filler order number (sample code) missing', { ...where, field: 3 });
+        refuse(
+          101,
+          'OBR-3: filler order number (sample code) missing',
+          { ...where, field: 3 },
+          'probe_code_missing',
+        );
       }
-      if (code.length > 64) refuse(102, 'OBR-3: sample code too long', { ...where, field: 3 });
+      if (code.length > 64) {
+        refuse(102, 'OBR-3: sample code too long', { ...where, field: 3 }, 'probe_code_too_long');
+      }
       const observed = context.component(segment, 7);
-      if (observed) notInFuture(observed, context, `OBR-7`, { ...where, field: 7 });
-      order = {
-        code,
-        sequence,
-        date: observed ? hl7Date(observed, 'OBR-7', { ...where, field: 7 }) : null,
-        hours: null,
-        results: [],
-        unknown: [],
-      };
+      let date: string | null;
+      try {
+        if (observed) notInFuture(observed, context, `OBR-7`, { ...where, field: 7 });
+        date = observed ? hl7Date(observed, 'OBR-7', { ...where, field: 7 }) : null;
+      } catch (error) {
+        throw naming(error, { probe_code: code });
+      }
+      order = { code, sequence, date, hours: null, results: [], unknown: [] };
       noteTarget = { code, analyte: null };
     } else if (segment.name === 'NTE') {
       // NTE-3 (FT, repeating) after an OBR is the sample's comment, after an OBX the result's;
@@ -416,9 +529,18 @@ function mapOru(
       if (noteTarget) addComment(noteTarget.code, noteTarget.analyte, noteText(segment, context));
     } else if (segment.name === 'OBX') {
       const current = order;
-      if (!current) return refuse(100, 'OBX before OBR', where);
+      if (!current) return refuse(100, 'OBX before OBR', where, 'malformed_message');
       observations += 1;
-      const observation = mapObservation(segment, sequence, current, context, byCode, patient);
+      let observation: Observation;
+      try {
+        observation = mapObservation(segment, sequence, current, context, byCode, patient);
+      } catch (error) {
+        // The refusal names the sample and the analyte (ours, else the laboratory's code).
+        const obx3 = context.component(segment, 3, 1).toUpperCase().slice(0, 100);
+        const analyte =
+          obx3 === HOURS_CODE ? 'hours' : obx3 === '' ? '' : (analyteOf(obx3, byCode) ?? obx3);
+        throw naming(error, { probe_code: current.code, analyte });
+      }
       // An NTE after an OBX is that result's comment (the sample's for a test we do not know).
       noteTarget = {
         code: current.code,
@@ -434,10 +556,15 @@ function mapOru(
       } else if (observation.kind === 'result') {
         const key = `${current.code}\u0000${observation.result.analyte}`;
         if (seen.has(key)) {
-          refuse(207, `OBX ${observation.setId}: analyte repeated for one sample`, {
-            ...where,
-            field: 3,
-          });
+          throw naming(
+            new Refusal(
+              207,
+              `OBX ${observation.setId}: analyte repeated for one sample`,
+              { ...where, field: 3 },
+              'analyte_repeated',
+            ),
+            { probe_code: current.code, analyte: observation.result.analyte },
+          );
         }
         seen.add(key);
         current.results.push(observation.result);
@@ -449,7 +576,7 @@ function mapOru(
     }
   });
   closeOrder();
-  if (observations === 0) refuse(101, 'no results (OBX) in the message');
+  if (observations === 0) refuse(101, 'no results (OBX) in the message', undefined, 'no_results');
   return { controlId, sendingFacility, results, unknown, comments };
 }
 
@@ -466,7 +593,7 @@ function mapObservation(
   order: Order,
   context: Context,
   byCode: Map<string, number>,
-  patient: { sex: 'M' | 'K' | null; birthDate: string | null; raw: Record<string, string> },
+  patient: SentPatient,
 ): Observation {
   const setId = context.component(segment, 1) || String(sequence);
   const where = `OBX ${setId}`;
@@ -493,14 +620,19 @@ function mapObservation(
       return { kind: 'comment', analyte: null, text: text && label ? `${label}: ${text}` : text };
     }
   } else if (valueType !== '' && valueType !== 'NM' && valueType !== 'SN') {
-    refuse(102, `${where}: OBX-2 value type ${valueType.slice(0, 3)} not supported`, at(2));
+    refuse(
+      102,
+      `${where}: OBX-2 value type ${valueType.slice(0, 3)} not supported`,
+      at(2),
+      'value_type_unsupported',
+    );
   }
 
   const observed = context.component(segment, 14);
   if (observed) notInFuture(observed, context, `${where}: OBX-14`, at(14));
   const dateOfAnalysis = observed ? hl7Date(observed, `${where}: OBX-14`, at(14)) : order.date;
 
-  if (code === '') return refuse(101, `${where}: OBX-3 missing`, at(3));
+  if (code === '') return refuse(101, `${where}: OBX-3 missing`, at(3), 'analyte_missing');
   // An observation the laboratory could not make: nothing to store, its NTE may say why.
   const status = context.component(segment, 11).toUpperCase();
   if (rawValue.trim() === '' && (status === 'X' || status === 'D' || status === 'I')) {
@@ -508,9 +640,11 @@ function mapObservation(
   }
 
   if (code === HOURS_CODE) {
-    if (unitText.toLowerCase() !== 'h') refuse(103, `${where}: OBX-6 unit must be h`, at(6));
+    if (unitText.toLowerCase() !== 'h') {
+      refuse(103, `${where}: OBX-6 unit must be h`, at(6), 'wrong_unit');
+    }
     const hours = readValue(segment, valueType, valueText, context, where, at(5));
-    if (hours.comparator) refuse(102, `${where}: OBX-5 not a number`, at(5));
+    if (hours.comparator) refuse(102, `${where}: OBX-5 not a number`, at(5), 'not_a_number');
     return {
       kind: 'hours',
       hours: plausible(hours.value, RESULT_PLAUSIBLE_MAX.hours, where, at(5)),
@@ -546,6 +680,8 @@ function mapObservation(
         dateOfAnalysis,
         patientSex: patient.sex,
         patientBirthDate: patient.birthDate,
+        patientSurname: patient.surname,
+        patientFirstname: patient.firstname,
         raw,
       },
     };
@@ -559,7 +695,7 @@ function mapObservation(
   }
   const units = UNITS[kind];
   if (!units.accepted.includes(unitText.toLowerCase())) {
-    refuse(103, `${where}: OBX-6 wrong unit`, at(6));
+    refuse(103, `${where}: OBX-6 wrong unit`, at(6), 'wrong_unit');
   }
   return {
     kind: 'result',
@@ -575,6 +711,8 @@ function mapObservation(
       hours: null,
       patientSex: patient.sex,
       patientBirthDate: patient.birthDate,
+      patientSurname: patient.surname,
+      patientFirstname: patient.firstname,
       raw,
     },
   };
@@ -603,17 +741,17 @@ function readValue(
       if (comparator === '<' || comparator === '>' || comparator === '<=' || comparator === '>=') {
         return { value, comparator: { comparator, upper: null } };
       }
-      return refuse(102, `${where}: OBX-5 comparator not supported`, at);
+      return refuse(102, `${where}: OBX-5 comparator not supported`, at, 'value_unsupported');
     }
     // A range `^10^-^20`; ratios (`^1^:^128`) and sums have no place among these analytes.
     if (separator === '-' && (comparator === '' || comparator === '=')) {
       const upper = numberOf(second, where, at);
-      if (upper < value) refuse(102, `${where}: OBX-5 range reversed`, at);
+      if (upper < value) refuse(102, `${where}: OBX-5 range reversed`, at, 'value_unsupported');
       return upper === value
         ? { value, comparator: null }
         : { value, comparator: { comparator: '-', upper } };
     }
-    return refuse(102, `${where}: OBX-5 structured number not supported`, at);
+    return refuse(102, `${where}: OBX-5 structured number not supported`, at, 'value_unsupported');
   }
   const qualified = QUALIFIED.exec(valueText);
   if (qualified) {
@@ -627,9 +765,11 @@ function readValue(
 }
 
 function numberOf(text: string, where: string, at: ErrorLocation): number {
-  if (!NUMBER.test(text)) return refuse(102, `${where}: OBX-5 not a number`, at);
+  if (!NUMBER.test(text)) return refuse(102, `${where}: OBX-5 not a number`, at, 'not_a_number');
   const value = Number(text.replace(',', '.'));
-  if (!Number.isFinite(value)) return refuse(102, `${where}: OBX-5 not a number`, at);
+  if (!Number.isFinite(value)) {
+    return refuse(102, `${where}: OBX-5 not a number`, at, 'not_a_number');
+  }
   return value;
 }
 
@@ -665,7 +805,7 @@ function mapPatient(segment: Er7Segment, context: Context, sequence: number) {
   const sexText = context.component(segment, 8).toUpperCase();
   const sex: 'M' | 'K' | null = sexText === 'M' ? 'M' : sexText === 'F' ? 'K' : null;
   if (!['', 'M', 'F', 'U', 'O', 'A', 'N'].includes(sexText)) {
-    refuse(103, 'PID-8: unknown sex', { segment: 'PID', sequence, field: 8 });
+    refuse(103, 'PID-8: unknown sex', { segment: 'PID', sequence, field: 8 }, 'unknown_sex');
   }
   // An unreadable birth date (seen in public examples: "196203520") is not compared, as a blank
   // one: the patient check then rests on the sex and the sample's code (ADR 033).
@@ -678,9 +818,18 @@ function mapPatient(segment: Er7Segment, context: Context, sequence: number) {
       if (!(error instanceof Refusal)) throw error;
     }
   }
+  // PID-5 (XPN): the family name (its first subcomponent, FN's surname) and the given name,
+  // kept to be shown beside the sample's patient when a result is matched by hand.
+  const name = (component: number) =>
+    context
+      .decode(segment.component(5, component).split(context.separators.subcomponent)[0] ?? '')
+      .trim()
+      .slice(0, 200) || null;
   return {
     sex,
     birthDate,
+    surname: name(1),
+    firstname: name(2),
     raw: { 'PID-7': birth, 'PID-8': sexText },
   };
 }
@@ -705,7 +854,7 @@ function plausibleMax(analyte: LabAnalyte): number {
 /** A value from 0 to the plausible maximum; beyond it the message is refused. */
 function plausible(value: number, max: number, where: string, at: ErrorLocation): number {
   if (!Number.isFinite(value) || value < 0 || value > max) {
-    refuse(102, `${where}: OBX-5 out of the plausible range`, at);
+    refuse(102, `${where}: OBX-5 out of the plausible range`, at, 'implausible_value');
   }
   return value;
 }
@@ -744,14 +893,14 @@ export function hl7Instant(text: string): number | null {
 function notInFuture(text: string, context: Context, where: string, at: ErrorLocation): void {
   const instant = hl7Instant(text);
   if (instant !== null && instant > context.now + CLOCK_SKEW_MS) {
-    refuse(102, `${where}: in the future`, at);
+    refuse(102, `${where}: in the future`, at, 'date_in_future');
   }
 }
 
 /** An HL7 TS (YYYYMMDD[HH[MM[SS[.S]]]][±ZZZZ]) → its calendar day YYYY-MM-DD, as written. */
 export function hl7Date(text: string, where: string, at?: ErrorLocation): string {
   const match = TIMESTAMP.exec(text);
-  if (!match) return refuse(102, `${where}: not a date`, at);
+  if (!match) return refuse(102, `${where}: not a date`, at, 'invalid_date');
   const [, year, month, day, hour, minute, second] = match;
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (
@@ -763,7 +912,7 @@ export function hl7Date(text: string, where: string, at?: ErrorLocation): string
     Number(minute ?? 0) > 59 ||
     Number(second ?? 0) > 59
   ) {
-    refuse(102, `${where}: not a date`, at);
+    refuse(102, `${where}: not a date`, at, 'invalid_date');
   }
   return `${year}-${month}-${day}`;
 }

@@ -176,7 +176,7 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
       const type = mediaTypeOf(request.headers['content-type']);
       if (!ER7_TYPES.includes(type)) {
         const named = type.replace(/[^\w.+/-]/g, '?').slice(0, 100) || 'none';
-        await recordUnread(db, body.bytes, `Content-Type ${named} is not HL7 ER7`);
+        await recordUnread(db, body.bytes, `Content-Type ${named} is not HL7 ER7`, 'not_er7');
         request.log.warn({ contentType: named }, 'laboratory message refused: not ER7');
         return closing(reply, 415).send({
           status: 'error',
@@ -186,7 +186,7 @@ export const hl7Routes: FastifyPluginAsyncZod<AppDeps> = async (
       }
       if (body.tooLarge) {
         const reason = `message of ${body.size} bytes over the limit of ${HL7_MAX_MESSAGE_BYTES}; its first ${body.bytes.length} bytes kept`;
-        await recordUnread(db, body.bytes, reason);
+        await recordUnread(db, body.bytes, reason, 'message_too_large');
         request.log.warn({ size: body.size }, 'laboratory message refused: too large');
         return closing(reply, 413).send({
           status: 'error',

@@ -1,16 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SYNEVO_LAST_ERROR } from '@portal/shared';
-import { and, eq } from 'drizzle-orm';
+import type { LabErrorCode } from '@portal/shared';
+import { and, eq, inArray } from 'drizzle-orm';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
-import { labMessages, medicines, unmatchedResults } from '../../db/schema.js';
+import { labMessages, medicines, probeMedicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/service.js';
-import { applyLabResultsMany } from './apply-results.js';
+import { applyLabResultsMany, medicineIdOf } from './apply-results.js';
 import type { IncomingComments, LabAnalyte, SampleResults } from './apply-results.js';
 import { UNKNOWN_HEADER, ackBytes, buildAck } from './hl7-ack.js';
-import type { AckCode, AckError, AckHeader, ErrorCode } from './hl7-ack.js';
+import type { AckCode, AckError, AckHeader, ErrorCode, LabReason } from './hl7-ack.js';
 import { charsetOf, decodeStrict, separatorsOf } from './hl7-er7.js';
 import type { Charset } from './hl7-er7.js';
 import { parseOru } from './hl7-parse.js';
@@ -126,6 +127,7 @@ function envelopeOf(
           code: 103,
           text: 'MSH-18: character set not supported',
           location: { segment: 'MSH', sequence: 1, field: 18 },
+          reason: { code: 'unsupported_charset', params: { field: 'MSH-18' } },
         },
       };
     }
@@ -137,7 +139,11 @@ function envelopeOf(
       return {
         ok: false,
         fallback: 'utf-8',
-        error: { code: 103, text: 'Content-Type: character set not supported' },
+        error: {
+          code: 103,
+          text: 'Content-Type: character set not supported',
+          reason: { code: 'unsupported_charset', params: {} },
+        },
       };
     }
     return { ok: true, envelope: { charset, declared: true } };
@@ -167,6 +173,7 @@ export async function receiveHl7Bytes(
       code: 102,
       text: `bytes not valid in ${charset}`,
       location: { segment: 'MSH', sequence: 1, field: 18 },
+      reason: { code: 'invalid_bytes', params: {} },
     });
   }
   return process(db, text, envelope.envelope);
@@ -195,7 +202,9 @@ async function refuseUnread(
   const loose = new TextDecoder(charset === 'us-ascii' ? 'windows-1252' : charset).decode(body);
   const parsed = parseOru(loose, []);
   const header = parsed.header;
-  return reject(db, header, code, error, loose, { charset, declared: charset !== 'utf-8' });
+  return reject(db, header, code, error, loose, { charset, declared: charset !== 'utf-8' }, [
+    ...probeCodesOfParsed(parsed),
+  ]);
 }
 
 /**
@@ -253,7 +262,17 @@ async function process(db: Database, text: string, envelope: Envelope): Promise<
     // A fault of ours while reading: answered and recorded, never a 500.
     return reject(db, UNKNOWN_HEADER, 'AE', { code: 207, text: 'internal error' }, text, envelope);
   }
-  if (!parsed.ok) return reject(db, parsed.header, parsed.ackCode, parsed.error, text, envelope);
+  if (!parsed.ok) {
+    return reject(
+      db,
+      parsed.header,
+      parsed.ackCode,
+      parsed.error,
+      text,
+      envelope,
+      parsed.probeCodes,
+    );
+  }
   const { oru, header } = parsed;
   const accept = (duplicate: boolean): Hl7Outcome =>
     answer(header, 'AA', null, envelope, { reason: null, duplicate });
@@ -268,12 +287,25 @@ async function process(db: Database, text: string, envelope: Envelope): Promise<
         db,
         header,
         'AE',
-        { code: 207, text: 'OBX: the sample is not tested for this medicine' },
+        {
+          code: 207,
+          text: 'OBX: the sample is not tested for this medicine',
+          reason: { code: 'medicine_not_tested', params: await untestedMedicine(db, oru) },
+        },
         text,
         envelope,
+        probeCodesOfParsed(parsed),
       );
     }
-    return reject(db, header, 'AE', { code: 207, text: 'internal error' }, text, envelope);
+    return reject(
+      db,
+      header,
+      'AE',
+      { code: 207, text: 'internal error' },
+      text,
+      envelope,
+      probeCodesOfParsed(parsed),
+    );
   }
   // Kept until the next accepted message, which clears it (the settings screen then shows none).
   // A read is cheaper than a write per message: clear only what is there.
@@ -312,6 +344,38 @@ async function alreadyAccepted(db: Database, controlId: string): Promise<boolean
   return row !== undefined;
 }
 
+// eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
+const withoutNul = (text: string) => text.replace(/\u0000/g, '\uFFFD');
+
+/** What a refusal without its own code is, by its HL7 table 0357 code. */
+const LAB_CODE_OF: Record<ErrorCode, LabErrorCode> = {
+  100: 'malformed_message',
+  101: 'malformed_message',
+  102: 'malformed_message',
+  103: 'malformed_message',
+  200: 'unsupported_message',
+  201: 'unsupported_message',
+  202: 'not_production',
+  203: 'unsupported_message',
+  207: 'internal_error',
+};
+
+/** The samples a message that was read names: those of its results and unknown tests. */
+function probeCodesOfParsed(parsed: ReturnType<typeof parseOru>): string[] {
+  if (!parsed.ok) return parsed.probeCodes;
+  return [
+    ...new Set([
+      ...parsed.oru.results.map((result) => result.probeCode),
+      ...parsed.oru.unknown.map((result) => result.probeCode),
+    ]),
+  ];
+}
+
+/**
+ * A refused message, recorded (ADR 032: every error findable) with its ACK text, its reason as a
+ * code and parameters for the portal's users, and the samples it named (their pages say their
+ * results were refused); the same becomes the integration's last error.
+ */
 async function reject(
   db: Database,
   header: AckHeader,
@@ -319,24 +383,67 @@ async function reject(
   error: AckError,
   text: string,
   envelope: Envelope,
+  probeCodes: readonly string[] = [],
 ): Promise<Hl7Outcome> {
   const controlId = header.controlId || null;
+  const reason: LabReason = error.reason ?? { code: LAB_CODE_OF[error.code], params: {} };
+  // Decoded values (\X00\ is NUL) go into text columns, which cannot hold NUL.
+  const params = Object.fromEntries(
+    Object.entries(reason.params).map(([key, value]) => [key, withoutNul(value)]),
+  );
+  const codes = [...new Set(probeCodes.map(withoutNul))];
   await db.insert(labMessages).values({
     control_id: (controlId ?? '').slice(0, 199) || '-',
     status: 'rejected',
     error: `${error.code} ${error.text}`.slice(0, 500),
+    error_code: reason.code,
+    error_params: params,
+    probe_codes: codes.length > 0 ? codes : null,
     results_count: 0,
-    // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
-    raw: text.replace(/\u0000/g, '\uFFFD'),
+    raw: withoutNul(text),
   });
-  // The reason names segments and fields only, never a patient's data.
-  await recordSynevoError(db, `HL7 ${controlId ?? '-'}: ${error.text}`.slice(0, 500));
+  // The detail is the ACK's text: segments and fields only. The parameters name the sample and
+  // the analyte, for the administrator (the settings screen), never a patient's data.
+  await recordSynevoError(db, {
+    code: reason.code,
+    params,
+    detail: withoutNul(error.text).slice(0, 500),
+    control_id: controlId === null ? null : withoutNul(controlId).slice(0, 199),
+  });
   return answer(header, code, error, envelope, { reason: error.text, duplicate: false });
+}
+
+/**
+ * The sample and medicine of a 422 from storing a message (a medicine the sample is not tested
+ * for): found by looking, since applyLabResultsMany tells only that one was.
+ */
+async function untestedMedicine(
+  db: Database,
+  oru: ParsedOru,
+): Promise<{ probe_code?: string; analyte?: string }> {
+  const drugs = oru.results.filter((result) => medicineIdOf(result.analyte) !== null);
+  if (drugs.length === 0) return {};
+  const byCode = await samplesByCode(db, [...new Set(drugs.map((result) => result.probeCode))]);
+  const ids = [...byCode.values()].map((sample) => sample.id);
+  const tested = new Set(
+    (ids.length === 0
+      ? []
+      : await db
+          .select({ probe_id: probeMedicines.probe_id, medicine_id: probeMedicines.medicine_id })
+          .from(probeMedicines)
+          .where(inArray(probeMedicines.probe_id, ids))
+    ).map((row) => `${row.probe_id}:${row.medicine_id}`),
+  );
+  const untested = drugs.find((result) => {
+    const sample = byCode.get(result.probeCode);
+    return sample && !tested.has(`${sample.id}:${medicineIdOf(result.analyte)}`);
+  });
+  return untested ? { probe_code: untested.probeCode, analyte: untested.analyte } : {};
 }
 
 type Verdict = 'no_probe' | PatientMismatch | null;
 
-/** Rows per INSERT of unmatched results: 13 columns × 1,000 stays far under 65,535 parameters. */
+/** Rows per INSERT of unmatched results: 15 columns × 1,000 stays far under 65,535 parameters. */
 const UNMATCHED_CHUNK = 1_000;
 /** The longest comment kept per sample or result. */
 const COMMENT_MAX = 4_000;
@@ -454,6 +561,8 @@ function unmatchedRow(
     hours: result.hours,
     patient_sex: result.patientSex,
     patient_birth_date: result.patientBirthDate,
+    patient_firstname: result.patientFirstname,
+    patient_surname: result.patientSurname,
     reason,
     raw: {
       ...withComment(result.raw, comments),
@@ -481,6 +590,8 @@ function unknownRow(
     hours: null,
     patient_sex: result.patientSex,
     patient_birth_date: result.patientBirthDate,
+    patient_firstname: result.patientFirstname,
+    patient_surname: result.patientSurname,
     reason: 'unknown_analyte',
     raw: withComment(result.raw, comments),
   };

@@ -45,9 +45,20 @@ export async function processHl7(
  * Answers the AE to send where the transport carries one (MLLP). ERR-3 is 207, an error of the
  * receiving application.
  */
-export async function recordUnread(db: Database, head: Buffer, reason: string): Promise<Hl7Answer> {
+export async function recordUnread(
+  db: Database,
+  head: Buffer,
+  reason: string,
+  labCode: 'message_too_large' | 'not_er7',
+): Promise<Hl7Answer> {
   const kept = head.subarray(0, HL7_KEPT_HEAD_BYTES);
-  return answerOf(await refuseByTransport(db, kept, 'AE', { code: 207, text: reason }));
+  return answerOf(
+    await refuseByTransport(db, kept, 'AE', {
+      code: 207,
+      text: reason,
+      reason: { code: labCode, params: {} },
+    }),
+  );
 }
 
 /**

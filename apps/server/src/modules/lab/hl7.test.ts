@@ -300,8 +300,21 @@ describe('POST /api/lab/hl7', () => {
       { status: 'rejected', error: '102 OBX 2: OBX-5 not a number', results_count: 0 },
     ]);
     const lastError = await readSetting(t.db, 'synevo_last_error_message');
-    expect(JSON.stringify(lastError.value)).toContain('OBX-5 not a number');
-    expect(JSON.stringify(lastError.value)).not.toContain(sample.code);
+    // For the administrator: the code, the sample and the analyte (the web says it in Polish);
+    // the ACK's own text, kept as the detail, names fields only.
+    expect(lastError.value).toMatchObject({
+      code: 'not_a_number',
+      params: { probe_code: sample.code, analyte: 'ast', field: 'OBX-5' },
+      detail: 'OBX 2: OBX-5 not a number',
+      control_id: controlId,
+    });
+    expect(msa(res.body)).not.toContain(sample.code);
+    // The refused message names its samples, for their pages.
+    const [refused] = await t.db
+      .select({ code: labMessages.error_code, codes: labMessages.probe_codes })
+      .from(labMessages)
+      .where(eq(labMessages.control_id, controlId));
+    expect(refused).toEqual({ code: 'not_a_number', codes: [sample.code] });
 
     // The next accepted message clears it.
     await send(buildFakeOru({ controlId: unique('msg'), samples: [normalPanel(sample.code)] }));

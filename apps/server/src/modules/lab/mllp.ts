@@ -300,6 +300,7 @@ export class MllpListener {
           this.db,
           frame.bytes,
           `message of ${frame.size} bytes over the limit of ${HL7_MAX_MESSAGE_BYTES}; its first ${frame.bytes.length} bytes kept`,
+          'message_too_large',
         );
       }
       const process = this.options.processMessage ?? processHl7;

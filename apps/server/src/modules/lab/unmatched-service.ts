@@ -1,17 +1,18 @@
-import type { UnmatchedResult } from '@portal/shared';
+import type { MatchPreview, ReplacedValue, UnmatchedResult } from '@portal/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { probes, unmatchedResults } from '../../db/schema.js';
+import { probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
 import type { Actor } from '../../plugins/policy.js';
-import { findChangeablePatient } from '../../policies/patients.js';
+import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from './apply-results.js';
 import { labRange } from './hl7-parse.js';
+import { patientMismatch } from './patient-check.js';
 import type { LabResult } from './apply-results.js';
 
 type UnmatchedRow = typeof unmatchedResults.$inferSelect;
@@ -30,6 +31,8 @@ function toResult(row: UnmatchedRow): UnmatchedResult {
     hours: row.hours,
     patient_sex: row.patient_sex,
     patient_birth_date: row.patient_birth_date,
+    patient_firstname: row.patient_firstname,
+    patient_surname: row.patient_surname,
     reason: row.reason,
     raw: row.raw,
     status: row.status,
@@ -106,6 +109,116 @@ async function findUnmatched(db: Queryable, id: number): Promise<UnmatchedRow> {
   return row;
 }
 
+/** A name compared as people read it: case, spacing and Polish letters' marks aside. */
+const nameKey = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * The values of the sample the row would overwrite: its analyte's (and, for a drug level, the
+ * hours since the dose) where the sample holds a different one. Inside a transaction it locks
+ * the sample first, so that nothing is written between the look and the write.
+ */
+async function replacedValues(
+  db: Queryable,
+  row: UnmatchedRow,
+  probeId: number,
+  lock: boolean,
+): Promise<ReplacedValue[]> {
+  const query = db
+    .select({
+      alt: probes.alt,
+      ast: probes.ast,
+      creatine: probes.creatine,
+      bilirubine: probes.bilirubine,
+      hours: probes.concentration_hours,
+    })
+    .from(probes)
+    .where(eq(probes.id, probeId))
+    .$dynamic();
+  const [probe] = await (lock ? query.for('update') : query);
+  if (!probe || row.value === null) return [];
+  const replaces: ReplacedValue[] = [];
+  const differs = (analyte: string, current: number | null, incoming: number | null) => {
+    if (current !== null && incoming !== null && current !== incoming) {
+      replaces.push({ analyte, current, incoming });
+    }
+  };
+  const medicineId = medicineIdOf(row.analyte);
+  if (medicineId === null) {
+    const analyte = row.analyte as (typeof BIOCHEMISTRY_ANALYTES)[number];
+    if (BIOCHEMISTRY_ANALYTES.includes(analyte)) differs(analyte, probe[analyte], row.value);
+    return replaces;
+  }
+  const [medicine] = await db
+    .select({ concentration: probeMedicines.concentration })
+    .from(probeMedicines)
+    .where(and(eq(probeMedicines.probe_id, probeId), eq(probeMedicines.medicine_id, medicineId)));
+  differs(row.analyte, medicine?.concentration ?? null, row.value);
+  differs('hours', probe.hours, row.hours);
+  return replaces;
+}
+
+/**
+ * GET /api/lab/unmatched/{id}/preview?probe_id=: the laboratory's patient beside the sample's,
+ * where they disagree (the connector's rule for sex and birth date; names as people read them,
+ * compared only where sent) and the values a match would overwrite. 404 for an unknown row or
+ * sample, 409 `already_resolved` for a row no longer open.
+ */
+export async function previewMatch(
+  db: Database,
+  actor: Actor,
+  id: number,
+  probeId: number,
+): Promise<MatchPreview> {
+  const row = await findUnmatched(db, id);
+  if (row.status !== 'open') throw conflict('already_resolved');
+  const [probe] = await db
+    .select({ id: probes.id, code: probes.code, patient_id: probes.patient_id })
+    .from(probes)
+    .where(eq(probes.id, probeId));
+  if (!probe) throw notFound();
+  const patient = await findReachablePatient(db, actor, probe.patient_id);
+  const sent = {
+    sex: row.patient_sex,
+    birth_date: row.patient_birth_date,
+    firstname: row.patient_firstname,
+    surname: row.patient_surname,
+  };
+  const mismatches: MatchPreview['mismatches'] = [];
+  // The connector's rule, one field at a time (it stops at the first).
+  const sex = row.patient_sex === 'M' || row.patient_sex === 'K' ? row.patient_sex : null;
+  if (patientMismatch({ sex, birthDate: null }, patient)) mismatches.push('sex');
+  if (patientMismatch({ sex: null, birthDate: row.patient_birth_date }, patient)) {
+    mismatches.push('birth_date');
+  }
+  const names: [string | null, string][] = [
+    [sent.firstname, patient.firstname],
+    [sent.surname, patient.surname],
+  ];
+  if (names.some(([given, own]) => given !== null && nameKey(given) !== nameKey(own))) {
+    mismatches.push('name');
+  }
+  return {
+    probe: { id: probe.id, code: probe.code },
+    lab_patient: sent,
+    sample_patient: {
+      sex: patient.sex,
+      birth_date: patient.birth_date,
+      firstname: patient.firstname,
+      surname: patient.surname,
+    },
+    mismatches,
+    replaces: await replacedValues(db, row, probe.id, false),
+  };
+}
+
 /** After a refused update: resolved meanwhile (`already_resolved`) or only a stale version. */
 async function refusal(db: Database, id: number): Promise<never> {
   const row = await findUnmatched(db, id);
@@ -117,7 +230,10 @@ async function refusal(db: Database, id: number): Promise<never> {
  * (with the sample, its patient — so the audit trail files it under them — when and who) and
  * the value is stored on the sample by applyLabResults (source `hl7` or `import` as it came, the
  * flags and safety rules included), all in one transaction: the row's conditional update goes
- * first, so of two matches at once the second finds it resolved and changes nothing. Unknown
+ * first, so of two matches at once the second finds it resolved and changes nothing. A value the
+ * sample already holds (a different one) is overwritten only with `replace: true`; otherwise 409
+ * `would_replace` with the values, and nothing changes (the sample is locked between the look
+ * and the write). Unknown
  * sample: 404; a deleted patient's sample: 409 `patient_deleted`; a medicine the sample is not
  * tested for: 422 (from applyLabResults).
  */
@@ -125,7 +241,7 @@ export async function matchUnmatched(
   db: Database,
   actor: Actor,
   id: number,
-  body: { probe_id: number; version?: number | undefined },
+  body: { probe_id: number; version?: number | undefined; replace?: boolean | undefined },
 ): Promise<UnmatchedResult> {
   const row = await findUnmatched(db, id);
   if (row.status !== 'open') throw conflict('already_resolved');
@@ -159,6 +275,11 @@ export async function matchUnmatched(
       .where(openRow(id, body.version))
       .returning({ id: unmatchedResults.id });
     if (!saved) return false;
+    // A value the sample holds is overwritten only when the administrator said so (issue 21).
+    const replaces = await replacedValues(tx, row, probe.id, true);
+    if (replaces.length > 0 && body.replace !== true) {
+      throw new AppError(409, 'would_replace', { replaces });
+    }
     await applyLabResults(
       tx,
       probe.id,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Probe, UnmatchedPage, UnmatchedSaved } from '@portal/shared';
+import type { MatchPreview, Probe, UnmatchedPage, UnmatchedSaved } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import {
   auditEntries,
   importBatches,
+  patients,
   probeMedicines,
   probes,
   unmatchedResults,
@@ -26,10 +27,23 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function sampleOf(sex: 'M' | 'K' = 'M', medicineIds: number[] = [7]) {
-  const patient = await registerPatient(t, doctor, { pesel: freshPesel(sex) });
-  const probe = await insertProbe(t.db, doctor.session.user.id, patient.id, { medicineIds });
-  return { ...probe, patientId: patient.id };
+async function sampleOf(
+  sex: 'M' | 'K' = 'M',
+  medicineIds: number[] = [7],
+  values: Partial<typeof probes.$inferInsert> = {},
+  by: ReadyDoctor = doctor,
+) {
+  const patient = await registerPatient(t, by, {
+    pesel: freshPesel(sex),
+    firstname: 'Łucja',
+    surname: 'Żak',
+  });
+  const probe = await insertProbe(t.db, by.session.user.id, patient.id, {
+    medicineIds,
+    ...values,
+  });
+  const [row] = await t.db.select().from(patients).where(eq(patients.id, patient.id));
+  return { ...probe, patientId: patient.id, birthDate: row!.birth_date };
 }
 
 /** An unmatched row as the connector (or an import) leaves it; the system is the actor. */
@@ -63,6 +77,11 @@ const match = (id: number, body: unknown, token = admin.session.token) =>
   t.request('PUT', `/api/lab/unmatched/${id}`, { token, body });
 const discard = (id: number, body: unknown, token = admin.session.token) =>
   t.request('PUT', `/api/lab/unmatched/${id}/discard`, { token, body });
+const preview = (id: number, probeId: unknown, token = admin.session.token) =>
+  t.request('GET', `/api/lab/unmatched/${id}/preview`, {
+    token,
+    query: { probe_id: String(probeId) },
+  });
 const probeOf = async (id: number) =>
   (await t.request('GET', `/api/probes/${id}`, { token: admin.session.token })).json<Probe>();
 
@@ -246,6 +265,148 @@ describe('matching a result to a sample', () => {
   });
 });
 
+describe('matching with the laboratory patient beside the sample patient (issue 21)', () => {
+  it("answers the laboratory's patient beside the sample's, the disagreements and the values it would replace", async () => {
+    const sample = await sampleOf('K', [7], { alt: '30' as never });
+    const id = await unmatched({
+      value: 200,
+      patient_sex: 'M',
+      patient_birth_date: '1971-03-09',
+      patient_firstname: 'LUCJA',
+      patient_surname: 'Nowak',
+    });
+    expect((await list()).json<UnmatchedPage>().data.find((r) => r.id === id)).toMatchObject({
+      patient_firstname: 'LUCJA',
+      patient_surname: 'Nowak',
+    });
+    const res = await preview(id, sample.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<MatchPreview>()).toEqual({
+      probe: { id: sample.id, code: sample.code },
+      lab_patient: {
+        sex: 'M',
+        birth_date: '1971-03-09',
+        firstname: 'LUCJA',
+        surname: 'Nowak',
+      },
+      sample_patient: {
+        sex: 'K',
+        birth_date: sample.birthDate,
+        firstname: 'Łucja',
+        surname: 'Żak',
+      },
+      // "LUCJA" is "Łucja" as people read it; the surname is another.
+      mismatches: ['sex', 'birth_date', 'name'],
+      replaces: [{ analyte: 'alt', current: 30, incoming: 200 }],
+    });
+    // The same patient, nothing on the sample yet: no disagreement, nothing replaced.
+    const empty = await sampleOf('M');
+    const same = await unmatched({
+      value: 10,
+      patient_sex: 'M',
+      patient_birth_date: empty.birthDate,
+      patient_firstname: 'Lucja',
+      patient_surname: 'ŻAK',
+    });
+    expect((await preview(same, empty.id)).json<MatchPreview>()).toMatchObject({
+      mismatches: [],
+      replaces: [],
+    });
+    // What was not sent is not compared.
+    const unsent = await unmatched({ patient_sex: null, patient_birth_date: null });
+    expect((await preview(unsent, empty.id)).json<MatchPreview>()).toMatchObject({
+      lab_patient: { sex: null, birth_date: null, firstname: null, surname: null },
+      mismatches: [],
+    });
+  });
+
+  it('names a drug level and its hours among the values it would replace', async () => {
+    const sample = await sampleOf('M', [7], { concentration_hours: '6' as never });
+    await t.db
+      .update(probeMedicines)
+      .set({ concentration: '4.5' as never })
+      .where(eq(probeMedicines.probe_id, sample.id));
+    const id = await unmatched({ analyte: 'medicine_7', value: 12.5, unit: 'ng/ml', hours: 12 });
+    expect((await preview(id, sample.id)).json<MatchPreview>().replaces).toEqual([
+      { analyte: 'medicine_7', current: 4.5, incoming: 12.5 },
+      { analyte: 'hours', current: 6, incoming: 12 },
+    ]);
+  });
+
+  it('answers 404 for an unknown result or sample, 409 for a resolved one, 422 without a sample, 401 and 403', async () => {
+    const sample = await sampleOf();
+    const id = await unmatched();
+    expect((await preview(999999, sample.id)).statusCode).toBe(404);
+    expect((await preview(id, 999999)).statusCode).toBe(404);
+    expect((await preview(id, 'x')).statusCode).toBe(422);
+    expect(
+      (await t.request('GET', `/api/lab/unmatched/${id}/preview`, { token: admin.session.token }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await t.request('GET', `/api/lab/unmatched/${id}/preview`, { query: { probe_id: '1' } }))
+        .statusCode,
+    ).toBe(401);
+    // A doctor, even for a sample of the own unit, and a doctor of another unit: 403.
+    expect((await preview(id, sample.id, doctor.session.token)).statusCode).toBe(403);
+    const other = await t.readyDoctor((await t.unit()).id);
+    const theirs = await sampleOf('M', [7], {}, other);
+    expect((await preview(id, theirs.id, other.session.token)).statusCode).toBe(403);
+    expect((await preview(id, sample.id, other.session.token)).statusCode).toBe(403);
+    expect((await match(id, { probe_id: sample.id }, other.session.token)).statusCode).toBe(403);
+    expect((await discard(id, { reason: 'x' })).statusCode).toBe(200);
+    expect((await preview(id, sample.id)).json()).toEqual({ status: 'already_resolved' });
+  });
+
+  it('never overwrites an existing value without replace: true (409 would_replace, nothing changed)', async () => {
+    const sample = await sampleOf('M', [7], { alt: '30' as never });
+    const before = await probeOf(sample.id);
+    const id = await unmatched({ value: 200 });
+    const refused = await match(id, { probe_id: sample.id, version: 1 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      status: 'would_replace',
+      replaces: [{ analyte: 'alt', current: 30, incoming: 200 }],
+    });
+    const after = await probeOf(sample.id);
+    expect(after.biochemistry_results.alt).toBe(30);
+    expect(after.version).toBe(before.version);
+    const [row] = await t.db.select().from(unmatchedResults).where(eq(unmatchedResults.id, id));
+    expect(row).toMatchObject({ status: 'open', probe_id: null, version: 1 });
+    // replace: false is no permission either.
+    expect((await match(id, { probe_id: sample.id, replace: false })).statusCode).toBe(409);
+    expect((await match(id, { probe_id: sample.id, replace: 'yes' })).statusCode).toBe(422);
+
+    const replaced = await match(id, { probe_id: sample.id, version: 1, replace: true });
+    expect(replaced.statusCode).toBe(200);
+    expect((await probeOf(sample.id)).biochemistry_results.alt).toBe(200);
+    const probeAudit = await t.db
+      .select()
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.entity_name, 'probes'),
+          eq(auditEntries.entity_id, String(sample.id)),
+          eq(auditEntries.column_name, 'alt'),
+        ),
+      );
+    expect(probeAudit.at(-1)).toMatchObject({
+      user_id: admin.session.user.id,
+      old_value: '30',
+      new_value: '200',
+    });
+  });
+
+  it('takes {probe_id} alone when nothing is replaced: an empty analyte, or the same value', async () => {
+    const sample = await sampleOf('M', [7], { alt: '55' as never });
+    const same = await unmatched({ value: 55 });
+    expect((await match(same, { probe_id: sample.id })).statusCode).toBe(200);
+    const other = await unmatched({ analyte: 'ast', value: 41 });
+    expect((await match(other, { probe_id: sample.id })).statusCode).toBe(200);
+    expect((await probeOf(sample.id)).biochemistry_results).toMatchObject({ alt: 55, ast: 41 });
+  });
+});
+
 describe('discarding a result', () => {
   it('needs a reason (422), then records it, when and who, audited', async () => {
     const id = await unmatched();
@@ -305,5 +466,48 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
     );
     expect(alts.filter((alt) => alt === 55)).toHaveLength(1);
     expect((await probeOf(winner.probe_id!)).biochemistry_results.alt).toBe(55);
+  });
+
+  it('of two matches of one row to a sample holding a value, both with replace, one writes and the other finds it resolved', async () => {
+    for (let round = 0; round < 3; round++) {
+      const sample = await sampleOf('M', [7], { alt: '30' as never });
+      const id = await unmatched({ value: 200 + round });
+      const answers = await Promise.all([
+        match(id, { probe_id: sample.id, replace: true }),
+        match(id, { probe_id: sample.id, replace: true }),
+      ]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.statusCode === 409)!.json()).toEqual({
+        status: 'already_resolved',
+      });
+      expect((await probeOf(sample.id)).biochemistry_results.alt).toBe(200 + round);
+      const audit = await t.db
+        .select()
+        .from(auditEntries)
+        .where(
+          and(
+            eq(auditEntries.entity_name, 'probes'),
+            eq(auditEntries.entity_id, String(sample.id)),
+            eq(auditEntries.column_name, 'alt'),
+          ),
+        );
+      // Written once: one audited change from 30.
+      expect(audit.filter((e) => e.operation === 'update')).toHaveLength(1);
+    }
+  });
+
+  it('of a match without replace and one with it at once, the one without never overwrites', async () => {
+    const sample = await sampleOf('M', [7], { alt: '30' as never });
+    const id = await unmatched({ value: 99 });
+    const [plain, replacing] = await Promise.all([
+      match(id, { probe_id: sample.id }),
+      match(id, { probe_id: sample.id, replace: true }),
+    ]);
+    expect(plain.statusCode).toBe(409);
+    expect(['would_replace', 'already_resolved']).toContain(
+      plain.json<{ status: string }>().status,
+    );
+    expect(replacing.statusCode).toBe(200);
+    expect((await probeOf(sample.id)).biochemistry_results.alt).toBe(99);
   });
 });

@@ -1,5 +1,5 @@
 import { SETTING_DEFAULTS, suffixedProbeCode, warsawToday } from '@portal/shared';
-import type { LaboratoryValue, Probe, ProbeBody, ShippingValue } from '@portal/shared';
+import type { LaboratoryValue, Probe, ProbeBody, ProbeDetail, ShippingValue } from '@portal/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -24,6 +24,7 @@ import {
 import { findReachableProbe } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
 import { liveVisit } from '../visits/queries.js';
+import { labRefusalsOf } from './lab-refusals.js';
 import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
 import { loadProbe, loadProbes } from './queries.js';
 
@@ -230,12 +231,15 @@ export async function createProbe(
   return created;
 }
 
-/** One reachable sample in the shape of design §6 (another unit's or a missing one: 404). */
-export async function getProbe(db: Database, actor: Actor, id: number): Promise<Probe> {
-  await findReachableProbe(db, actor, id);
+/**
+ * One reachable sample in the shape of design §6 (another unit's or a missing one: 404), with
+ * the laboratory's refusals of its results (ADR 032).
+ */
+export async function getProbe(db: Database, actor: Actor, id: number): Promise<ProbeDetail> {
+  const row = await findReachableProbe(db, actor, id);
   const found = await loadProbe(db, id);
   if (!found) throw notFound();
-  return found;
+  return { ...found, lab_refusals: await labRefusalsOf(db, row) };
 }
 
 /**

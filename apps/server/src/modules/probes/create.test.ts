@@ -234,7 +234,8 @@ describe('POST /api/probes', () => {
 
     const read = await t.request('GET', `/api/probes/${probe.probe.id}`, as(doctor));
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual(probe.probe);
+    // The page's answer adds the laboratory's refusals of its results (none here, ADR 032).
+    expect(read.json()).toEqual({ ...probe.probe, lab_refusals: [] });
     await setLaboratory({ address: '', postcode: '', city: '' });
   });
 

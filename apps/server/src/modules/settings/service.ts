@@ -3,9 +3,11 @@ import {
   SETTING_DEFAULTS,
   SYNEVO_LAST_ERROR,
   issuesByField,
+  labLastError,
   settingValueSchemas,
 } from '@portal/shared';
 import type {
+  LabLastError,
   LaboratoryValue,
   PhoneValue,
   ShippingValue,
@@ -77,8 +79,7 @@ function present(name: WritableSettingName, row: Row | undefined): SettingValues
 export async function readSetting(db: Database, name: string): Promise<StoredSetting> {
   if (name === SYNEVO_LAST_ERROR) {
     const row = await rowOf(db, name);
-    const message = (row?.value as { message?: unknown } | undefined)?.message;
-    return { value: typeof message === 'string' ? message : null, version: row?.version ?? 0 };
+    return { value: lastErrorOf(row?.value), version: row?.version ?? 0 };
   }
   if (!isWritable(name)) throw notFound();
   const row = await rowOf(db, name);
@@ -178,10 +179,38 @@ export async function readSynevoCredentials(
   };
 }
 
-/** Records (or clears, with null) the laboratory connector's last error for the settings screen. */
-export async function recordSynevoError(db: Database, message: string | null): Promise<void> {
+/**
+ * The stored last error as the API answers it: its code and parameters (ADR 032); one stored
+ * before codes existed has only its text, answered as `detail` with no code.
+ */
+function lastErrorOf(stored: unknown): LabLastError | null {
+  const value = (stored ?? {}) as Partial<Record<keyof LabLastError | 'message', unknown>>;
+  if (typeof value.message !== 'string') return null;
+  const parsed = labLastError.safeParse({ ...value, detail: value.message });
+  if (parsed.success) return parsed.data;
+  return { code: null, params: {}, detail: value.message, control_id: null, at: null };
+}
+
+/**
+ * Records (or clears, with null) the laboratory connector's last error for the settings screen:
+ * the text its ACK carried (`message`) and, since ADR 032's error codes, the code, the sample and
+ * analyte it names, the message's control id and when.
+ */
+export async function recordSynevoError(
+  db: Database,
+  error: Omit<LabLastError, 'at'> | null,
+): Promise<void> {
   // Wrapped in an object: a bare JSON null would read as SQL NULL in the NOT NULL column.
-  const value = { message };
+  const value =
+    error === null
+      ? { message: null }
+      : {
+          message: error.detail,
+          code: error.code,
+          params: error.params,
+          control_id: error.control_id,
+          at: new Date().toISOString(),
+        };
   await db
     .insert(settings)
     .values({ key: SYNEVO_LAST_ERROR, value })

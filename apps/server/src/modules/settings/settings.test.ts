@@ -355,14 +355,36 @@ describe('the laboratory password', () => {
 });
 
 describe('the laboratory connector’s last error', () => {
-  it('is null until recorded, then the message', async () => {
+  it('is null until recorded, then its code, sample, analyte and the ACK text (ADR 032)', async () => {
     expect((await get('synevo_last_error_message')).json()).toEqual({
       data: { value: null, version: 0 },
     });
-    await recordSynevoError(t.db, 'Błąd logowania do laboratorium');
-    expect((await get('synevo_last_error_message')).json<Setting>().data.value).toBe(
-      'Błąd logowania do laboratorium',
-    );
+    await recordSynevoError(t.db, {
+      code: 'not_a_number',
+      params: { probe_code: 'KAR-01-0001', analyte: 'alt', field: 'OBX-5' },
+      detail: 'OBX 1: OBX-5 not a number',
+      control_id: 'MSG-1',
+    });
+    const value = (await get('synevo_last_error_message')).json<Setting>().data.value;
+    expect(value).toMatchObject({
+      code: 'not_a_number',
+      params: { probe_code: 'KAR-01-0001', analyte: 'alt', field: 'OBX-5' },
+      detail: 'OBX 1: OBX-5 not a number',
+      control_id: 'MSG-1',
+    });
+    expect(Date.parse((value as { at: string }).at)).not.toBeNaN();
+    // One stored before codes existed reads as its text alone.
+    await t.db
+      .update(settings)
+      .set({ value: { message: 'Błąd logowania do laboratorium' } })
+      .where(eq(settings.key, 'synevo_last_error_message'));
+    expect((await get('synevo_last_error_message')).json<Setting>().data.value).toEqual({
+      code: null,
+      params: {},
+      detail: 'Błąd logowania do laboratorium',
+      control_id: null,
+      at: null,
+    });
     await recordSynevoError(t.db, null);
     expect((await get('synevo_last_error_message')).json<Setting>().data.value).toBeNull();
   });

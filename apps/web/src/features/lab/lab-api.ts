@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProbeListItem, UnmatchedResult, UnmatchedSaved } from '@portal/shared';
+import type { MatchPreview, ProbeListItem, UnmatchedResult, UnmatchedSaved } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
 import { useListQuery } from '../../components/use-list-query';
 import { api } from '../../lib/api-client';
@@ -43,6 +43,23 @@ export function useProbeSearch(term: string) {
 }
 
 /**
+ * GET /api/lab/unmatched/{id}/preview?probe_id=: the laboratory's patient beside the chosen
+ * sample's, and what matching would replace. Always fresh: the sample may change meanwhile.
+ */
+export function useMatchPreview(rowId: number, probeId: number | null) {
+  return useQuery({
+    queryKey: [UNMATCHED_ENTITY, 'preview', rowId, probeId] as const,
+    queryFn: ({ signal }) =>
+      api.request<MatchPreview>(`/lab/unmatched/${rowId}/preview`, {
+        signal,
+        query: { probe_id: probeId ?? 0 },
+      }),
+    enabled: probeId !== null,
+    staleTime: 0,
+  });
+}
+
+/**
  * The match and the discard: both refresh the lists (also after a refusal, so they show the
  * truth) and a match refreshes the samples, whose values it changed.
  */
@@ -53,10 +70,20 @@ export function useResolveUnmatched() {
     if (probes) await queryClient.invalidateQueries({ queryKey: [ENTITY.probes] });
   };
   const match = useMutation({
-    mutationFn: ({ row, probeId }: { row: UnmatchedResult; probeId: number }) =>
+    mutationFn: ({
+      row,
+      probeId,
+      replace,
+    }: {
+      row: UnmatchedResult;
+      probeId: number;
+      /** Set once the user confirmed overwriting the sample's value. */
+      replace: boolean;
+    }) =>
       api.put<UnmatchedSaved>(`/lab/unmatched/${row.id}`, {
         probe_id: probeId,
         version: row.version,
+        ...(replace ? { replace: true } : {}),
       }),
     onSettled: settle(true),
   });

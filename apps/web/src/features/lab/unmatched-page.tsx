@@ -1,12 +1,16 @@
 import {
+  Alert,
   Anchor,
+  Badge,
   Button,
   Code,
   Group,
+  Loader,
   Modal,
   SegmentedControl,
   Select,
   Stack,
+  Table,
   Text,
   Textarea,
 } from '@mantine/core';
@@ -16,34 +20,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SEARCH_DEBOUNCE_MS, UNMATCHED_STATUSES, formatDateTime, formatDay } from '@portal/shared';
-import type { UnmatchedResult } from '@portal/shared';
-import { useMedicines } from '../../api/lookups';
+import type { MatchPreview, ReplacedValue, UnmatchedResult } from '@portal/shared';
 import { ComboboxMessage } from '../../components/combobox-message';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../lib/api-errors';
+import { useAnalyteName } from '../../lib/lab-errors';
 import { formatMeasured } from '../../lib/measured-value';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useProbeSearch, useResolveUnmatched, useUnmatchedList } from './lab-api';
+import { useMatchPreview, useProbeSearch, useResolveUnmatched, useUnmatchedList } from './lab-api';
 
 type Status = UnmatchedResult['status'];
-const BIOCHEMISTRY = ['alt', 'ast', 'creatine', 'bilirubine'] as const;
-const isBiochemistry = (analyte: string): analyte is (typeof BIOCHEMISTRY)[number] =>
-  (BIOCHEMISTRY as readonly string[]).includes(analyte);
-
-/** "ALT", "Kreatynina", or the medicine's name for `medicine_{id}`. */
-function useAnalyteName() {
-  const { t } = useTranslation();
-  const medicines = useMedicines().data ?? [];
-  return (analyte: string): string => {
-    if (isBiochemistry(analyte)) return t(`unmatched.analytes.${analyte}`);
-    const id = /^medicine_(\d+)$/.exec(analyte)?.[1];
-    const medicine = id ? medicines.find((m) => m.id === Number(id)) : undefined;
-    return medicine?.name ?? analyte;
-  };
-}
 
 /** After a refusal: resolved by someone else, a stale version, or another error. */
 function useRefusal() {
@@ -84,6 +73,11 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
       : answered;
   const probeId = chosen?.value ?? null;
   const searching = search.trim() !== term || found.isFetching;
+  const preview = useMatchPreview(row.id, probeId === null ? null : Number(probeId));
+  // Asked once the sample holds a value the result would replace (issue 21): the server refuses
+  // to overwrite it without replace: true.
+  const [confirming, setConfirming] = useState(false);
+  const replaces = preview.data?.replaces ?? [];
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -91,14 +85,26 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
       setError(t('unmatched.required'));
       return;
     }
+    if (!preview.data) return;
+    if (replaces.length > 0 && !confirming) {
+      setConfirming(true);
+      return;
+    }
     match.mutate(
-      { row, probeId: Number(probeId) },
+      { row, probeId: Number(probeId), replace: confirming },
       {
         onSuccess: () => {
           notifySuccess(t('common.saved'));
           onClose();
         },
         onError: (failure) => {
+          if (isApiError(failure) && failure.status === 'would_replace') {
+            // Someone stored a value on the sample meanwhile: show it and ask.
+            void preview.refetch();
+            setConfirming(true);
+            notifyError(t('unmatched.replacedMeanwhile'));
+            return;
+          }
           if (refusal(failure, onClose)) return;
           if (isApiError(failure) && failure.httpStatus === 422) {
             setError(t('unmatched.notTested'));
@@ -124,6 +130,7 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
           onChange={(value) => {
             setChosen(options.find((option) => option.value === value) ?? null);
             setError(undefined);
+            setConfirming(false);
           }}
           searchable
           searchValue={search}
@@ -146,16 +153,162 @@ function MatchForm({ row, onClose }: { row: UnmatchedResult; onClose: () => void
           withAsterisk
           data-autofocus
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} disabled={match.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={match.isPending}>
-            {t('unmatched.match')}
-          </Button>
-        </Group>
+        {probeId !== null &&
+          (preview.data ? (
+            <MatchComparison row={row} preview={preview.data} />
+          ) : preview.isFetching ? (
+            <Group gap="xs">
+              <Loader size="xs" aria-hidden />
+              <Text size="sm">{t('unmatched.previewLoading')}</Text>
+            </Group>
+          ) : null)}
+        {confirming && replaces.length > 0 ? (
+          <Alert color="orange" variant="light" role="alert">
+            <Text size="sm" fw={600}>
+              {t('unmatched.confirmReplaceQuestion')}
+            </Text>
+            <Group justify="flex-end" gap="sm" mt="sm">
+              <Button
+                variant="default"
+                onClick={() => setConfirming(false)}
+                disabled={match.isPending}
+              >
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" color="orange" loading={match.isPending}>
+                {t('unmatched.confirmReplace')}
+              </Button>
+            </Group>
+          </Alert>
+        ) : (
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose} disabled={match.isPending}>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              type="submit"
+              loading={match.isPending}
+              disabled={probeId !== null && !preview.data}
+            >
+              {t('unmatched.match')}
+            </Button>
+          </Group>
+        )}
       </Stack>
     </form>
+  );
+}
+
+/**
+ * The laboratory's patient beside the chosen sample's (where they differ, said in words as well
+ * as colour) and the sample's values the result would replace.
+ */
+function MatchComparison({ row, preview }: { row: UnmatchedResult; preview: MatchPreview }) {
+  const { t, i18n } = useTranslation();
+  const analyteName = useAnalyteName();
+  const missing = t('unmatched.notSent');
+  const sexText = (sex: string | null) =>
+    sex ? t(`unmatched.sexes.${sex}`, { defaultValue: sex }) : missing;
+  const nameText = (patient: MatchPreview['lab_patient']) =>
+    [patient.firstname, patient.surname].filter(Boolean).join(' ') || missing;
+  const rows: { key: 'name' | 'sex' | 'birth_date'; label: string; lab: string; own: string }[] = [
+    {
+      key: 'name',
+      label: t('unmatched.name'),
+      lab: nameText(preview.lab_patient),
+      own: nameText(preview.sample_patient),
+    },
+    {
+      key: 'sex',
+      label: t('unmatched.sex'),
+      lab: sexText(preview.lab_patient.sex),
+      own: sexText(preview.sample_patient.sex),
+    },
+    {
+      key: 'birth_date',
+      label: t('unmatched.birthDate'),
+      lab: preview.lab_patient.birth_date ? formatDay(preview.lab_patient.birth_date) : missing,
+      own: preview.sample_patient.birth_date
+        ? formatDay(preview.sample_patient.birth_date)
+        : missing,
+    },
+  ];
+  const valueText = (value: ReplacedValue, which: 'current' | 'incoming') => {
+    const unit = value.analyte === 'hours' ? 'h' : row.unit;
+    return `${formatMeasured(value[which], i18n.language)}${unit ? ` ${unit}` : ''}`;
+  };
+  return (
+    <Stack gap="xs" data-testid="match-comparison">
+      <Table withTableBorder striped={false} fz="sm" layout="fixed">
+        <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>
+          {t('unmatched.sideBySide')}
+        </Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{t('unmatched.field')}</Table.Th>
+            <Table.Th scope="col">{t('unmatched.labPatient')}</Table.Th>
+            <Table.Th scope="col">{t('unmatched.samplePatient')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((line) => {
+            const differs = preview.mismatches.includes(line.key);
+            return (
+              <Table.Tr
+                key={line.key}
+                data-mismatch={differs || undefined}
+                bg={differs ? 'var(--mantine-color-red-light)' : undefined}
+              >
+                <Table.Th scope="row" fw={500}>
+                  {line.label}
+                  {differs && (
+                    <Badge color="red" variant="filled" size="xs" ml={6}>
+                      {t('unmatched.differs')}
+                    </Badge>
+                  )}
+                </Table.Th>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{line.lab}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{line.own}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      {preview.mismatches.length > 0 && (
+        <Alert color="red" variant="light" p="xs">
+          <Text size="sm">{t('unmatched.mismatchWarning')}</Text>
+        </Alert>
+      )}
+      {preview.replaces.length > 0 ? (
+        <Table withTableBorder fz="sm" layout="fixed">
+          <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>
+            {t('unmatched.replacesTitle')}
+          </Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('unmatched.analyte')}</Table.Th>
+              <Table.Th scope="col">{t('unmatched.current')}</Table.Th>
+              <Table.Th scope="col">{t('unmatched.incoming')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {preview.replaces.map((value) => (
+              <Table.Tr key={value.analyte}>
+                <Table.Th scope="row" fw={500}>
+                  {analyteName(value.analyte)}
+                </Table.Th>
+                <Table.Td>{valueText(value, 'current')}</Table.Td>
+                <Table.Td fw={600}>{valueText(value, 'incoming')}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('unmatched.nothingReplaced')}
+        </Text>
+      )}
+    </Stack>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Probe, ProbeResultsBody } from '@portal/shared';
+import type { Probe, ProbeDetail, ProbeResultsBody } from '@portal/shared';
 import { api } from '../../lib/api-client';
 
 interface ProbeSavedAnswer {
@@ -13,11 +13,14 @@ interface ProbeSavedAnswer {
  */
 const probeKey = (id: number | null) => ['probes', 'detail', id] as const;
 
-/** GET /api/probes/{id}: the sample with its ranges for the patient's sex and its flags. */
+/**
+ * GET /api/probes/{id}: the sample with its ranges for the patient's sex, its flags and the
+ * laboratory's refusals of its results.
+ */
 export function useProbe(id: number | null) {
   return useQuery({
     queryKey: probeKey(id),
-    queryFn: ({ signal }) => api.request<Probe>(`/probes/${id}`, { signal }),
+    queryFn: ({ signal }) => api.request<ProbeDetail>(`/probes/${id}`, { signal }),
     enabled: id !== null,
     staleTime: 0,
   });
@@ -27,7 +30,13 @@ export function useProbe(id: number | null) {
 function useSavedProbe(id: number) {
   const queryClient = useQueryClient();
   return (saved: ProbeSavedAnswer) => {
-    queryClient.setQueryData(probeKey(id), saved.probe);
+    // A save answers the sample without the laboratory's refusals: kept until the page reloads
+    // it (stored results may have superseded them).
+    queryClient.setQueryData<ProbeDetail>(probeKey(id), (old) => ({
+      ...saved.probe,
+      lab_refusals: old?.lab_refusals ?? [],
+    }));
+    void queryClient.invalidateQueries({ queryKey: probeKey(id) });
     void queryClient.invalidateQueries({ queryKey: ['probes', 'list'] });
     void queryClient.invalidateQueries({ queryKey: ['patients'] });
     void queryClient.invalidateQueries({ queryKey: ['alerts'] });

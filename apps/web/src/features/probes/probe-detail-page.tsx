@@ -14,17 +14,18 @@ import {
   Title,
   Typography,
 } from '@mantine/core';
-import { IconArrowLeft, IconPencil, IconTestPipe } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowLeft, IconPencil, IconTestPipe } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime, formatDay } from '@portal/shared';
-import type { Probe } from '@portal/shared';
+import type { LabRefusal, Probe, ProbeDetail as ProbeWithRefusals } from '@portal/shared';
 import { useMedicines } from '../../api/lookups';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../lib/api-errors';
+import { useLabErrorText } from '../../lib/lab-errors';
 import { formatMeasured } from '../../lib/measured-value';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
@@ -403,7 +404,59 @@ function LabComments({ probe, names }: { probe: Probe; names: ResultRow[] }) {
   );
 }
 
-function ProbeDetail({ probe }: { probe: Probe }) {
+/**
+ * The laboratory's results that did not reach this sample (ADR 032): a refused message naming it
+ * (since its results were last stored), or a result held back by the patient check. Said in the
+ * user's language with the sample and the analyte; absent when there is none.
+ */
+function LabRefusals({ refusals }: { refusals: readonly LabRefusal[] }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const labErrorText = useLabErrorText();
+  if (refusals.length === 0) return null;
+  const isHeld = (refusal: LabRefusal) =>
+    refusal.code === 'sex_mismatch' || refusal.code === 'birth_date_mismatch';
+  const held = refusals.some(isHeld);
+  const refused = refusals.some((refusal) => !isHeld(refusal));
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      role="alert"
+      icon={<IconAlertTriangle size={20} aria-hidden />}
+      title={t('labErrors.probeTitle')}
+      data-testid="probe-lab-refusals"
+    >
+      <Stack gap={6}>
+        <Text size="sm">{t('labErrors.probeIntro')}</Text>
+        <Stack component="ul" gap={4} m={0} pl="md">
+          {refusals.map((refusal, index) => (
+            <Text component="li" size="sm" key={`${refusal.at}-${index}`}>
+              <Text span size="sm" fw={600}>
+                {formatDateTime(refusal.at)}
+              </Text>
+              {' — '}
+              {labErrorText(refusal)}
+            </Text>
+          ))}
+        </Stack>
+        {refused && <Text size="sm">{t('labErrors.refusedHint')}</Text>}
+        {held && (
+          <Text size="sm">
+            {t('labErrors.heldHint')}{' '}
+            {can('lab.unmatched') && (
+              <Anchor component={Link} to="/lab/unmatched" size="sm">
+                {t('labErrors.openUnmatched')}
+              </Anchor>
+            )}
+          </Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
@@ -434,6 +487,7 @@ function ProbeDetail({ probe }: { probe: Probe }) {
         </Group>
         <LabelPrintButton probe={probe} />
       </Group>
+      <LabRefusals refusals={probe.lab_refusals} />
       <Section title={t('probeDetail.basic')}>
         <BasicData probe={probe} />
       </Section>

@@ -3,8 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { STRING_MAX, requiredText, text } from '@portal/shared';
+import { STRING_MAX, formatDateTime, requiredText, text } from '@portal/shared';
 import type { SynevoView } from '@portal/shared';
+import { useLabErrorText } from '../../lib/lab-errors';
 import { notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
@@ -47,11 +48,22 @@ function valueFieldErrors(errors: Record<string, string>): Record<string, string
 
 const LAST_ERROR_TOAST = 'synevo-last-error';
 
-/** The integration's last error as an error toast that stays until closed (spec). */
+/**
+ * The integration's last error as an error toast that stays until closed (spec), in the user's
+ * language with the sample and the analyte it concerns and when (ADR 032).
+ */
 function useLastErrorToast() {
   const { t } = useTranslation();
   const lastError = useSetting('synevo_last_error_message');
-  const message = lastError.data?.value;
+  const labErrorText = useLabErrorText();
+  const stored = lastError.data?.value;
+  const said = stored ? labErrorText(stored) : null;
+  const message =
+    stored && said
+      ? stored.at
+        ? t('labErrors.lastErrorAt', { message: said, at: formatDateTime(stored.at) })
+        : said
+      : null;
   useEffect(() => {
     if (!message) return;
     // One toast under a fixed id: a remount (or StrictMode) does not stack copies.
