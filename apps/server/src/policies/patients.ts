@@ -19,6 +19,16 @@ export function patientScope(actor: Actor): SQL | undefined {
 }
 
 /**
+ * The signed-in patient's own patient id (the patient API, `/api/me/*`). The route's
+ * `patient.self` permission admits patients only; this is the second lock: no patient row, no
+ * data (fail closed, 404).
+ */
+export function ownPatientId(actor: Actor): number {
+  if (actor.role !== 'patient' || !actor.patientId) throw notFound();
+  return actor.patientId;
+}
+
+/**
  * The patient row if the actor may reach it; 404 otherwise, even when it exists in another unit,
  * so that its existence is not revealed. Notes, files and messages reach patients through this.
  */

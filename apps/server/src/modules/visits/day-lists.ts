@@ -6,9 +6,8 @@ import { visits } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
-import { unitScope } from '../../policies/units.js';
+import { reachUnit, unitScope } from '../../policies/units.js';
 import { liveVisit, loadVisits } from './queries.js';
-import { reachUnit } from './slots-service.js';
 
 /**
  * The units a day list or month count covers: the named one (404 when out of reach or missing,
