@@ -187,7 +187,7 @@ export async function downloadDocument(db: Database, actor: Actor, id: number) {
 
 /** The own live visits, by date (the portal's visit shape). */
 export async function ownVisits(db: Database, actor: Actor): Promise<{ data: Visit[] }> {
-  return { data: await loadVisits(db, eq(visits.patient_id, ownPatientId(actor))) };
+  return { data: await loadVisits(db, actor, eq(visits.patient_id, ownPatientId(actor))) };
 }
 
 /** The own samples, newest first (the portal's sample shape). */

@@ -34,7 +34,7 @@ export async function visitsOfDay(
 ): Promise<VisitList> {
   const units = await unitFilter(db, actor, query.unit_id);
   const doctor = query.doctor_id === undefined ? undefined : eq(visits.doctor_id, query.doctor_id);
-  return { data: await loadVisits(db, and(eq(visits.date, query.date), units, doctor)) };
+  return { data: await loadVisits(db, actor, and(eq(visits.date, query.date), units, doctor)) };
 }
 
 export interface VisitListOptions {
@@ -89,7 +89,7 @@ export async function listVisits(
     .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const [rows, counted] = await Promise.all([
-    ids.length === 0 ? Promise.resolve([]) : loadVisits(db, inArray(visits.id, ids)),
+    ids.length === 0 ? Promise.resolve([]) : loadVisits(db, actor, inArray(visits.id, ids)),
     total,
   ]);
   return {
