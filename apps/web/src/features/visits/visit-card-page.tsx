@@ -429,8 +429,9 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
   // it, the record from its day on. A recorded visit opens read-only ("Zobacz"); correcting it
   // is asked for explicitly.
   const writer = visit.abilities.notes;
-  const [correcting, setCorrecting] = useState(false);
-  const recording = visit.abilities.record && (!visit.isDone || correcting);
+  // Opened before it was recorded, the form stays after saving (the switch may be turned back).
+  const [correcting, setCorrecting] = useState(() => !visit.isDone);
+  const recording = visit.abilities.record && correcting;
 
   return (
     <Stack gap="md">
