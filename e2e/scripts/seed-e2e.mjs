@@ -129,20 +129,21 @@ try {
     .returning({ id: visits.id, date: visits.date });
 
   // --- the visit of today (ADR 045) ---
-  // Per screen size a patient whose only visit is today and has begun: from 00:00, and to 23:59
+  // Per screen size a patient whose only visit is today and has begun: from midnight, and to 23:59
   // so that it is under way whenever the spec runs (booking refuses a begun slot).
-  const todayVisit = async (firstname, serial) => {
+  const todayVisit = async (firstname, serial, startedAt) => {
     const born = { year: 1970, month: 1, day: 15 };
     const owner = await patient(firstname, 'Dzisiejszy', born, serial);
     const [row] = await db
       .insert(visits)
-      .values({ ...visit(owner.id, today), started_at: '00:00:00', ended_at: '23:59:00' })
+      .values({ ...visit(owner.id, today), started_at: startedAt, ended_at: '23:59:00' })
       .returning({ id: visits.id, date: visits.date });
     return { patient_id: owner.id, visit_id: row.id, date: row.date };
   };
   const visitOfToday = {
-    desktop: await todayVisit('Dawid', 721),
-    phone: await todayVisit('Tomasz', 722),
+    // One visit per unit and start: the two begin a minute apart.
+    desktop: await todayVisit('Dawid', 721, '00:00:00'),
+    phone: await todayVisit('Tomasz', 722, '00:01:00'),
   };
 
   // --- sample detail (issue 10) ---

@@ -183,7 +183,7 @@ function VisitCard({ visit, past, onMove }: { visit: Visit; past: boolean; onMov
               {name}
             </Title>
             {visit.isDone && (
-              <Badge color="green" variant="light">
+              <Badge color="teal" variant="light">
                 {t('card.visits.done')}
               </Badge>
             )}
