@@ -41,6 +41,8 @@ export interface E2eSeed {
   recorded: { patient_id: number; visit_id: number; date: string };
   /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
   overdue: { patient_id: number; visit_id: number; date: string };
+  /** Per screen size a patient whose only visit is today, begun at 00:00 (ADR 045). */
+  visitOfToday: Record<'desktop' | 'phone', { patient_id: number; visit_id: number; date: string }>;
   /** A woman's collected sample (issue 10, probe-detail.spec.ts). */
   sampleDetail: {
     patient_id: number;

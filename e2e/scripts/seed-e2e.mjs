@@ -128,6 +128,24 @@ try {
     .values(visit(overdue.id, weekdayOnOrBefore(addDays(today, -60))))
     .returning({ id: visits.id, date: visits.date });
 
+  // --- the visit of today (ADR 045) ---
+  // Per screen size a patient whose only visit is today and has begun: from midnight, and to 23:59
+  // so that it is under way whenever the spec runs (booking refuses a begun slot).
+  const todayVisit = async (firstname, serial, startedAt) => {
+    const born = { year: 1970, month: 1, day: 15 };
+    const owner = await patient(firstname, 'Dzisiejszy', born, serial);
+    const [row] = await db
+      .insert(visits)
+      .values({ ...visit(owner.id, today), started_at: startedAt, ended_at: '23:59:00' })
+      .returning({ id: visits.id, date: visits.date });
+    return { patient_id: owner.id, visit_id: row.id, date: row.date };
+  };
+  const visitOfToday = {
+    // One visit per unit and start: the two begin a minute apart.
+    desktop: await todayVisit('Dawid', 721, '00:00:00'),
+    phone: await todayVisit('Tomasz', 722, '00:01:00'),
+  };
+
   // --- sample detail (issue 10) ---
   // A woman (her ALT range is 8–41 U/l) with one collected sample of amlodipine, inserted by
   // SQL as the nurse's dialog would leave it; probe-detail.spec.ts opens it, enters results
@@ -479,6 +497,7 @@ try {
     doctor: { id: doctor.id, ...DOCTOR },
     recorded: { patient_id: recorded.id, visit_id: pastVisit.id, date: pastVisit.date },
     overdue: { patient_id: overdue.id, visit_id: overdueVisit.id, date: overdueVisit.date },
+    visitOfToday,
     sampleDetail,
     probeList,
   };

@@ -122,6 +122,10 @@ test.describe('Karta wizyty na telefonie', () => {
   }) => {
     await openSignedIn(page, request, cardPath());
     await openCard(page);
+    // Recorded by the desktop test before: the card opens read-only, correcting is asked for.
+    await expect(page.getByRole('heading', { name: 'Zapis wizyty' })).toBeVisible();
+    const correct = page.getByRole('button', { name: 'Popraw zapis' });
+    if (await correct.isVisible()) await correct.click();
     await fillEcg(page, { qt: '420', rr: '1000', pq: '160', qrs: '100' });
     // Enter in a field submits the form.
     await input(page, 'QRS (ms)').press('Enter');

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from './db/schema.js';
+import { demoActor } from './demo-actor.js';
 import { addDemoAnnouncements, DEMO_PHONES } from './demo-announcements.js';
 import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
 import { addDemoPatients } from './demo-patients.js';
@@ -33,7 +34,10 @@ describe('demo announcements', () => {
   afterAll(() => database?.close());
 
   it('sends announcements from an administrator and a doctor, read by demo patients', async () => {
-    const { data, total_count } = await listAnnouncements(database.handle.db);
+    const db = database.handle.db;
+    const [admin] = await db.select().from(users).where(eq(users.login, demoAdmins[0]!));
+    const actor = demoActor({ id: admin!.id, login: admin!.login, role: 'admin' });
+    const { data, total_count } = await listAnnouncements(db, actor);
     expect(total_count).toBe(3);
     // Newest first, dated before the demo's "now".
     expect(data.map((a) => a.readNum)).toEqual([0, 4, 9]);

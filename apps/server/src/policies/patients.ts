@@ -1,8 +1,10 @@
+import type { PatientAbilities } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { patients } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../lib/errors.js';
+import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
 import { reachesUnit, unitScope } from './units.js';
 
@@ -16,6 +18,16 @@ export function patientScope(actor: Actor): SQL | undefined {
   if (actor.role === 'patient') return eq(patients.id, actor.patientId ?? 0);
   const unit = unitScope(actor);
   return unit === null ? undefined : eq(patients.unit_id, unit);
+}
+
+/**
+ * The signed-in patient's own patient id (the patient API, `/api/me/*`). The route's
+ * `patient.self` permission admits patients only; this is the second lock: no patient row, no
+ * data (fail closed, 404).
+ */
+export function ownPatientId(actor: Actor): number {
+  if (actor.role !== 'patient' || !actor.patientId) throw notFound();
+  return actor.patientId;
 }
 
 /**
@@ -60,4 +72,20 @@ export async function findChangeablePatient(
  */
 export function assertMayRegisterIn(actor: Actor, unitId: number): void {
   if (!reachesUnit(actor, unitId)) throw forbidden();
+}
+
+/**
+ * The actor's abilities on a patient it reached (ADR 045): `patients.write` on a patient not
+ * deleted (assertPatientActive) edits and deletes it, on a deleted one restores it;
+ * `visits.write` books its visits while it is not deleted.
+ */
+export function patientAbilities(actor: Actor, row: { deleted_at: Date | null }): PatientAbilities {
+  const write = can(actor, 'patients.write');
+  const active = !row.deleted_at;
+  return {
+    edit: write && active,
+    delete: write && active,
+    restore: write && !active,
+    book: can(actor, 'visits.write') && active,
+  };
 }

@@ -1,3 +1,7 @@
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { units } from '../db/schema.js';
+import { notFound } from '../lib/errors.js';
 import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
 
@@ -18,4 +22,15 @@ export function unitScope(actor: Actor): number | null {
 export function reachesUnit(actor: Actor, unitId: number): boolean {
   const scope = unitScope(actor);
   return scope === null || scope === unitId;
+}
+
+/**
+ * A unit named by the caller (a calendar, a day's slots or visits) must exist and be within
+ * reach; another unit's (for a doctor) and a missing one both answer 404, like another unit's
+ * patient, so a doctor learns nothing about it.
+ */
+export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
+  if (!reachesUnit(actor, unitId)) throw notFound();
+  const [unit] = await db.select({ id: units.id }).from(units).where(eq(units.id, unitId));
+  if (!unit) throw notFound();
 }

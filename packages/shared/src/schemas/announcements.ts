@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { versionField } from './common.js';
+import { recordAbilities, versionField } from './common.js';
 import { richText } from './patient-records.js';
 
 /**
@@ -38,6 +38,8 @@ export const announcement = z.object({
   /** Always 1: every patient (the spec's fixed value). */
   receiver_user_id: z.literal(ANNOUNCEMENT_RECEIVER),
   version: z.number().int(),
+  /** Edit and delete: the own, or any for administrators (ADR 045). */
+  abilities: recordAbilities,
 });
 export type Announcement = z.infer<typeof announcement>;
 

@@ -73,3 +73,11 @@ export const idParams = z.object({ id: pathIdField() });
 /** Timestamps leave the server as ISO 8601 strings. */
 export const timestamp = z.string();
 export const nullableTimestamp = z.string().nullable();
+
+/**
+ * What the signed-in user may do with a record (ADR 045): computed per record by the server's
+ * policy from the same rules that allow or refuse the write, so a screen offers an action only
+ * when the server would accept it and never derives it from the role.
+ */
+export const recordAbilities = z.object({ edit: z.boolean(), delete: z.boolean() });
+export type RecordAbilities = z.infer<typeof recordAbilities>;

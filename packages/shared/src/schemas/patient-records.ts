@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUDIT_SOURCES } from '../audit.js';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { dayField, idField, idListField, multilineText, queryIdField } from '../validation.js';
-import { recordVersion, totalKind, versionField } from './common.js';
+import { recordAbilities, recordVersion, totalKind, versionField } from './common.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
@@ -23,6 +23,8 @@ export const note = z.object({
   ref_type: z.string(),
   ref_id: z.number().int(),
   version: recordVersion,
+  /** Notes are not edited (no such call): `edit` is always false; `delete` the own, or any (ADR 045). */
+  abilities: recordAbilities,
 });
 export type Note = z.infer<typeof note>;
 export const noteList = z.object({ data: z.array(note) });
@@ -118,6 +120,8 @@ export const patientMessage = z.object({
   sender_user_id: z.number().int(),
   receiver_user_id: z.number().int(),
   version: recordVersion,
+  /** Edit and delete: the own (or any, administrators), unread, of a patient not deleted (ADR 045). */
+  abilities: recordAbilities,
 });
 export type PatientMessage = z.infer<typeof patientMessage>;
 export const patientMessageList = z.object({ data: z.array(patientMessage) });

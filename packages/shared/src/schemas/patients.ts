@@ -177,6 +177,19 @@ export const additionalMedicineView = z.object({
   dose: z.number(),
 });
 
+/**
+ * What the signed-in user may do with a patient (ADR 045): `edit` the record (the edit wizard,
+ * notes, files, messages, a new password), `delete` it, `restore` a deleted one, `book` a visit.
+ * A deleted patient is read-only until restored.
+ */
+export const patientAbilities = z.object({
+  edit: z.boolean(),
+  delete: z.boolean(),
+  restore: z.boolean(),
+  book: z.boolean(),
+});
+export type PatientAbilities = z.infer<typeof patientAbilities>;
+
 /** GET /api/patients/{id}: the spec's Patient, flat, plus derived and related data. */
 export const patientDetail = z.object({
   id: z.number().int(),
@@ -215,6 +228,8 @@ export const patientDetail = z.object({
   created_at: z.string(),
   deleted_at: nullableTimestamp,
   version: recordVersion,
+  /** The signed-in user's abilities on this patient (ADR 045). */
+  abilities: patientAbilities,
 });
 export type PatientDetail = z.infer<typeof patientDetail>;
 
@@ -253,6 +268,8 @@ export const patientListItem = z.object({
   past_visit_date: z.string().nullable(),
   next_visit_date: z.string().nullable(),
   deleted_at: nullableTimestamp,
+  /** The signed-in user's abilities on this patient (ADR 045). */
+  abilities: patientAbilities,
 });
 export type PatientListItem = z.infer<typeof patientListItem>;
 

@@ -113,6 +113,21 @@ export const visitProbe = z.object({
   status: z.string(),
 });
 
+/**
+ * What the signed-in user may do with a visit (ADR 045): `edit` moves it (PUT /visits/{id}),
+ * `cancel` cancels it and `delete` is the DELETE call that cancels (the same rule: a visit is
+ * never erased), both only before it has begun and while it is not done; `record` writes its
+ * ECG (PUT /visits/{id}/results, from its day on); `notes` writes its notes (at any time).
+ */
+export const visitAbilities = z.object({
+  edit: z.boolean(),
+  cancel: z.boolean(),
+  delete: z.boolean(),
+  record: z.boolean(),
+  notes: z.boolean(),
+});
+export type VisitAbilities = z.infer<typeof visitAbilities>;
+
 export const visit = z.object({
   id: z.number().int(),
   date: z.string(),
@@ -136,6 +151,8 @@ export const visit = z.object({
   files: z.array(visitFile),
   probes: z.array(visitProbe),
   version: z.number().int(),
+  /** The signed-in user's abilities on this visit (ADR 045). */
+  abilities: visitAbilities,
 });
 export type Visit = z.infer<typeof visit>;
 

@@ -29,7 +29,7 @@ export const announcementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
         response: { 200: announcementList, ...refusals },
       },
     },
-    () => service.listAnnouncements(db),
+    (request) => service.listAnnouncements(db, actorOf(request)),
   );
   app.post(
     '/notifications/global',

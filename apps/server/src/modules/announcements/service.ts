@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.js';
 import { doctors, globalMessageReads, globalMessages } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
-import { assertOwnAnnouncement } from '../../policies/announcements.js';
+import { announcementAbilities, assertOwnAnnouncement } from '../../policies/announcements.js';
 import type { Actor } from '../../plugins/policy.js';
 
 /*
@@ -31,7 +31,7 @@ const selectAnnouncements = (db: Database) =>
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectAnnouncements>['execute']>>[number];
 
-function present({ message, firstname, surname, readNum }: Row): Announcement {
+function present(actor: Actor, { message, firstname, surname, readNum }: Row): Announcement {
   return {
     id: message.id,
     content: message.content,
@@ -42,6 +42,7 @@ function present({ message, firstname, surname, readNum }: Row): Announcement {
     readNum: Number(readNum),
     receiver_user_id: ANNOUNCEMENT_RECEIVER,
     version: message.version,
+    abilities: announcementAbilities(actor, message),
   };
 }
 
@@ -52,19 +53,22 @@ function cleanContent(html: string): string {
   return content;
 }
 
-async function loadOne(db: Database, id: number): Promise<Announcement> {
+async function loadOne(db: Database, actor: Actor, id: number): Promise<Announcement> {
   const [row] = await selectAnnouncements(db).where(eq(globalMessages.id, id));
   if (!row) throw notFound();
-  return present(row);
+  return present(actor, row);
 }
 
 /** Every announcement, newest first (there are few: one screen, no paging). */
-export async function listAnnouncements(db: Database) {
+export async function listAnnouncements(db: Database, actor: Actor) {
   const [rows, [total]] = await Promise.all([
     selectAnnouncements(db).orderBy(desc(globalMessages.created_at), desc(globalMessages.id)),
     db.select({ n: count() }).from(globalMessages),
   ]);
-  return { data: rows.map(present), total_count: Number(total?.n ?? rows.length) };
+  return {
+    data: rows.map((row) => present(actor, row)),
+    total_count: Number(total?.n ?? rows.length),
+  };
 }
 
 export async function sendAnnouncement(db: Database, actor: Actor, body: AnnouncementBody) {
@@ -76,7 +80,7 @@ export async function sendAnnouncement(db: Database, actor: Actor, body: Announc
       .returning({ id: globalMessages.id });
     return row!.id;
   });
-  return loadOne(db, id);
+  return loadOne(db, actor, id);
 }
 
 /** The announcement the actor may change (policies/announcements.ts): 404 when there is none. */
@@ -118,7 +122,7 @@ export async function updateAnnouncement(
     await findChangeable(db, actor, id);
     throw conflict('conflict');
   }
-  return loadOne(db, id);
+  return loadOne(db, actor, id);
 }
 
 export async function deleteAnnouncement(db: Database, actor: Actor, id: number) {

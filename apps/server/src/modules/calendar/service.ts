@@ -10,13 +10,13 @@ import type {
 } from '@portal/shared';
 import { and, asc, eq, gte, lte, or, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
-import type { Database, Queryable } from '../../db/client.js';
-import { unitCalendarRules, units } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { unitCalendarRules } from '../../db/schema.js';
 import { conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { reachesUnit } from '../../policies/units.js';
-
-type RuleRow = typeof unitCalendarRules.$inferSelect;
+import { reachRule } from '../../policies/calendar.js';
+import type { RuleRow } from '../../policies/calendar.js';
+import { reachUnit } from '../../policies/units.js';
 
 function present(row: RuleRow): CalendarRule {
   return {
@@ -38,23 +38,6 @@ const ruleOrder = [
   asc(unitCalendarRules.ended_at),
   asc(unitCalendarRules.id),
 ];
-
-/**
- * The unit must exist and be within the actor's reach; another unit's calendar answers 404 like
- * another unit's patient (design §4), so a doctor learns nothing about it.
- */
-async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
-  if (!reachesUnit(actor, unitId)) throw notFound();
-  const [unit] = await db.select({ id: units.id }).from(units).where(eq(units.id, unitId));
-  if (!unit) throw notFound();
-}
-
-/** The rule, when it exists and its unit is within the actor's reach; 404 otherwise. */
-async function reachRule(db: Queryable, actor: Actor, id: number): Promise<RuleRow> {
-  const [row] = await db.select().from(unitCalendarRules).where(eq(unitCalendarRules.id, id));
-  if (!row || !reachesUnit(actor, row.unit_id)) throw notFound();
-  return row;
-}
 
 /** An exact duplicate (same hours and operation on the date or weekday) is a 409. */
 function duplicateAware<T>(work: () => Promise<T>): Promise<T> {

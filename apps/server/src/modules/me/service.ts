@@ -29,6 +29,7 @@ import {
 } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
+import { ownPatientId } from '../../policies/patients.js';
 import { cleanFileName } from '../files/file-name.js';
 import { createProbeSet } from '../probe-sets/create-service.js';
 import { loadProbeSets } from '../probe-sets/queries.js';
@@ -38,15 +39,6 @@ import { loadVisits } from '../visits/queries.js';
 
 /** The panel whose documents patients read (the documents feature uploads them). */
 const PATIENT_DOCUMENTS = 'patient_documents';
-
-/**
- * The signed-in patient's own patient id. The route's `patient.self` permission admits patients
- * only; this is the second lock: no patient row, no data (fail closed).
- */
-function ownPatientId(actor: Actor): number {
-  if (actor.role !== 'patient' || !actor.patientId) throw notFound();
-  return actor.patientId;
-}
 
 /** A staff sender as a patient sees one: the doctor's name, or null (shown "Administrator"). */
 function senderOf(row: { firstname: string | null; surname: string | null }): MeSender {
@@ -195,7 +187,7 @@ export async function downloadDocument(db: Database, actor: Actor, id: number) {
 
 /** The own live visits, by date (the portal's visit shape). */
 export async function ownVisits(db: Database, actor: Actor): Promise<{ data: Visit[] }> {
-  return { data: await loadVisits(db, eq(visits.patient_id, ownPatientId(actor))) };
+  return { data: await loadVisits(db, actor, eq(visits.patient_id, ownPatientId(actor))) };
 }
 
 /** The own samples, newest first (the portal's sample shape). */

@@ -6,7 +6,11 @@ import { doctors, messages, patients, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import { claimVersion } from '../../lib/versions.js';
-import { assertMessageChangeable, assertOwnMessage } from '../../policies/messages.js';
+import {
+  assertMessageChangeable,
+  assertOwnMessage,
+  messageAbilities,
+} from '../../policies/messages.js';
 import type { Actor } from '../../plugins/policy.js';
 import {
   assertPatientActive,
@@ -38,7 +42,12 @@ const selectMessages = (db: Database) =>
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectMessages>['execute']>>[number];
 
-function present({ message, role, firstname, surname }: Row): PatientMessage {
+/** A message with the actor's abilities on it; `patient` is the patient it belongs to. */
+function present(
+  actor: Actor,
+  patient: { deleted_at: Date | null },
+  { message, role, firstname, surname }: Row,
+): PatientMessage {
   return {
     id: message.id,
     content: message.content,
@@ -48,6 +57,7 @@ function present({ message, role, firstname, surname }: Row): PatientMessage {
     sender_user_id: message.sender_user_id,
     receiver_user_id: message.receiver_user_id,
     version: message.version,
+    abilities: messageAbilities(actor, message, patient),
   };
 }
 
@@ -58,11 +68,11 @@ function cleanContent(html: string): string {
 }
 
 export async function listMessages(db: Database, actor: Actor, receiverUserId: number) {
-  const { id: patientId } = await patientOfUser(db, actor, receiverUserId);
+  const patient = await patientOfUser(db, actor, receiverUserId);
   const rows = await selectMessages(db)
-    .where(eq(messages.patient_id, patientId))
+    .where(eq(messages.patient_id, patient.id))
     .orderBy(desc(messages.created_at), desc(messages.id));
-  return { data: rows.map(present) };
+  return { data: rows.map((row) => present(actor, patient, row)) };
 }
 
 export async function sendMessage(
@@ -87,7 +97,7 @@ export async function sendMessage(
     return row!.id;
   });
   const [row] = await selectMessages(db).where(eq(messages.id, id));
-  return present(row!);
+  return present(actor, patient, row!);
 }
 
 /**
@@ -97,10 +107,10 @@ export async function sendMessage(
 async function findUnread(db: Database, actor: Actor, id: number) {
   const [row] = await db.select().from(messages).where(eq(messages.id, id));
   if (!row) throw notFound();
-  await findChangeablePatient(db, actor, row.patient_id);
+  const patient = await findChangeablePatient(db, actor, row.patient_id);
   assertOwnMessage(actor, row);
   assertMessageChangeable(row);
-  return row;
+  return patient;
 }
 
 /** A stale `version` answers 409 conflict; a message read meanwhile 409 already_read. */
@@ -110,7 +120,7 @@ export async function updateMessage(
   id: number,
   body: MessageUpdateBody,
 ) {
-  await findUnread(db, actor, id);
+  const patient = await findUnread(db, actor, id);
   const content = cleanContent(body.content);
   await inTransaction(db, actor.userId, async (tx) => {
     await claimVersion(tx, messages, id, body.version);
@@ -123,7 +133,7 @@ export async function updateMessage(
     if (!saved) assertMessageChangeable({ read_at: new Date() });
   });
   const [row] = await selectMessages(db).where(eq(messages.id, id));
-  return present(row!);
+  return present(actor, patient, row!);
 }
 
 export async function deleteMessage(db: Database, actor: Actor, id: number) {

@@ -6,7 +6,7 @@ import { doctors, notes, users } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
-import { assertOwnNote } from '../../policies/notes.js';
+import { assertOwnNote, noteAbilities } from '../../policies/notes.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 
 const selectNotes = (db: Database) =>
@@ -23,7 +23,12 @@ const selectNotes = (db: Database) =>
 
 type NoteRow = Awaited<ReturnType<ReturnType<typeof selectNotes>['execute']>>[number];
 
-function present({ note, login, firstname, surname }: NoteRow): Note {
+/** A note with the actor's abilities on it; `patient` is the patient it belongs to. */
+function present(
+  actor: Actor,
+  patient: { deleted_at: Date | null },
+  { note, login, firstname, surname }: NoteRow,
+): Note {
   return {
     id: note.id,
     content: note.content,
@@ -34,15 +39,16 @@ function present({ note, login, firstname, surname }: NoteRow): Note {
     ref_type: note.ref_type,
     ref_id: note.ref_id,
     version: note.version,
+    abilities: noteAbilities(actor, note, patient),
   };
 }
 
 export async function listNotes(db: Database, actor: Actor, patientId: number) {
-  await findReachablePatient(db, actor, patientId);
+  const patient = await findReachablePatient(db, actor, patientId);
   const rows = await selectNotes(db)
     .where(and(eq(notes.ref_type, 'patient'), eq(notes.ref_id, patientId)))
     .orderBy(desc(notes.created_at), desc(notes.id));
-  return { data: rows.map(present) };
+  return { data: rows.map((row) => present(actor, patient, row)) };
 }
 
 export async function createNote(
@@ -50,7 +56,7 @@ export async function createNote(
   actor: Actor,
   input: { content: string; ref_id: number },
 ) {
-  await findChangeablePatient(db, actor, input.ref_id);
+  const patient = await findChangeablePatient(db, actor, input.ref_id);
   const content = sanitizeRichText(input.content);
   if (isBlankRichText(content)) throw invalid({ content: ['required'] });
   const id = await inTransaction(db, actor.userId, async (tx) => {
@@ -67,7 +73,7 @@ export async function createNote(
     return row!.id;
   });
   const [row] = await selectNotes(db).where(eq(notes.id, id));
-  return present(row!);
+  return present(actor, patient, row!);
 }
 
 export async function deleteNote(db: Database, actor: Actor, id: number) {

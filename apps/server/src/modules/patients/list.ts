@@ -12,7 +12,7 @@ import {
   patients,
 } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
-import { patientScope } from '../../policies/patients.js';
+import { patientAbilities, patientScope } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
@@ -169,7 +169,7 @@ async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, k
  * The page's rows with their doctor, group, subgroup, medicines and last and next visit, for the
  * given ids only.
  */
-async function rowsOf(db: Database, ids: number[]) {
+async function rowsOf(db: Database, actor: Actor, ids: number[]) {
   if (ids.length === 0) return [];
   const [rows, meds, visitDates] = await Promise.all([
     db
@@ -214,6 +214,7 @@ async function rowsOf(db: Database, ids: number[]) {
         .filter((m) => m.patientId === patient.id)
         .map(({ id, name, dose }) => ({ id, name, dose })),
       ...visitDates(patient.id),
+      abilities: patientAbilities(actor, patient),
     }),
   );
 }
@@ -261,7 +262,7 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
   const { ids, total } = await patientPage(db, actor, query);
-  const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
+  const [data, counted] = await Promise.all([rowsOf(db, actor, ids), total]);
   return { data, total_count: counted.total, total_kind: counted.total_kind };
 }
 

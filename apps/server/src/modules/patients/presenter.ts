@@ -10,6 +10,8 @@ export interface PatientRelations extends VisitDates {
   inclusion: PatientDetail['inclusion'];
   medicines: PatientDetail['medicines'];
   additional_medicines: PatientDetail['additional_medicines'];
+  /** The actor's abilities on the patient (policies/patients.ts patientAbilities). */
+  abilities: PatientDetail['abilities'];
 }
 
 /** The patient card: every field named, so that a new column is never sent out by accident. */
@@ -52,6 +54,7 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     created_at: row.created_at.toISOString(),
     deleted_at: row.deleted_at?.toISOString() ?? null,
     version: row.version,
+    abilities: related.abilities,
   };
 }
 
@@ -80,12 +83,21 @@ export interface PatientListRelations extends VisitDates {
   group: { id: number | null; nr: number | null; name: string | null } | null;
   subgroup: { id: number | null; name: string | null } | null;
   medicines: PatientListItem['medicines'];
+  abilities: PatientListItem['abilities'];
 }
 
 /** One row of the patients list. */
 export function presentPatientListItem(
   p: PatientRow,
-  { doctor, group, subgroup, medicines, past_visit_date, next_visit_date }: PatientListRelations,
+  {
+    doctor,
+    group,
+    subgroup,
+    medicines,
+    past_visit_date,
+    next_visit_date,
+    abilities,
+  }: PatientListRelations,
 ): PatientListItem {
   return {
     id: p.id,
@@ -113,5 +125,6 @@ export function presentPatientListItem(
     past_visit_date,
     next_visit_date,
     deleted_at: p.deleted_at?.toISOString() ?? null,
+    abilities,
   };
 }

@@ -12,7 +12,7 @@ import {
   units,
   users,
 } from '../../db/schema.js';
-import { findReachablePatient } from '../../policies/patients.js';
+import { findReachablePatient, patientAbilities } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientBasic, presentPatientDetail } from './presenter.js';
 import { visitDatesOf } from './visit-dates.js';
@@ -69,6 +69,7 @@ export async function getPatient(db: Queryable, actor: Actor, id: number): Promi
     inclusion: inclusion ?? null,
     medicines: meds,
     additional_medicines: others,
+    abilities: patientAbilities(actor, row),
   });
 }
 

@@ -4,16 +4,17 @@ import type { Queryable } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 
 export interface VisitDates {
-  /** The last live visit before today (Warsaw), YYYY-MM-DD. */
+  /** The last live visit before today (Warsaw) or recorded, YYYY-MM-DD. */
   past_visit_date: string | null;
-  /** The next live visit from today on, YYYY-MM-DD. */
+  /** The next live visit from today on that is not recorded yet, YYYY-MM-DD (ADR 045). */
   next_visit_date: string | null;
 }
 
 const NONE: VisitDates = { past_visit_date: null, next_visit_date: null };
 
 /**
- * The last and next visit of the given patients only (a list's page or one card): one grouped
+ * The last and next visit of the given patients only (a list's page or one card): a visit
+ * recorded today is the last one, no longer the next (ADR 045). One grouped
  * read of visits_patient_id_date_idx, so the list stays as fast as ADR 021 measured.
  */
 export async function visitDatesOf(
@@ -27,10 +28,10 @@ export async function visitDatesOf(
       patientId: visits.patient_id,
       past: sql<
         string | null
-      >`to_char(max(${visits.date}) filter (where ${visits.date} < ${today}::date), 'YYYY-MM-DD')`,
+      >`to_char(max(${visits.date}) filter (where ${visits.date} < ${today}::date or ${visits.is_done}), 'YYYY-MM-DD')`,
       next: sql<
         string | null
-      >`to_char(min(${visits.date}) filter (where ${visits.date} >= ${today}::date), 'YYYY-MM-DD')`,
+      >`to_char(min(${visits.date}) filter (where ${visits.date} >= ${today}::date and not ${visits.is_done}), 'YYYY-MM-DD')`,
     })
     .from(visits)
     .where(and(inArray(visits.patient_id, [...patientIds]), isNull(visits.cancelled_at)))

@@ -1,6 +1,5 @@
 import {
   SETTING_DEFAULTS,
-  formatWarsawTime,
   lastBookableDay,
   slotRefusal,
   visitWindowOf,
@@ -16,7 +15,7 @@ import { AppError, conflict, invalid, isUniqueViolation, notFound } from '../../
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
-import { findReachableVisit } from '../../policies/visits.js';
+import { assertVisitMovable, findReachableVisit, visitAbilities } from '../../policies/visits.js';
 import type { VisitRow } from '../../policies/visits.js';
 import { liveVisit, loadVisit, presentVisit } from './queries.js';
 import {
@@ -47,22 +46,6 @@ async function slotGuarded<T>(work: () => Promise<T>): Promise<T> {
       throw notAvailable();
     throw error;
   }
-}
-
-/**
- * Whether a visit has begun by Warsaw's wall clock (its day is over, or today its start is at
- * or before the current minute): such a visit is history and is neither moved nor cancelled.
- */
-export function visitHasBegun(visit: { date: string; started_at: string }, now: Date): boolean {
-  const today = warsawDay(now);
-  if (visit.date !== today) return visit.date < today;
-  return visit.started_at.slice(0, 5) <= formatWarsawTime(now);
-}
-
-/** A done or begun visit stays as it is: 409 `visit_done` / `visit_past`. */
-function assertVisitMovable(visit: VisitRow, now: Date): void {
-  if (visit.is_done) throw new AppError(409, 'visit_done');
-  if (visitHasBegun(visit, now)) throw new AppError(409, 'visit_past');
 }
 
 /** The patient as booking needs it; null when missing or out of the actor's reach. */
@@ -256,8 +239,8 @@ function decideBooking(
   return { values, ordinal: number, doctor };
 }
 
-async function answer(db: Database, id: number): Promise<Visit> {
-  const visit = await loadVisit(db, id);
+async function answer(db: Database, actor: Actor, id: number): Promise<Visit> {
+  const visit = await loadVisit(db, actor, id);
   // The visit was written a moment ago; only a cancel racing this answer could hide it.
   if (!visit) throw notAvailable();
   return visit;
@@ -308,7 +291,14 @@ export async function bookVisit(
     updated_at: now,
   };
   // Everything the answer shows is at hand: a new visit has no files yet.
-  return presentVisit(inserted, { ordinal, patient, doctor, files: [], probes: [] });
+  return presentVisit(inserted, {
+    ordinal,
+    patient,
+    doctor,
+    files: [],
+    probes: [],
+    abilities: visitAbilities(actor, inserted, { deleted_at: null }, now),
+  });
 }
 
 /**
@@ -359,7 +349,7 @@ export async function rescheduleVisit(
       if (!row) throw conflict('conflict');
     }),
   );
-  return answer(db, id);
+  return answer(db, actor, id);
 }
 
 /**

@@ -6,9 +6,8 @@ import { visits } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
-import { unitScope } from '../../policies/units.js';
+import { reachUnit, unitScope } from '../../policies/units.js';
 import { liveVisit, loadVisits } from './queries.js';
-import { reachUnit } from './slots-service.js';
 
 /**
  * The units a day list or month count covers: the named one (404 when out of reach or missing,
@@ -35,7 +34,7 @@ export async function visitsOfDay(
 ): Promise<VisitList> {
   const units = await unitFilter(db, actor, query.unit_id);
   const doctor = query.doctor_id === undefined ? undefined : eq(visits.doctor_id, query.doctor_id);
-  return { data: await loadVisits(db, and(eq(visits.date, query.date), units, doctor)) };
+  return { data: await loadVisits(db, actor, and(eq(visits.date, query.date), units, doctor)) };
 }
 
 export interface VisitListOptions {
@@ -90,7 +89,7 @@ export async function listVisits(
     .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const [rows, counted] = await Promise.all([
-    ids.length === 0 ? Promise.resolve([]) : loadVisits(db, inArray(visits.id, ids)),
+    ids.length === 0 ? Promise.resolve([]) : loadVisits(db, actor, inArray(visits.id, ids)),
     total,
   ]);
   return {

@@ -16,5 +16,5 @@ export async function patientVisits(
   patientId: number,
 ): Promise<Visit[]> {
   await findReachablePatient(db, actor, patientId);
-  return loadVisits(db, eq(visits.patient_id, patientId));
+  return loadVisits(db, actor, eq(visits.patient_id, patientId));
 }

@@ -4,6 +4,8 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { doctors, files, patients, probes, visits } from '../../db/schema.js';
+import type { Actor } from '../../plugins/policy.js';
+import { visitAbilities } from '../../policies/visits.js';
 
 export type VisitRow = typeof visits.$inferSelect;
 
@@ -13,9 +15,15 @@ export const liveVisit = isNull(visits.cancelled_at);
 /**
  * The visits matching `where` (live ones only), in the shape of design §6, ordered by date and
  * time. The ordinal is the visit's position among the patient's live visits by date and time,
- * counted in the database so that it is the same on every screen.
+ * counted in the database so that it is the same on every screen. Each carries the actor's
+ * abilities on it (ADR 045), judged at `now`.
  */
-export async function loadVisits(db: Queryable, where: SQL | undefined): Promise<Visit[]> {
+export async function loadVisits(
+  db: Queryable,
+  actor: Actor,
+  where: SQL | undefined,
+  now: Date = new Date(),
+): Promise<Visit[]> {
   const rows = await db
     .select({
       visit: visits,
@@ -25,6 +33,7 @@ export async function loadVisits(db: Queryable, where: SQL | undefined): Promise
           and (earlier.date, earlier.started_at) <= (${visits.date}, ${visits.started_at})
       )`,
       patient: { firstname: patients.firstname, surname: patients.surname, sex: patients.sex },
+      patientDeletedAt: patients.deleted_at,
       doctor: { firstname: doctors.firstname, surname: doctors.surname },
     })
     .from(visits)
@@ -82,13 +91,14 @@ export async function loadVisits(db: Queryable, where: SQL | undefined): Promise
     probesOf.set(probe.visit_id, list);
   }
 
-  return rows.map(({ visit, ordinal, patient, doctor }) =>
+  return rows.map(({ visit, ordinal, patient, patientDeletedAt, doctor }) =>
     presentVisit(visit, {
       ordinal,
       patient,
       doctor,
       files: filesOf.get(visit.id) ?? [],
       probes: probesOf.get(visit.id) ?? [],
+      abilities: visitAbilities(actor, visit, { deleted_at: patientDeletedAt }, now),
     }),
   );
 }
@@ -101,6 +111,8 @@ export interface VisitRelations {
   files: Visit['files'];
   /** The samples taken at the visit (linked by `probes.visit_id`). */
   probes: Visit['probes'];
+  /** The actor's abilities on the visit (policies/visits.ts visitAbilities). */
+  abilities: Visit['abilities'];
 }
 
 /** A visit row in the shape of design §6: every field named, so no new column leaks out. */
@@ -135,11 +147,12 @@ export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
     files: related.files,
     probes: related.probes,
     version: visit.version,
+    abilities: related.abilities,
   };
 }
 
 /** One live visit by id in the shape of design §6, or null. */
-export async function loadVisit(db: Queryable, id: number): Promise<Visit | null> {
-  const [found] = await loadVisits(db, eq(visits.id, id));
+export async function loadVisit(db: Queryable, actor: Actor, id: number): Promise<Visit | null> {
+  const [found] = await loadVisits(db, actor, eq(visits.id, id));
   return found ?? null;
 }

@@ -8,14 +8,14 @@ import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
-import { findReachableVisit } from '../../policies/visits.js';
+import { assertVisitRecordable, findReachableVisit } from '../../policies/visits.js';
 import { evaluateVisitAlerts } from '../probes/safety.js';
 import { liveVisit, loadVisit } from './queries.js';
 
 /** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
 export async function getVisit(db: Database, actor: Actor, id: number): Promise<Visit> {
   await findReachableVisit(db, actor, id);
-  const found = await loadVisit(db, id);
+  const found = await loadVisit(db, actor, id);
   if (!found) throw notFound();
   return found;
 }
@@ -38,7 +38,7 @@ export async function recordVisit(
 ): Promise<Visit> {
   const visit = await findReachableVisit(db, actor, id);
   await findChangeablePatient(db, actor, visit.patient_id);
-  if (visit.date > today) throw conflict('too_early');
+  assertVisitRecordable(visit, today);
 
   const results = withCorrections(body.results);
   const comment = body.comment ? sanitizeRichText(body.comment) : '';

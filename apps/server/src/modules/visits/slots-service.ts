@@ -61,16 +61,6 @@ export const rulesForDay = (db: Queryable, unitId: number | SQL, date: string | 
     .from(unitCalendarRules)
     .where(and(eq(unitCalendarRules.unit_id, unitId), ofDay(date)));
 
-/**
- * A unit named by the caller must exist and be within reach; another unit's (for a doctor) and
- * a missing one both answer 404, like another unit's patient (design §4).
- */
-export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
-  if (!reachesUnit(actor, unitId)) throw notFound();
-  const [unit] = await db.select({ id: units.id }).from(units).where(eq(units.id, unitId));
-  if (!unit) throw notFound();
-}
-
 /** `HH:MM` from the slot function as the `HH:MM:SS` every answer carries. */
 const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 

@@ -70,8 +70,8 @@ function Byline({ announcement }: { announcement: Announcement }) {
 
 /**
  * 'Komunikaty' (spec "Messages (announcements)"): announcements to every patient, newest first.
- * A card opens the edit dialog (with delete) when the user may change it: administrators any,
- * a doctor the own (the server's rule, policies/announcements.ts); others open read-only.
+ * A card opens the edit dialog (with delete) when the server says the user may change it
+ * (`abilities`, ADR 045: administrators any, a doctor the own); others open read-only.
  */
 export function AnnouncementsPage() {
   const { t } = useTranslation();
@@ -84,8 +84,7 @@ export function AnnouncementsPage() {
   const reopenStaleEdit = useReopenStaleEdit();
   const user = useSession()?.user;
   const mayWrite = can(user, 'announcements.write');
-  const mayChange = (announcement: Announcement) =>
-    mayWrite && (user?.role === 'admin' || announcement.sender_user_id === user?.id);
+  const mayChange = (announcement: Announcement) => announcement.abilities.edit;
 
   function failed(error: unknown) {
     if (isStaleVersion(error) && dialog?.mode === 'edit') {

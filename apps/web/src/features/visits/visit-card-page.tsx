@@ -23,13 +23,12 @@ import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatDateTime, formatDay, warsawToday } from '@portal/shared';
+import { formatDateTime, formatDay } from '@portal/shared';
 import type { Visit } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useCan } from '../../lib/permissions';
 import {
   useDeleteEcgFile,
   useRecordVisit,
@@ -426,9 +425,13 @@ function VisitNotes({ visit, writer }: { visit: Visit; writer: boolean }) {
 
 function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; deleted: boolean }) {
   const { t } = useTranslation();
-  const can = useCan();
-  const writer = can('visits.write') && !deleted;
-  const dayHasCome = visit.date <= warsawToday();
+  // What the server allows on this visit (ADR 045): its notes and files by whoever may write
+  // it, the record from its day on. A recorded visit opens read-only ("Zobacz"); correcting it
+  // is asked for explicitly.
+  const writer = visit.abilities.notes;
+  // Opened before it was recorded, the form stays after saving (the switch may be turned back).
+  const [correcting, setCorrecting] = useState(() => !visit.isDone);
+  const recording = visit.abilities.record && correcting;
 
   return (
     <Stack gap="md">
@@ -450,8 +453,17 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
 
       {writer && (
         <Section title={t('visitCard.record')}>
-          {dayHasCome ? (
+          {recording ? (
             <RecordForm key={visit.version} visit={visit} />
+          ) : visit.abilities.record ? (
+            <Button
+              variant="light"
+              w="fit-content"
+              leftSection={<IconEdit size={16} aria-hidden />}
+              onClick={() => setCorrecting(true)}
+            >
+              {t('visitCard.correct')}
+            </Button>
           ) : (
             <Text size="sm" c="dimmed">
               {t('visitCard.notYet')}

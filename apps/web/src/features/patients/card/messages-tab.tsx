@@ -8,7 +8,6 @@ import { confirmAction } from '../../../components/confirm';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSession } from '../../../lib/session';
 import { RichTextPreview } from '../../../components/rich-text-preview';
 import { personName } from './card-format';
 import classes from './card.module.css';
@@ -44,10 +43,6 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
   const [dialog, setDialog] = useState<MessageDialog<PatientMessage>>(null);
   const close = () => setDialog(null);
   const reopenStaleEdit = useReopenStaleEdit();
-  const user = useSession()?.user;
-  // The server's rule (policies/messages.ts): a doctor edits and deletes only the own messages.
-  const mayChange = (message: PatientMessage) =>
-    user?.role === 'admin' || message.sender_user_id === user?.id;
 
   const sender = (message: PatientMessage) => personName(message.sender, t('card.administrator'));
 
@@ -133,7 +128,9 @@ export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: bo
                     p="md"
                     onClick={() =>
                       setDialog({
-                        mode: unread && !readOnly && mayChange(message) ? 'edit' : 'view',
+                        // The server says what the user may do with it (ADR 045): the own (or
+                        // any, for an administrator) unread message of a patient not deleted.
+                        mode: message.abilities.edit ? 'edit' : 'view',
                         item: message,
                       })
                     }

@@ -6,7 +6,6 @@ import { formatDateTime } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSession } from '../../../lib/session';
 import { personName } from './card-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
@@ -21,10 +20,6 @@ export function NotesTab({ patientId, readOnly }: { patientId: number; readOnly:
   const add = useAddNote(patientId);
   const remove = useDeleteNote(patientId);
   const [adding, setAdding] = useState(false);
-  const user = useSession()?.user;
-  // The server's rule (policies/notes.ts): a doctor deletes only the own notes.
-  const mayDelete = (note: { author: { login: string } }) =>
-    user?.role === 'admin' || note.author.login === user?.login;
 
   function save(content: string) {
     add.mutate(content, {
@@ -71,7 +66,8 @@ export function NotesTab({ patientId, readOnly }: { patientId: number; readOnly:
                       {t('card.notes.addedAt')}: {formatDateTime(note.created_at)}
                     </Text>
                   </div>
-                  {!readOnly && mayDelete(note) && (
+                  {/* The server says who may delete it (ADR 045). */}
+                  {note.abilities.delete && (
                     <Tooltip label={t('card.notes.delete')}>
                       <ActionIcon
                         variant="subtle"

@@ -59,6 +59,7 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
   const remove = useDeletePatient(patient.id);
   const can = useCan();
   const deleted = !!patient.deleted_at;
+  const { abilities } = patient;
 
   // Asked first: the patient's current password stops working once the server answers.
   function askResetPassword() {
@@ -121,32 +122,39 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
             </Anchor>
           )}
         </div>
-        {!deleted && (
+        {/* Actions as the server allows them (ADR 045): a deleted patient is read-only. */}
+        {(abilities.edit || abilities.delete) && (
           <Group gap="sm" wrap="wrap">
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} aria-hidden />}
-              loading={reset.isPending}
-              onClick={askResetPassword}
-            >
-              {t('card.resetPassword')}
-            </Button>
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} aria-hidden />}
-              loading={remove.isPending}
-              onClick={askDelete}
-            >
-              {t('card.delete')}
-            </Button>
-            <Button
-              component={Link}
-              to={`${PATIENTS_PATH}/${patient.id}/edit`}
-              leftSection={<IconPencil size={16} aria-hidden />}
-            >
-              {t('card.edit')}
-            </Button>
+            {abilities.edit && (
+              <Button
+                variant="default"
+                leftSection={<IconRefresh size={16} aria-hidden />}
+                loading={reset.isPending}
+                onClick={askResetPassword}
+              >
+                {t('card.resetPassword')}
+              </Button>
+            )}
+            {abilities.delete && (
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} aria-hidden />}
+                loading={remove.isPending}
+                onClick={askDelete}
+              >
+                {t('card.delete')}
+              </Button>
+            )}
+            {abilities.edit && (
+              <Button
+                component={Link}
+                to={`${PATIENTS_PATH}/${patient.id}/edit`}
+                leftSection={<IconPencil size={16} aria-hidden />}
+              >
+                {t('card.edit')}
+              </Button>
+            )}
           </Group>
         )}
       </Group>
@@ -237,7 +245,7 @@ function CardBody({ patient }: { patient: PatientDetail }) {
       case 'medicines':
         return <MedicinesTab patient={patient} />;
       case 'visits':
-        return <VisitsTab patient={patient} readOnly={readOnly} />;
+        return <VisitsTab patient={patient} />;
       case 'notes':
         return <NotesTab patientId={patient.id} readOnly={readOnly} />;
       case 'attachments':

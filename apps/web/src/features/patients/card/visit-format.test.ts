@@ -65,6 +65,12 @@ describe('past and future visits', () => {
     expect(isPastVisit(visit('2026-11-23', '15:00:00', '15:30:00'), lateEvening)).toBe(true);
   });
 
+  it('counts a recorded visit as past, even under way (ADR 045)', () => {
+    const underWay = visit('2026-11-23', '10:00:00', '10:30:00');
+    expect(isPastVisit({ ...underWay, isDone: false }, now)).toBe(false);
+    expect(isPastVisit({ ...underWay, isDone: true }, now)).toBe(true);
+  });
+
   it('splits and sorts each list in its own direction', () => {
     const visits = [
       visit('2026-11-25', '09:00:00', '09:30:00'),

@@ -24,13 +24,15 @@ export function shortTime(time: string): string {
 }
 
 /**
- * Past means over: a day before today in Warsaw, or today with the end already reached. A visit
- * under way stays upcoming until it ends, so it can still be found among today's visits.
+ * Past means over: recorded (a recorded visit is no longer upcoming, ADR 045), a day before today
+ * in Warsaw, or today with the end already reached. A visit under way stays upcoming until it
+ * ends or is recorded, so it can still be found among today's visits.
  */
 export function isPastVisit(
-  visit: Pick<Visit, 'date' | 'ended_at'>,
+  visit: Pick<Visit, 'date' | 'ended_at'> & { isDone?: boolean },
   now: Date = new Date(),
 ): boolean {
+  if (visit.isDone) return true;
   const today = warsawDay(now);
   if (visit.date !== today) return visit.date < today;
   return shortTime(visit.ended_at) <= formatWarsawTime(now);

@@ -3,6 +3,7 @@ import {
   IconCalendarPlus,
   IconCalendarTime,
   IconEye,
+  IconHeartbeat,
   IconSortAscending,
   IconSortDescending,
   IconX,
@@ -16,7 +17,6 @@ import { confirmAction } from '../../../components/confirm';
 import { isApiError } from '../../../lib/api';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useCan } from '../../../lib/permissions';
 import { BookingDialog } from './booking-dialog';
 import { personName } from './card-format';
 import classes from './card.module.css';
@@ -31,12 +31,13 @@ const isKind = (value: string | null): value is Kind => value === 'future' || va
 
 /**
  * 'Wizyty': upcoming and past visits as cards with their ordinal names; booking, moving and
- * cancelling upcoming ones. `?book=1` opens the booking dialog (the overdue list links there).
+ * cancelling upcoming ones, the visit card to record one. Every action is offered only when the
+ * server's abilities say so (ADR 045). `?book=1` opens the booking dialog (the overdue list
+ * links there).
  */
-export function VisitsTab({ patient, readOnly }: { patient: PatientDetail; readOnly: boolean }) {
+export function VisitsTab({ patient }: { patient: PatientDetail }) {
   const { t } = useTranslation();
-  const can = useCan();
-  const mayBook = !readOnly && can('visits.write');
+  const mayBook = patient.abilities.book;
   const visits = usePatientVisits(patient.id);
   const [kind, setKind] = useState<Kind>('future');
   // Upcoming: the nearest first; past: the latest first. The toggle flips the shown list.
@@ -90,7 +91,6 @@ export function VisitsTab({ patient, readOnly }: { patient: PatientDetail; readO
                 key={visit.id}
                 visit={visit}
                 past={shown === 'past'}
-                mayChange={mayBook}
                 onMove={() => setMoving(visit)}
               />
             ))}
@@ -147,23 +147,15 @@ export function VisitsTab({ patient, readOnly }: { patient: PatientDetail; readO
   );
 }
 
-function VisitCard({
-  visit,
-  past,
-  mayChange,
-  onMove,
-}: {
-  visit: Visit;
-  past: boolean;
-  mayChange: boolean;
-  onMove: () => void;
-}) {
+function VisitCard({ visit, past, onMove }: { visit: Visit; past: boolean; onMove: () => void }) {
   const { t, i18n } = useTranslation();
   const cancel = useCancelVisit();
   const { key, options } = ordinalKey(visit.ordinal);
   const name = t(key, options);
   const date = formatDay(visit.date);
   const titleId = `visit-${visit.id}-title`;
+  const cardPath = `/patients/${visit.patient_id}/visits/${visit.id}`;
+  const recordable = visit.abilities.record && !visit.isDone;
 
   function askCancel() {
     confirmAction({
@@ -191,7 +183,7 @@ function VisitCard({
               {name}
             </Title>
             {visit.isDone && (
-              <Badge color="green" variant="light">
+              <Badge color="teal" variant="light">
                 {t('card.visits.done')}
               </Badge>
             )}
@@ -217,43 +209,55 @@ function VisitCard({
           )}
         </Stack>
         <Group gap="xs" wrap="wrap">
-          {past ? (
+          {/* On its day (or later, while not recorded) the visit is recorded on its card; a
+              recorded one is seen there. Moving and cancelling only as the server allows. */}
+          {recordable ? (
             <Button
               component={Link}
-              to={`/patients/${visit.patient_id}/visits/${visit.id}`}
-              variant="light"
+              to={cardPath}
               size="xs"
-              leftSection={<IconEye size={14} aria-hidden />}
-              aria-label={t('card.visits.seeLabel', { name, date })}
+              leftSection={<IconHeartbeat size={14} aria-hidden />}
+              aria-label={t('card.visits.recordLabel', { name, date })}
             >
-              {t('card.visits.see')}
+              {t('card.visits.record')}
             </Button>
           ) : (
-            mayChange &&
-            !visit.isDone && (
-              <>
-                <Button
-                  variant="light"
-                  size="xs"
-                  leftSection={<IconCalendarTime size={14} aria-hidden />}
-                  aria-label={t('card.visits.rescheduleLabel', { name, date })}
-                  onClick={onMove}
-                >
-                  {t('card.visits.reschedule')}
-                </Button>
-                <Button
-                  variant="light"
-                  color="red"
-                  size="xs"
-                  leftSection={<IconX size={14} aria-hidden />}
-                  aria-label={t('card.visits.cancelLabel', { name, date })}
-                  loading={cancel.isPending}
-                  onClick={askCancel}
-                >
-                  {t('card.visits.cancel')}
-                </Button>
-              </>
+            (past || visit.isDone) && (
+              <Button
+                component={Link}
+                to={cardPath}
+                variant="light"
+                size="xs"
+                leftSection={<IconEye size={14} aria-hidden />}
+                aria-label={t('card.visits.seeLabel', { name, date })}
+              >
+                {t('card.visits.see')}
+              </Button>
             )
+          )}
+          {visit.abilities.edit && (
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconCalendarTime size={14} aria-hidden />}
+              aria-label={t('card.visits.rescheduleLabel', { name, date })}
+              onClick={onMove}
+            >
+              {t('card.visits.reschedule')}
+            </Button>
+          )}
+          {visit.abilities.cancel && (
+            <Button
+              variant="light"
+              color="red"
+              size="xs"
+              leftSection={<IconX size={14} aria-hidden />}
+              aria-label={t('card.visits.cancelLabel', { name, date })}
+              loading={cancel.isPending}
+              onClick={askCancel}
+            >
+              {t('card.visits.cancel')}
+            </Button>
           )}
         </Group>
       </Group>
