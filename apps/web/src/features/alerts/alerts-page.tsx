@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { SafetyAlert } from '@portal/shared';
-import { ALERTS_ENTITY } from '../../api/alerts';
+import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -34,7 +34,7 @@ export function AlertsPage() {
   const [acknowledging, setAcknowledging] = useState<SafetyAlert | null>(null);
   const detailsText = useAlertDetailsText();
   const list = useListQuery<SafetyAlert>({
-    entity: ALERTS_ENTITY,
+    entity: ENTITY.alerts,
     path: '/alerts',
     orderBy: 'created_at',
     direction: 'desc',

@@ -35,8 +35,8 @@ import {
   ownWholeDayBlock,
   ruleHours,
   summaryOf,
-  weekdayName,
 } from './calendar-days';
+import { weekdayName } from '../../lib/format';
 import classes from './calendar-page.module.css';
 import { RuleModal } from './rule-modal';
 

@@ -16,7 +16,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, kitCode, trackingBody } from '@portal/shared';
 import type { ProbeSetKit } from '@portal/shared';
-import { shipmentStatusText } from '../../components/probe-set-format';
+import { shipmentStatusText } from '../../entities/kit-orders/probe-set-format';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { validateWith } from '../../lib/form-validation';

@@ -23,7 +23,7 @@ import {
   PROBE_SET_STATUS_COLOR,
   probeSetAddress,
   shipmentStatusText,
-} from '../../components/probe-set-format';
+} from '../../entities/kit-orders/probe-set-format';
 import { ProbeLabelButton } from '../../components/probe-label-slot';
 import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';

@@ -52,8 +52,8 @@ function useSavedOrder(id: number) {
   const queryClient = useQueryClient();
   return (saved: ProbeSetSaved) => {
     queryClient.setQueryData(queryKeys.probeSet(id), saved.probe_set);
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] });
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.probes] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probeSets) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) });
   };
 }
 
@@ -87,8 +87,8 @@ export function useRefreshTracking(orderId: number) {
       api.post<TrackingRefreshResult>(`/probe-sets/${orderId}/tracking/refresh`, {}),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] }),
-        queryClient.invalidateQueries({ queryKey: [ENTITY.probes] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probeSets) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) }),
       ]),
   });
 }

@@ -16,7 +16,7 @@ import {
   PROBE_SET_STATUS_COLOR,
   probeSetAddress,
   shipmentStatusText,
-} from '../../components/probe-set-format';
+} from '../../entities/kit-orders/probe-set-format';
 import { NO_PROBE_SET_FILTERS } from './probe-set-filters';
 import type { ProbeSetListFilters } from './probe-set-filters';
 import { useProbeSetList } from './probe-sets-api';

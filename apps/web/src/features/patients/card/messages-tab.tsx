@@ -10,7 +10,7 @@ import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { RichTextPreview } from '../../../components/rich-text-preview';
-import { personName } from './card-format';
+import { personName } from '../../../entities/patients/patient-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useDeleteMessage, useMessages, useSendMessage, useUpdateMessage } from './messages-api';

@@ -36,7 +36,7 @@ import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
-import { usePatient } from '../patients-api';
+import { usePatient } from '../../../entities/patients/patients-api';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
 import type { CardTab } from './card-tabs';

@@ -20,7 +20,7 @@ import {
   formatNumber,
   formatPatientAddress,
   formatVisitDate,
-} from '../patient-format';
+} from '../../../entities/patients/patient-format';
 import { PatientFiltersPanel } from './patient-filters';
 import classes from './patients-page.module.css';
 import { emptyFilters, patientFilterParams } from './patient-filters-state';
@@ -59,7 +59,7 @@ export function PatientsPage() {
       ? m.name
       : t('patients.list.medicineDose', {
           name: m.name,
-          dose: formatNumber(m.dose, i18n.language),
+          dose: formatNumber(m.dose, i18n.language, 3),
         });
 
   /** Each medicine on its own line (the cards). */

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRING_MAX } from '@portal/shared';
 import type { Medicine } from '@portal/shared';
-import { decimalSeparator, formatNumber } from '../patient-format';
+import { decimalSeparator, formatNumber } from '../../../entities/patients/patient-format';
 import type { MedicineValue, OtherMedicineValue, WizardAction } from './wizard-state';
 
 const CUSTOM = 'custom';
@@ -44,7 +44,7 @@ function MedicineDose({
   const options = [
     ...medicine.doses.map((dose) => ({
       value: String(dose),
-      label: t('patients.medicines.doseMg', { dose: formatNumber(dose, i18n.language) }),
+      label: t('patients.medicines.doseMg', { dose: formatNumber(dose, i18n.language, 3) }),
     })),
     { value: CUSTOM, label: t('patients.medicines.customDose') },
   ];

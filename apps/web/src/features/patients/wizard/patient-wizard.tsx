@@ -16,7 +16,7 @@ import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
 import { hideToast, notifyError, notifyWarning } from '../../../lib/notify';
-import { usePeselStatus } from '../patients-api';
+import { usePeselStatus } from '../../../entities/patients/patients-api';
 import { InclusionStep } from './inclusion-step';
 import { MedicinesStep } from './medicines-step';
 import { PersonalStep } from './personal-step';

@@ -19,7 +19,7 @@ import {
 } from '@portal/shared';
 import { useDoctorOptions } from '../../../api/doctors';
 import { useUnitOptions } from '../../../api/units';
-import { decimalSeparator } from '../patient-format';
+import { decimalSeparator } from '../../../entities/patients/patient-format';
 import type { PersonalValues, WizardAction, WizardMode } from './wizard-state';
 
 type TextField =
