@@ -1,7 +1,8 @@
--- Kit orders and their shipments, and announcements (issue 11, design §5 "Shipments", §6
--- "Probe set", "Announcements"; ADR 031).
+-- Kit orders and their shipments, and announcements (issue 11, docs/product-rules.md "Shipments";
+-- docs/api-conventions.md "Probe set", "Announcements"; ADR 031).
 -- An order of home-sampling kits for a patient. Status 0 registered, 1 accepted, 2 rejected
--- (spec §3); only a registered order is decided, and a rejection carries its reason.
+-- (docs/product-rules.md "Records and their states"); only a registered order is decided, and a
+-- rejection carries its reason.
 CREATE TABLE IF NOT EXISTS "probe_sets" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"patient_id" integer NOT NULL REFERENCES "patients"("id"),

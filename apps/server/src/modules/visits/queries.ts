@@ -11,9 +11,9 @@ export type VisitRow = typeof visits.$inferSelect;
 export const liveVisit = isNull(visits.cancelled_at);
 
 /**
- * The visits matching `where` (live ones only), in the shape of design §6, ordered by date and
- * time. The ordinal is the visit's position among the patient's live visits by date and time,
- * counted in the database so that it is the same on every screen.
+ * The visits matching `where` (live ones only), in its API shape (docs/api-conventions.md), ordered
+ * by date and time. The ordinal is the visit's position among the patient's live visits by date and
+ * time, counted in the database so that it is the same on every screen.
  */
 export async function loadVisits(db: Queryable, where: SQL | undefined): Promise<Visit[]> {
   const rows = await db
@@ -103,7 +103,10 @@ export interface VisitRelations {
   probes: Visit['probes'];
 }
 
-/** A visit row in the shape of design §6: every field named, so no new column leaks out. */
+/**
+ * A visit row in its API shape (docs/api-conventions.md): every field named, so no new column leaks
+ * out.
+ */
 export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
   const results = {
     qt: visit.qt,
@@ -138,7 +141,7 @@ export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
   };
 }
 
-/** One live visit by id in the shape of design §6, or null. */
+/** One live visit by id in its API shape (docs/api-conventions.md), or null. */
 export async function loadVisit(db: Queryable, id: number): Promise<Visit | null> {
   const [found] = await loadVisits(db, eq(visits.id, id));
   return found ?? null;

@@ -63,7 +63,7 @@ export const rulesForDay = (db: Queryable, unitId: number | SQL, date: string | 
 
 /**
  * A unit named by the caller must exist and be within reach; another unit's (for a doctor) and
- * a missing one both answer 404, like another unit's patient (design §4).
+ * a missing one both answer 404, like another unit's patient (ADR 004).
  */
 export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Promise<void> {
   if (!reachesUnit(actor, unitId)) throw notFound();
@@ -75,8 +75,8 @@ export async function reachUnit(db: Queryable, actor: Actor, unitId: number): Pr
 const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 
 /**
- * Every open slot of a unit's day with the live visit in it (design §6 "Slots"). Three short
- * queries, sent together: the setting, the unit with the day's rules, the day's visits.
+ * Every open slot of a unit's day with the live visit in it (docs/api-conventions.md "Slots").
+ * Three short queries, sent together: the setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
   db: Database,
