@@ -46,7 +46,7 @@ const CLOCK = grid('00:00', '24:00', 1);
 // 2026-12-07 is a Monday; 2026-12-12/13 the weekend after it.
 const MONDAY = '2026-12-07';
 
-describe('daySlots: examples of design §5', () => {
+describe('daySlots: examples of docs/product-rules.md "Slot grid"', () => {
   it('offers a weekday the configured hours on the grid, each slot one meeting long', () => {
     const day = daySlots(MONDAY, DEFAULTS, [], EARLY);
     expect(day.closed).toBeNull();

@@ -3,7 +3,8 @@ import { requiredId, requiredMultilineText } from '../validation.js';
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 
 /**
- * Laboratory results that could not be attached to a sample (design §6 "Laboratory"; ADR 032):
+ * Laboratory results that could not be attached to a sample (docs/api-conventions.md "Laboratory";
+ * ADR 032):
  * they wait in "Niedopasowane wyniki" until an administrator matches or discards them.
  */
 export const UNMATCHED_REASONS = [
@@ -44,7 +45,7 @@ export const unmatchedListQuery = pagedListQuery(['created_at'] as const).extend
 });
 export const unmatchedPage = pagedResponse(unmatchedResult);
 
-/** PUT /api/lab/unmatched/{id}: attach to a sample (design §6). */
+/** PUT /api/lab/unmatched/{id}: attach to a sample (docs/api-conventions.md). */
 export const matchBody = z.object({ probe_id: requiredId(), version: versionField().optional() });
 /** PUT /api/lab/unmatched/{id}/discard: with a reason. */
 export const discardBody = z.object({

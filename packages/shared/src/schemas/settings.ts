@@ -3,12 +3,15 @@ import { STRING_MAX } from '../constants.js';
 import { phoneField, text } from '../validation.js';
 
 /**
- * Typed settings (design §6 "Settings", ADR 010): one zod schema per key, the value a client
- * sends to `POST /api/settings/{name}` and the value `GET` answers. A key never saved answers its
- * default.
+ * Typed settings (docs/api-conventions.md "Settings", ADR 010): one zod schema per key, the value a
+ * client sends to `POST /api/settings/{name}` and the value `GET` answers. A key never saved
+ * answers its default.
  */
 
-/** The parts a probe code is built from, in the order configured (design §5 "Probe number"). */
+/**
+ * The parts a probe code is built from, in the order configured (docs/product-rules.md "Probe
+ * number").
+ */
 export const PROBE_CODE_PARTS = [
   'sex',
   'project_number',
@@ -74,7 +77,7 @@ export type SynevoView = z.infer<typeof synevoView>;
  */
 export const phoneValue = z.object({ courier: phoneField(), support: phoneField() });
 export type PhoneValue = z.infer<typeof phoneValue>;
-/** As read: the stored digits (response schemas take no transforms, design §7). */
+/** As read: the stored digits (response schemas take no transforms, docs/stack-notes.md). */
 export const phoneView = z.object({ courier: z.string(), support: z.string() });
 
 export const visitWindow = z.object({
@@ -161,7 +164,10 @@ export const visitsValue = z
   });
 export type VisitsValue = z.infer<typeof visitsValue>;
 
-/** Visit 2 at day 28 ± 3, then every 28 days ± 7, up to visit 10 (design §5 "Visit windows"). */
+/**
+ * Visit 2 at day 28 ± 3, then every 28 days ± 7, up to visit 10 (docs/product-rules.md "Visit
+ * windows").
+ */
 const defaultSchedule: VisitWindow[] = Array.from({ length: 9 }, (_, i) => ({
   visit: i + 2,
   day: 28 * (i + 1),
