@@ -70,7 +70,7 @@ function byInput(errors: Record<string, string>): FieldErrors {
 }
 
 /**
- * "Wyślij próbkę do analizy" (spec §5 "Probe creation"): the required fields with the spec's
+ * "Wyślij próbkę do analizy" (docs/product-rules.md "Validation"): the required fields with their
  * defaults, the number preview refreshed as the form changes, the final number from the server.
  */
 export function ProbeCreateDialog({

@@ -129,7 +129,8 @@ function BookingForm({
               setReasonAsked(true);
               setReasonError(fields.window_reason);
             }
-            // Spec §8: a validation error stays on screen until the user closes it.
+            // A validation error stays on screen until the user closes it (docs/product-rules.md
+            // "Messages shown to users").
             notifyError(t('common.validationError'), { sticky: true });
             return;
           }

@@ -23,8 +23,9 @@ type StatusFilter = (typeof STATUSES)[number];
 const fullName = (alert: SafetyAlert) => `${alert.patient.surname} ${alert.patient.firstname}`;
 
 /**
- * /alerts, "Alerty bezpieczeństwa": the safety alerts of the patients the user reaches (design
- * §5), open ones first by default, with their values, source and acknowledgement.
+ * /alerts, "Alerty bezpieczeństwa": the safety alerts of the patients the user reaches
+ * (docs/product-rules.md "Safety alerts"), open ones first by default, with their values, source
+ * and acknowledgement.
  */
 export function AlertsPage() {
   const { t } = useTranslation();

@@ -64,7 +64,7 @@ export function appliesOn(rule: Pick<CalendarRule, 'date' | 'is_global'>, date: 
   return rule.is_global ? calendarWeekday(rule.date) === calendarWeekday(date) : rule.date === date;
 }
 
-/** DD.MM.YYYY (design §5). */
+/** DD.MM.YYYY (docs/product-rules.md "Dates and times"). */
 export function dayOfMonthLabel(date: string): string {
   return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 }

@@ -25,8 +25,9 @@ import { orderRefusalKey } from './decision-errors';
 import { useSaveTracking } from './probe-sets-api';
 
 /**
- * One kit of an accepted order (spec §4): its waybill, locked once saved until "Edytuj" unlocks
- * it; its last status, the tracking history and the last failed check.
+ * One kit of an accepted order (docs/product-rules.md "Records and their states"): its waybill,
+ * locked once saved until "Edytuj" unlocks it; its last status, the tracking history and the last
+ * failed check.
  */
 export function KitCard({
   orderId,

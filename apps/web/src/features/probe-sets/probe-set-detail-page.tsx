@@ -238,9 +238,9 @@ function Kits({
 }
 
 /**
- * /probe-sets/{id} (spec "Probe-set detail", §4): the order's data; accepting or rejecting it
- * while new (administrators); once accepted, each kit's waybill and tracking; the samples drawn
- * with its kits and their labels.
+ * /probe-sets/{id} (docs/product-rules.md "Records and their states"): the order's data; accepting
+ * or rejecting it while new (administrators); once accepted, each kit's waybill and tracking; the
+ * samples drawn with its kits and their labels.
  */
 export function ProbeSetDetailPage() {
   const { t } = useTranslation();

@@ -13,7 +13,10 @@ import { api } from '../../lib/api-client';
 import { probeSetListParams } from './probe-set-filters';
 import type { ProbeSetListFilters } from './probe-set-filters';
 
-/** GET /api/probe-sets: 20 per page, id descending (spec §7), under the probe-set entity. */
+/**
+ * GET /api/probe-sets: 20 per page, id descending (docs/product-rules.md "Lists and paging"), under
+ * the probe-set entity.
+ */
 export function useProbeSetList(filters: ProbeSetListFilters) {
   return useListQuery<ProbeSetListItem>({
     entity: ENTITY.probeSets,

@@ -12,7 +12,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { orderRefusalKey } from './decision-errors';
 import { useDecideProbeSet } from './probe-sets-api';
 
-/** "Odrzuć": the reason is required (spec §5 "Rejecting a probe set"). */
+/** "Odrzuć": the reason is required (docs/product-rules.md "Validation"). */
 export function RejectDialog({
   order,
   onClose,

@@ -9,7 +9,8 @@ export function extensionOf(name: string): string {
 }
 
 /**
- * The client-side check of an attachment (spec §5: xls, xlsx, pdf, doc, docx, txt, rtf; 20 MB).
+ * The client-side check of an attachment (docs/product-rules.md "Validation": xls, xlsx, pdf, doc,
+ * docx, txt, rtf; 20 MB).
  * The server checks the content as well; this only spares the user a useless upload.
  */
 export function attachmentProblem(file: { name: string; size: number }): AttachmentProblem | null {

@@ -33,7 +33,8 @@ function ReadStatus({ message }: { message: PatientMessage }) {
 
 /**
  * 'Komunikaty': messages from staff to the patient. Unread ones are highlighted and open for
- * editing (save, delete); once read they open read-only (spec §4).
+ * editing (save, delete); once read they open read-only (docs/product-rules.md "Records and their
+ * states").
  */
 export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: boolean }) {
   const { t } = useTranslation();

@@ -29,7 +29,10 @@ import { useRegistrationCredentials } from '../registration-credentials';
 
 const fullName = (p: PatientListItem) => `${p.surname} ${p.firstname}`;
 
-/** The patients list (spec §2): filters, search, offset paging, cards below 1280 px. */
+/**
+ * The patients list (docs/product-rules.md "Screens and layout"): filters, search, offset paging,
+ * cards below 1280 px.
+ */
 export function PatientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();

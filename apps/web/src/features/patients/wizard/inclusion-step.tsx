@@ -85,7 +85,10 @@ function DoseChoice({
   );
 }
 
-/** Step 2: inclusion criteria, one group and one of its subgroups with a dose (spec §4). */
+/**
+ * Step 2: inclusion criteria, one group and one of its subgroups with a dose (docs/product-rules.md
+ * "Patient wizard").
+ */
 export function InclusionStep({
   groups,
   values,

@@ -93,7 +93,10 @@ function MedicineDose({
   );
 }
 
-/** Step 3: study medicines (only visible ones offered) and other medicines (spec §4). */
+/**
+ * Step 3: study medicines (only visible ones offered) and other medicines (docs/product-rules.md
+ * "Patient wizard").
+ */
 export function MedicinesStep({
   medicines,
   selected,

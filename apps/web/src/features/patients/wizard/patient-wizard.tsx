@@ -62,8 +62,8 @@ export interface PatientWizardProps<S extends z.ZodType> {
 }
 
 /**
- * The four-step wizard shared by registration and editing (spec §2): a numbered stepper whose
- * steps can be clicked, the step's form, and the step's buttons.
+ * The four-step wizard shared by registration and editing (docs/product-rules.md "Patient wizard"):
+ * a numbered stepper whose steps can be clicked, the step's form, and the step's buttons.
  */
 export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>) {
   const { state, dispatch, schema, toBody, busy } = props;
