@@ -165,7 +165,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {
-    files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**'],
+    files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**', 'docs/**/*.ts'],
     ...tseslint.configs.disableTypeChecked,
   },
 );
