@@ -82,8 +82,8 @@ CREATE TABLE IF NOT EXISTS "shipment_events" (
 ALTER TABLE "probes" ADD COLUMN IF NOT EXISTS "probe_set_kit_id" integer REFERENCES "probe_set_kits"("id");--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "probes_probe_set_kit_id_idx" ON "probes" ("probe_set_kit_id")
   WHERE "probe_set_kit_id" IS NOT NULL;--> statement-breakpoint
--- Announcements to every patient (spec "Messages (announcements)"); sender a doctor or an
--- administrator. Not patient data, so not in the audit trail.
+-- Announcements to every patient (docs/product-rules.md "Records and their states"); sender a
+-- doctor or an administrator. Not patient data, so not in the audit trail.
 CREATE TABLE IF NOT EXISTS "global_messages" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"content" text NOT NULL,
