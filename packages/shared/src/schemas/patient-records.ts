@@ -41,7 +41,7 @@ export const ECG_FILE_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'xml'] as const
 export const PATIENT_FILE_REF_TYPES = ['patient', 'visit'] as const;
 export type PatientFileRefType = (typeof PATIENT_FILE_REF_TYPES)[number];
 
-/** The panels with documents of their own (spec "Documents settings (panel)"). */
+/** The panels with documents of their own (docs/product-rules.md "Files"). */
 export const DOCUMENT_PANELS = ['doctor', 'patient'] as const;
 export type DocumentPanel = (typeof DOCUMENT_PANELS)[number];
 /** A panel's documents are files of ref_type `{panel}_documents`, tied to no patient. */

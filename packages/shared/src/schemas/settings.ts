@@ -72,8 +72,9 @@ export const synevoView = z.object({
 export type SynevoView = z.infer<typeof synevoView>;
 
 /**
- * The courier's and the support line's numbers, both required (spec "Phone settings"): a Polish
- * number's 9 digits, entered with or without +48. Empty only while never saved (the default).
+ * The courier's and the support line's numbers, both required (docs/product-rules.md "Validation"):
+ * a Polish number's 9 digits, entered with or without +48. Empty only while never saved (the
+ * default).
  */
 export const phoneValue = z.object({ courier: phoneField(), support: phoneField() });
 export type PhoneValue = z.infer<typeof phoneValue>;
