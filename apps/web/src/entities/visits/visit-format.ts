@@ -65,7 +65,7 @@ export function outsideWindow(
   return day < window.from || day > window.to;
 }
 
-/** Saturday or Sunday: never bookable (spec "Visit calendar"). */
+/** Saturday or Sunday: never bookable (docs/product-rules.md "Slot grid"). */
 export function isWeekend(day: string): boolean {
   const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
   return weekday === 0 || weekday === 6;

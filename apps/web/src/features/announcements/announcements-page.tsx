@@ -69,7 +69,8 @@ function Byline({ announcement }: { announcement: Announcement }) {
 }
 
 /**
- * 'Komunikaty' (spec "Messages (announcements)"): announcements to every patient, newest first.
+ * 'Komunikaty' (docs/product-rules.md "Records and their states"): announcements to every patient,
+ * newest first.
  * A card opens the edit dialog (with delete) when the user may change it: administrators any,
  * a doctor the own (the server's rule, policies/announcements.ts); others open read-only.
  */
