@@ -46,12 +46,13 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Imports flow one way in the web app: shared -> features -> app (bulletproof-react).
-    // Shared code (components, lib, api, i18n, @portal/shared) imports only shared code; a
-    // feature imports shared code and its own files, never another feature nor the app; the app
-    // composes everything. Anything in apps/web/src that no element below describes counts as
-    // app, so a new folder is closed to features until it is classified. Tested in
-    // apps/web/src/lint-boundaries.test.ts.
+    // Imports flow one way in the web app: shared -> entities -> features -> app (ADR 014).
+    // Shared code (components, lib, api, i18n, @portal/shared) imports only shared code; an
+    // entity (entities/<name>: one record type's hooks, formatters and the dialogs several
+    // screens open) imports shared code and entities; a feature imports shared code, entities
+    // and its own files, never another feature nor the app; the app composes everything.
+    // Anything in apps/web/src that no element below describes counts as app, so a new folder is
+    // closed to features until it is classified. Tested in apps/web/src/lint-boundaries.test.ts.
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
@@ -62,6 +63,12 @@ export default tseslint.config(
           type: 'web-shared',
           pattern: 'apps/web/src/(components|lib|api|i18n)',
           capture: ['layer'],
+          partialMatch: false,
+        },
+        {
+          type: 'web-entity',
+          pattern: 'apps/web/src/entities/*',
+          capture: ['entity'],
           partialMatch: false,
         },
         {
@@ -87,15 +94,35 @@ export default tseslint.config(
               allow: { to: { element: { types: { anyOf: ['web-shared', 'shared-package'] } } } },
             },
             {
+              from: { element: { types: { anyOf: ['web-entity'] } } },
+              allow: {
+                to: {
+                  element: { types: { anyOf: ['web-shared', 'web-entity', 'shared-package'] } },
+                },
+              },
+            },
+            {
               from: { element: { types: { anyOf: ['web-feature'] } } },
-              allow: { to: { element: { types: { anyOf: ['web-shared', 'shared-package'] } } } },
+              allow: {
+                to: {
+                  element: { types: { anyOf: ['web-shared', 'web-entity', 'shared-package'] } },
+                },
+              },
             },
             {
               from: { element: { types: { anyOf: ['web-app'] } } },
               allow: {
                 to: {
                   element: {
-                    types: { anyOf: ['web-app', 'web-feature', 'web-shared', 'shared-package'] },
+                    types: {
+                      anyOf: [
+                        'web-app',
+                        'web-feature',
+                        'web-entity',
+                        'web-shared',
+                        'shared-package',
+                      ],
+                    },
                   },
                 },
               },
@@ -138,7 +165,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/require-await': 'off' },
   },
   {
-    files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**'],
+    files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**', 'docs/**/*.ts'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -21,6 +21,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The repository's own documentation: what comments cite exists (docs/docs.test.ts).
+        test: { name: 'docs', include: ['docs/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],

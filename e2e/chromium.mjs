@@ -1,5 +1,6 @@
-// The system Chromium from Debian with the flags of design.md §7 (never a downloaded browser
-// build, no background traffic), shared by the browser tests and scripts/measure-shell.mjs.
+// The system Chromium from Debian with the flags of docs/stack-notes.md "Playwright" (never a
+// downloaded browser build, no background traffic), shared by the browser tests and
+// scripts/measure-shell.mjs.
 export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [

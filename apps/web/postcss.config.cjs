@@ -1,4 +1,5 @@
-// Breakpoints match the Mantine theme (spec §9: 600/960/1280/1560 px).
+// Breakpoints match the Mantine theme (docs/product-rules.md "Screens and layout":
+// 600/960/1280/1560 px).
 module.exports = {
   plugins: {
     'postcss-preset-mantine': {},

@@ -7,7 +7,10 @@ const SAVED = 'Zmiany zostały zapisane';
 const END_BEFORE_START = 'To pole musi mieć wartość po lub równą czasie rozpoczęcia';
 const NOT_DIVIDING = 'Czas pracy w ciągu dnia musi dzielić się bez reszty na wizyty tej długości';
 
-/** The shipped defaults (design §5): 8–16, 30 minutes, visits 2…10 every 28 days. */
+/**
+ * The shipped defaults (docs/product-rules.md "Work hours and slots"): 8–16, 30 minutes, visits
+ * 2…10 every 28 days.
+ */
 const DEFAULTS = {
   visit_start_hour: 8,
   visit_end_hour: 16,

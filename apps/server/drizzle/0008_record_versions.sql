@@ -1,4 +1,4 @@
--- Optimistic locking (design §3): every editable record carries a version that an edit must name;
+-- Optimistic locking (ADR 018): every editable record carries a version that an edit must name;
 -- the service bumps it with `version = version + 1 WHERE id = $1 AND version = $2`, so that of two
 -- simultaneous edits of one version exactly one wins and the other answers 409 conflict.
 ALTER TABLE "patients" ADD COLUMN "version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint

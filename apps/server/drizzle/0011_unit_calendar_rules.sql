@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS "unit_calendar_rules" (
 CREATE INDEX IF NOT EXISTS "unit_calendar_rules_unit_id_date_idx" ON "unit_calendar_rules" USING btree ("unit_id", "date");--> statement-breakpoint
 -- A unit's global (weekday) rules: few, read with every day and month.
 CREATE INDEX IF NOT EXISTS "unit_calendar_rules_unit_id_is_global_idx" ON "unit_calendar_rules" USING btree ("unit_id", "is_global");--> statement-breakpoint
--- An exact duplicate is refused (design §5): the same hours and operation on the same date, or,
--- for global rules, on the same weekday (whichever date of it they were made from).
+-- An exact duplicate is refused (docs/product-rules.md "Work hours and slots"): the same hours and
+-- operation on the same date, or, for global rules, on the same weekday (whichever date of it they
+-- were made from).
 CREATE UNIQUE INDEX IF NOT EXISTS "unit_calendar_rules_date_key" ON "unit_calendar_rules" USING btree ("unit_id", "date", "started_at", "ended_at", "type") WHERE NOT "is_global";--> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "unit_calendar_rules_weekday_key" ON "unit_calendar_rules" USING btree ("unit_id", (extract(isodow from "date")), "started_at", "ended_at", "type") WHERE "is_global";

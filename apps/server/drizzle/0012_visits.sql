@@ -1,4 +1,5 @@
--- Visits (issue 9, design §5 "Slot grid", "Recording a visit", "Visit windows"; ADR 026).
+-- Visits (issue 9, docs/product-rules.md "Slot grid", "Recording a visit", "Visit windows"; ADR
+-- 026).
 -- A visit sits in the patient's unit on one slot of the grid. Cancelling sets cancelled_at: the
 -- row stays, so the audit trail and the visit's history stay whole, and the slot is free again.
 CREATE TABLE IF NOT EXISTS "visits" (
@@ -33,8 +34,9 @@ CREATE TABLE IF NOT EXISTS "visits" (
 	CONSTRAINT "visits_window_reason_check" CHECK (NOT "out_of_window" OR "window_reason" IS NOT NULL),
 	CONSTRAINT "visits_cancelled_not_done_check" CHECK ("cancelled_at" IS NULL OR NOT "is_done")
 );--> statement-breakpoint
--- One visit per unit and slot and one per patient and slot (design §5), kept by the database so
--- that two bookings at the same moment cannot both win. Cancelled visits free their slot.
+-- One visit per unit and slot and one per patient and slot (docs/product-rules.md "Slot grid"),
+-- kept by the database so that two bookings at the same moment cannot both win. Cancelled visits
+-- free their slot.
 CREATE UNIQUE INDEX IF NOT EXISTS "visits_unit_slot_key" ON "visits" USING btree ("unit_id", "date", "started_at") WHERE "cancelled_at" IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "visits_patient_slot_key" ON "visits" USING btree ("patient_id", "date", "started_at") WHERE "cancelled_at" IS NULL;--> statement-breakpoint
 -- A patient's visits by date: the visits tab, the ordinal, the list's last and next visit.

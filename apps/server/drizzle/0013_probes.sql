@@ -1,4 +1,5 @@
--- Samples (issue 10, design §5 "Probe number", "Sample results", "Safety alerts"; ADR 030).
+-- Samples (issue 10, docs/product-rules.md "Probe number", "Sample results", "Safety alerts"; ADR
+-- 030).
 -- What a sample is carried in: a tube or a dried-blood card. Names are the study's data.
 CREATE TABLE IF NOT EXISTS "carriers" (
 	"id" serial PRIMARY KEY NOT NULL,
@@ -14,7 +15,8 @@ INSERT INTO "carriers" ("name") VALUES
 ON CONFLICT DO NOTHING;--> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "probes" (
 	"id" serial PRIMARY KEY NOT NULL,
-	-- Built on the server from the saved probe_config (design §5); unique across the study.
+	-- Built on the server from the saved probe_config (docs/product-rules.md "Probe number"); unique
+	-- across the study.
 	"code" text NOT NULL,
 	"patient_id" integer NOT NULL REFERENCES "patients"("id"),
 	"visit_id" integer REFERENCES "visits"("id"),
@@ -122,7 +124,8 @@ INSERT INTO "reference_ranges" ("kind", "analyte", "unit", "sex", "min", "max", 
 	('ecg', 'qtcfra', 'ms', NULL, NULL, 450, NULL),
 	('ecg', 'rr', 'ms', NULL, 600, 1000, NULL)
 ON CONFLICT DO NOTHING;--> statement-breakpoint
--- The safety rules (design §5 "Safety alerts") with their numbers, switchable per study.
+-- The safety rules (docs/product-rules.md "Safety alerts") with their numbers, switchable per
+-- study.
 CREATE TABLE IF NOT EXISTS "safety_rules" (
 	"id" text PRIMARY KEY NOT NULL,
 	"meaning" text NOT NULL,

@@ -1,7 +1,8 @@
--- Kit orders and their shipments, and announcements (issue 11, design §5 "Shipments", §6
--- "Probe set", "Announcements"; ADR 031).
+-- Kit orders and their shipments, and announcements (issue 11, docs/product-rules.md "Shipments";
+-- docs/api-conventions.md "Probe set", "Announcements"; ADR 031).
 -- An order of home-sampling kits for a patient. Status 0 registered, 1 accepted, 2 rejected
--- (spec §3); only a registered order is decided, and a rejection carries its reason.
+-- (docs/product-rules.md "Records and their states"); only a registered order is decided, and a
+-- rejection carries its reason.
 CREATE TABLE IF NOT EXISTS "probe_sets" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"patient_id" integer NOT NULL REFERENCES "patients"("id"),
@@ -81,8 +82,8 @@ CREATE TABLE IF NOT EXISTS "shipment_events" (
 ALTER TABLE "probes" ADD COLUMN IF NOT EXISTS "probe_set_kit_id" integer REFERENCES "probe_set_kits"("id");--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "probes_probe_set_kit_id_idx" ON "probes" ("probe_set_kit_id")
   WHERE "probe_set_kit_id" IS NOT NULL;--> statement-breakpoint
--- Announcements to every patient (spec "Messages (announcements)"); sender a doctor or an
--- administrator. Not patient data, so not in the audit trail.
+-- Announcements to every patient (docs/product-rules.md "Records and their states"); sender a
+-- doctor or an administrator. Not patient data, so not in the audit trail.
 CREATE TABLE IF NOT EXISTS "global_messages" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"content" text NOT NULL,

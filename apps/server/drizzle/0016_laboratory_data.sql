@@ -1,5 +1,5 @@
--- Laboratory data in and out (issue 12, design §5 "Laboratory integration", "Imports", §6
--- "Laboratory", "Import"; ADR 032).
+-- Laboratory data in and out (issue 12, docs/product-rules.md "Laboratory integration", "Imports";
+-- docs/api-conventions.md "Laboratory", "Import"; ADR 032).
 -- Every HL7 message the laboratory delivered, accepted or not, so that every error is findable.
 -- An accepted message's control id (MSH-10) is unique: a repeated delivery changes nothing.
 CREATE TABLE IF NOT EXISTS "lab_messages" (

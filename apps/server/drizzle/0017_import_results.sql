@@ -1,5 +1,5 @@
--- What each results import wrote on a sample (issue 12, design §5 "Imports"; ADR 032): the
--- value and the one it replaced, so that a flush can put the old value back and a restore can
+-- What each results import wrote on a sample (issue 12, docs/product-rules.md "Imports"; ADR 032):
+-- the value and the one it replaced, so that a flush can put the old value back and a restore can
 -- write the imported one again.
 CREATE TABLE IF NOT EXISTS "import_result_values" (
 	"id" serial PRIMARY KEY NOT NULL,

@@ -1,5 +1,5 @@
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 // The repository's own eslint.config.js, so that the test fails the day the rule stops biting.
 const root = decodeURIComponent(new URL('../../../', import.meta.url).pathname);
@@ -23,12 +23,15 @@ async function violations(filePath: string, code: string): Promise<string[]> {
   return result.messages.map((message) => message.ruleId ?? message.message);
 }
 
-describe('web import boundaries (shared -> features -> app)', () => {
+describe('web import boundaries (shared -> entities -> features -> app)', () => {
+  // The first lint loads the parser and the plugins: seconds on a busy machine.
+  beforeAll(() => violations('lib/probe.ts', ''), 60_000);
+
   it('refuses a feature importing another feature', async () => {
     expect(
       await violations(
         'features/audit/probe.ts',
-        "import { usePatient } from '../patients/patients-api';\nvoid usePatient;",
+        "import { PatientsPage } from '../patients/list/patients-page';\nvoid PatientsPage;",
       ),
     ).toContain(BOUNDARY);
   });
@@ -56,6 +59,30 @@ describe('web import boundaries (shared -> features -> app)', () => {
       await violations(
         'features/patients/card/probe.tsx',
         "import { menuFor } from '../../../app/menu';\nvoid menuFor;",
+      ),
+    ).toContain(BOUNDARY);
+  });
+
+  it('refuses an entity importing a feature or the app', async () => {
+    expect(
+      await violations(
+        'entities/visits/probe.tsx',
+        "import { VisitCardPage } from '../../features/visits/visit-card-page';\nvoid VisitCardPage;",
+      ),
+    ).toContain(BOUNDARY);
+    expect(
+      await violations(
+        'entities/samples/probe.ts',
+        "import { menuFor } from '../../app/menu';\nvoid menuFor;",
+      ),
+    ).toContain(BOUNDARY);
+  });
+
+  it('refuses shared code importing an entity', async () => {
+    expect(
+      await violations(
+        'components/probe.tsx',
+        "import { BookingDialog } from '../entities/visits/booking-dialog';\nvoid BookingDialog;",
       ),
     ).toContain(BOUNDARY);
   });
@@ -98,9 +125,21 @@ describe('web import boundaries (shared -> features -> app)', () => {
           "import { api } from '../../../lib/api-client';",
           "import { useMedicines } from '../../../api/lookups';",
           "import { PatientCard } from './patient-card-page';",
-          "import { formatNumber } from '../patient-format';",
+          "import { attachmentProblem } from './card-format';",
+          "import { formatNumber } from '../../../entities/patients/patient-format';",
+          "import { BookingDialog } from '../../../entities/visits/booking-dialog';",
           "import { PERMISSIONS } from '@portal/shared';",
-          'void [api, useMedicines, PatientCard, formatNumber, PERMISSIONS];',
+          'void [api, useMedicines, PatientCard, attachmentProblem, formatNumber, BookingDialog, PERMISSIONS];',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    expect(
+      await violations(
+        'entities/samples/probe.ts',
+        [
+          "import { usePatientVisits } from '../visits/visits-api';",
+          "import { api } from '../../lib/api-client';",
+          'void [usePatientVisits, api];',
         ].join('\n'),
       ),
     ).toEqual([]);

@@ -17,7 +17,8 @@ const lazyPage = <K extends string>(load: () => Promise<Record<K, ComponentType>
 });
 
 /**
- * The route table (spec §2): the composition root, and the only module that imports features.
+ * The route table (docs/product-rules.md "Screens and layout"): the composition root, and the only
+ * module that imports features.
  * /login is the only route without a session; `/` and unknown paths redirect.
  */
 export const router = createBrowserRouter([

@@ -1,4 +1,4 @@
-/** Business constants from the specification (§9), shared by the server and the web app. */
+/** Business constants (docs/product-rules.md), shared by the server and the web app. */
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

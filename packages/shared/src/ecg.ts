@@ -1,9 +1,9 @@
 import type { Sex } from './pesel.js';
 
 /**
- * The ECG of a visit (design §5 "Recording a visit"): QT, RR, PQ and QRS in milliseconds as the
- * doctor reads them, QTcB (Bazett) and QTcF (Fridericia) computed from QT and RR, and the flags
- * of values outside the reference ranges of `data/reference-ranges.json`.
+ * The ECG of a visit (docs/product-rules.md "Recording a visit"): QT, RR, PQ and QRS in
+ * milliseconds as the doctor reads them, QTcB (Bazett) and QTcF (Fridericia) computed from QT and
+ * RR, and the flags of values outside the reference ranges of `data/reference-ranges.json`.
  */
 
 export const ECG_MEASURED = ['qt', 'rr', 'pq', 'qrs'] as const;

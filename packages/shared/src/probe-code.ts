@@ -50,9 +50,9 @@ export function barcodeSafe(value: string): string {
 }
 
 /**
- * The probe number (design §5 "Probe number", spec §9 "Probe code"): the configured parts in
- * order, each replaced by the patient's or the sample's value, literal digits kept, joined with
- * nothing between them.
+ * The probe number (docs/product-rules.md "Probe number"): the configured parts in order, each
+ * replaced by the patient's or the sample's value, literal digits kept, joined with nothing
+ * between them.
  */
 export interface ProbeCodeFacts {
   sex: 'M' | 'K';

@@ -1,7 +1,7 @@
 import type { Sex } from './pesel.js';
 
 /**
- * Reference ranges and out-of-norm rules (spec §5 "Out of norm", design §5 "Sample results").
+ * Reference ranges and out-of-norm rules (docs/product-rules.md "Out of norm").
  * The ranges live in the database (`reference_ranges`, seeded from data/reference-ranges.json);
  * these pure functions pick the patient's range and judge a value, on the server and the web.
  */

@@ -46,7 +46,7 @@ const CLOCK = grid('00:00', '24:00', 1);
 // 2026-12-07 is a Monday; 2026-12-12/13 the weekend after it.
 const MONDAY = '2026-12-07';
 
-describe('daySlots: examples of design §5', () => {
+describe('daySlots: examples of docs/product-rules.md "Slot grid"', () => {
   it('offers a weekday the configured hours on the grid, each slot one meeting long', () => {
     const day = daySlots(MONDAY, DEFAULTS, [], EARLY);
     expect(day.closed).toBeNull();
@@ -351,14 +351,14 @@ function modelNow(now: Date): { day: string; msOfDay: number } {
   return { day, msOfDay: ((h * 60 + m) * 60 + s) * 1000 + (now.getTime() % 1000) };
 }
 
-const weekdayOf = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
+const utcWeekday = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
 const minuteOf = (time: string) => {
   const [h = 0, m = 0] = time.split(':').map(Number);
   return h * 60 + m;
 };
 
 function modelSlots(day: string, settings: SlotSettings, rules: SlotRule[], now: Date): string[] {
-  const weekday = weekdayOf(day);
+  const weekday = utcWeekday(day);
   const today = modelNow(now);
   if (weekday === 0 || weekday === 6 || day < today.day) return [];
   const covers = (r: SlotRule, m: number) =>
@@ -367,7 +367,7 @@ function modelSlots(day: string, settings: SlotSettings, rules: SlotRule[], now:
   for (let m = 0; m < 1440; m++) {
     let state = m >= settings.visit_start_hour * 60 && m < settings.visit_end_hour * 60 && m < 1439;
     const global = rules.filter(
-      (r) => r.is_global && weekdayOf(r.date) === weekday && covers(r, m),
+      (r) => r.is_global && utcWeekday(r.date) === weekday && covers(r, m),
     );
     if (global.length > 0) state = !global.some((r) => r.type === 'disabled');
     const own = rules.filter((r) => !r.is_global && r.date === day && covers(r, m));

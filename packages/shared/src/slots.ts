@@ -1,6 +1,6 @@
 /**
- * A unit's open hours and slot grid for a day (design §5 "Work hours and slots", "Slot grid";
- * ADR 024). Pure: settings, rules and "now" come in, nothing is read from the clock or the
+ * A unit's open hours and slot grid for a day (docs/product-rules.md "Work hours and slots", "Slot
+ * grid"; ADR 024). Pure: settings, rules and "now" come in, nothing is read from the clock or the
  * database, so the server (slots answer, booking check) and the web app compute the same thing.
  *
  * Times of day are Warsaw wall-clock minutes 0..1439. The usable day ends at 23:59: a rule
@@ -22,7 +22,10 @@ export interface SlotSettings {
   booking_horizon_days?: number;
 }
 
-/** A unit calendar rule as stored (design §6); `id` and `unit_id` are not needed here. */
+/**
+ * A unit calendar rule as stored (docs/api-conventions.md "Unit calendar rule"); `id` and `unit_id`
+ * are not needed here.
+ */
 export interface SlotRule {
   date: string;
   started_at: string;
@@ -93,7 +96,10 @@ export function isoWeekday(day: string): number | null {
   return date.getUTCDay() === 0 ? 7 : date.getUTCDay();
 }
 
-/** A whole-day block (design §5): one disabled rule from 00:00 to 23:59. */
+/**
+ * A whole-day block (docs/product-rules.md "Work hours and slots"): one disabled rule from 00:00 to
+ * 23:59.
+ */
 export function isWholeDayBlock(rule: Pick<SlotRule, 'type' | 'started_at' | 'ended_at'>): boolean {
   return (
     rule.type === 'disabled' &&

@@ -1,7 +1,8 @@
 /**
- * Calendar days and clock times in Europe/Warsaw (design §5), for the server and the web app
- * alike. Built on `Intl` only, so the answers do not depend on the machine's time zone. Days
- * travel as 'YYYY-MM-DD' text (a calendar date has no time zone); instants as `Date`.
+ * Calendar days and clock times in Europe/Warsaw (docs/product-rules.md "Dates and times"), for the
+ * server and the web app alike. Built on `Intl` only, so the answers do not depend on the machine's
+ * time zone. Days travel as 'YYYY-MM-DD' text (a calendar date has no time zone); instants as
+ * `Date`.
  */
 export const WARSAW = 'Europe/Warsaw';
 

@@ -42,7 +42,7 @@ export const validationMessages = {
     date_range_reversed: 'Data końcowa nie może być wcześniejsza niż data początkowa',
     amount_out_of_range: `Liczba etykiet musi być od 0 do ${LABEL_AMOUNT_MAX}`,
     pdf_needs_a_label: 'Plik PDF musi mieć co najmniej jedną etykietę: podaj liczbę od 1',
-    // The report's columns (spec §5 'empty' / 'not valid').
+    // The report's columns (docs/product-rules.md "Validation" 'empty' / 'not valid').
     empty: 'Nie wybrano żadnej kolumny raportu',
     not_valid: 'Raport wymaga co najmniej dwóch kolumn',
   },
@@ -226,8 +226,9 @@ export const phoneField = () =>
 /** The largest id a row can have (PostgreSQL `integer`). */
 export const ID_MAX = 2_147_483_647;
 /**
- * The issue code of an id beyond any row's (design §3: such ids answer 404, not 422). It is no
- * message: the server answers 404 when it is the only issue; among others it reads `invalid`.
+ * The issue code of an id beyond any row's (docs/api-conventions.md: such ids answer 404, not 422).
+ * It is no message: the server answers 404 when it is the only issue; among others it reads
+ * `invalid`.
  */
 export const NOT_FOUND_CODE = 'not_found';
 

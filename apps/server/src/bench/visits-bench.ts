@@ -54,7 +54,7 @@ export interface VisitsBenchResult {
   };
 }
 
-const hhmm = (minutes: number) =>
+const clockOfMinutes = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The weekdays from `from` on, `count` of them. */
@@ -123,8 +123,8 @@ export async function seedVisitsBench(db: SqlExecutor): Promise<VisitsFixture> {
     const from = 8 * 60 + ((i * 7) % 14) * 30;
     rules.push([
       date,
-      i % 9 === 0 ? '00:00' : hhmm(from),
-      i % 9 === 0 ? '23:59' : hhmm(from + 30 + (i % 3) * 30),
+      i % 9 === 0 ? '00:00' : clockOfMinutes(from),
+      i % 9 === 0 ? '23:59' : clockOfMinutes(from + 30 + (i % 3) * 30),
       i % 2 === 0 ? 'disabled' : 'enabled',
       false,
     ]);
@@ -142,7 +142,14 @@ export async function seedVisitsBench(db: SqlExecutor): Promise<VisitsFixture> {
     await db.executeSql(
       `insert into visits (patient_id, unit_id, doctor_id, date, started_at, ended_at)
        values ($1, $2, $3, $4, $5, $6)`,
-      [patientId, slotsUnit.unitId, slotsUnit.doctorId, slotsDate, hhmm(start), hhmm(start + 30)],
+      [
+        patientId,
+        slotsUnit.unitId,
+        slotsUnit.doctorId,
+        slotsDate,
+        clockOfMinutes(start),
+        clockOfMinutes(start + 30),
+      ],
     );
   }
 
@@ -163,7 +170,7 @@ function bookingBody(fixture: VisitsFixture, k: number) {
   return {
     patient_id: fixture.bookingPatients[k],
     date: fixture.bookingDays[Math.floor(k / SLOTS_PER_DAY)],
-    started_at: hhmm(8 * 60 + (k % SLOTS_PER_DAY) * 30),
+    started_at: clockOfMinutes(8 * 60 + (k % SLOTS_PER_DAY) * 30),
   };
 }
 

@@ -29,7 +29,9 @@ export const builtImage: PgliteImage = {
 };
 
 export interface ImageManifest {
-  /** The PGlite release that wrote the directory; another one may not read it (design §7). */
+  /**
+   * The PGlite release that wrote the directory; another one may not read it (docs/stack-notes.md).
+   */
   pglite: string;
   /** The migrations applied in the image, in order, with the SHA-256 of each SQL file. */
   migrations: { tag: string; hash: string }[];

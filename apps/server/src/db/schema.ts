@@ -31,7 +31,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 /** Doses and measurements: exact decimals in the database, numbers in the API. */
 const decimal = (name: string) => numeric(name, { mode: 'number' });
 
-/** Optimistic locking (design §3, migration 0008): bumped by every edit, named by the next one. */
+/** Optimistic locking (ADR 018, migration 0008): bumped by every edit, named by the next one. */
 const version = integer('version').notNull().default(1);
 
 const timestamps = {
@@ -220,7 +220,7 @@ export const settings = pgTable('settings', {
   value: jsonb('value').notNull(),
   /** The key's secret (the laboratory password) sealed with AES-256-GCM; never sent out. */
   secret: text('secret'),
-  /** Optimistic locking: a save names the version it read (design §3). */
+  /** Optimistic locking: a save names the version it read (ADR 018). */
   version: integer('version').notNull().default(1),
   updated_by: integer('updated_by').references(() => users.id),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -657,7 +657,10 @@ export const referenceRanges = pgTable('reference_ranges', {
   below: decimal('below'),
 });
 
-/** The safety rules of design §5 with their numbers (`params`), switchable per study. */
+/**
+ * The safety rules of docs/product-rules.md "Safety alerts" with their numbers (`params`),
+ * switchable per study.
+ */
 export const safetyRules = pgTable('safety_rules', {
   id: text('id').primaryKey(),
   meaning: text('meaning').notNull(),
@@ -688,7 +691,10 @@ export const safetyAlerts = pgTable(
   (t) => [index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at)],
 );
 
-/** Kit-order statuses (spec §3): 0 registered, 1 accepted, 2 rejected. */
+/**
+ * Kit-order statuses (docs/product-rules.md "Records and their states"): 0 registered, 1 accepted,
+ * 2 rejected.
+ */
 export const PROBE_SET_STATUSES = [0, 1, 2] as const;
 
 /** An order of home-sampling kits for a patient (migration 0015, ADR 031). */

@@ -113,7 +113,7 @@ export async function readMultipart<S extends z.ZodType>(
   const errors: Record<string, string[]> = {};
   const parsed = spec.fields.safeParse(raw);
   if (!parsed.success) {
-    // An id beyond any row's names nothing, as in a path (design §3).
+    // An id beyond any row's names nothing, as in a path (docs/api-conventions.md).
     if (onlyNotFound(parsed.error.issues) && tooLong.length === 0) throw notFound();
     Object.assign(errors, issuesByField(parsed.error.issues));
   }

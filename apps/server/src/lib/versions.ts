@@ -4,7 +4,7 @@ import type { Queryable } from '../db/client.js';
 import type { admins, doctors, messages, notes, patients, units } from '../db/schema.js';
 import { conflict, notFound } from './errors.js';
 
-/** The records an edit names the version of (design §3, migration 0008). */
+/** The records an edit names the version of (ADR 018, migration 0008). */
 export type VersionedTable =
   typeof admins | typeof doctors | typeof messages | typeof notes | typeof patients | typeof units;
 

@@ -2,8 +2,9 @@ import { PERMISSIONS } from '@portal/shared';
 import type { AccountRole, Permission } from '@portal/shared';
 
 /**
- * Who may do what (design.md §4). Routes name the permission they need; the rules about rows
- * (which unit an actor reaches, only the own record, only unread messages) live beside this in
+ * Who may do what (ADR 004, docs/product-rules.md "Roles and reach"). Routes name the permission
+ * they need; the rules about rows (which unit an actor reaches, only the own record, only unread
+ * messages) live beside this in
  * `src/policies/`, one small file per entity, and services call them.
  */
 export type { Permission };

@@ -22,7 +22,7 @@ export function probeSetScope(actor: Actor): SQL | undefined {
 }
 
 /**
- * An order the actor may reach (design §4: a doctor, the own unit's patients); another unit's
+ * An order the actor may reach (ADR 004: a doctor, the own unit's patients); another unit's
  * order and a missing one answer 404, so that its existence is not revealed.
  */
 export async function findReachableProbeSet(

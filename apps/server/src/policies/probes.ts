@@ -11,7 +11,7 @@ export type SafetyAlertRow = typeof safetyAlerts.$inferSelect;
 /**
  * A sample the actor may reach: any with `patients.all_units`, else one of a patient of the own
  * unit (the patient's unit now, not the one at collection: the sample follows the patient).
- * Another unit's sample and a missing one answer 404 (design §4).
+ * Another unit's sample and a missing one answer 404 (ADR 004).
  */
 export async function findReachableProbe(
   db: Queryable,

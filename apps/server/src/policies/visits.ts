@@ -12,7 +12,7 @@ export type VisitRow = typeof visits.$inferSelect;
 
 /**
  * A live visit the actor may reach: any unit's with `patients.all_units`, else the own unit's.
- * Another unit's visit, a cancelled one and a missing one all answer 404 (design §4).
+ * Another unit's visit, a cancelled one and a missing one all answer 404 (ADR 004).
  */
 export async function findReachableVisit(
   db: Queryable,

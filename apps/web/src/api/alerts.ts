@@ -1,9 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SafetyAlert } from '@portal/shared';
 import { api } from '../lib/api-client';
-
-/** Every alert query starts with it: an acknowledgement or a saved result refreshes them all. */
-export const ALERTS_ENTITY = 'alerts';
+import { ENTITY, queryKeys } from './query-keys';
 
 /** The most open alerts one patient's banner lists; more are read on the alerts page. */
 const BANNER_LIMIT = 20;
@@ -11,7 +9,7 @@ const BANNER_LIMIT = 20;
 /** GET /api/alerts?status=open&patientIds={id}: the patient card's banner. */
 export function usePatientOpenAlerts(patientId: number, enabled = true) {
   return useQuery({
-    queryKey: [ALERTS_ENTITY, 'patient', patientId] as const,
+    queryKey: queryKeys.patientOpenAlerts(patientId),
     queryFn: ({ signal }) =>
       api.request<{ data: SafetyAlert[]; total: number }>('/alerts', {
         signal,
@@ -38,6 +36,6 @@ export function useAcknowledgeAlert() {
         version: alert.version,
       }),
     // Also after a refusal (already acknowledged, stale): the lists then show the truth.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [ALERTS_ENTITY] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.alerts) }),
   });
 }

@@ -17,9 +17,17 @@ export const ENTITY = {
   documents: 'documents',
   /** Kit orders (issue 11): the list, one order, a patient's orders. */
   probeSets: 'probe_sets',
+  /** Safety alerts: an acknowledgement or a saved result refreshes every alert query. */
+  alerts: 'alerts',
+  /** Unmatched laboratory results: a match or a discard refreshes every list of them. */
+  labUnmatched: 'lab_unmatched',
+  /** Import batches: an import, a flush or a restore refreshes the list. */
+  imports: 'imports',
 } as const;
 
 export const queryKeys = {
+  /** Every query of an entity: what a write invalidates. */
+  all: (entity: string) => [entity] as const,
   /** A page of a paged list (units, doctors, admins, patients, audit) with its query. */
   list: (entity: string, params: Record<string, unknown>) => [entity, 'list', params] as const,
 
@@ -72,6 +80,21 @@ export const queryKeys = {
   probeSet: (id: number) => [ENTITY.probeSets, 'detail', id] as const,
   /** A patient's kit orders (the samples tab and the sample dialog's kit select). */
   patientProbeSets: (patientId: number) => [ENTITY.probeSets, 'patient', patientId] as const,
+  /** One visit (its card): under `visits`, so booking, moving or cancelling refreshes it. */
+  visit: (id: number | null) => [ENTITY.visits, 'detail', id] as const,
+  /** One sample: under `probes`, so creation, reception and results refresh its page. */
+  probe: (id: number | null) => [ENTITY.probes, 'detail', id] as const,
+  /** A saved sample's answer refreshes every samples list (not the page, set from the answer). */
+  probeLists: () => [ENTITY.probes, 'list'] as const,
+  /** Samples whose code or patient matches what was typed (the lab's match dialog). */
+  probeSearch: (term: string) => [ENTITY.probes, 'lab-picker', term] as const,
+  /** What matching an unmatched result to a sample would do (the lab's match dialog). */
+  unmatchedPreview: (rowId: number, probeId: number | null) =>
+    [ENTITY.labUnmatched, 'preview', rowId, probeId] as const,
+  /** One patient's open alerts (the card's banner). */
+  patientOpenAlerts: (patientId: number) => [ENTITY.alerts, 'patient', patientId] as const,
+  /** The import batches, newest first. */
+  importBatches: () => [ENTITY.imports, 'batches'] as const,
   /** The samples drawn with an order's kits: under `probes`, so a new sample refreshes them. */
   probeSetProbes: (id: number) => [ENTITY.probes, 'probe_set', id] as const,
 };

@@ -250,7 +250,7 @@ export function menuTree(items: readonly MenuItem[]): MenuEntry[] {
 }
 
 /**
- * A doctor's own unit's calendar (design §4): administrators reach every unit's calendar from
+ * A doctor's own unit's calendar (ADR 004): administrators reach every unit's calendar from
  * the units list and have no own unit. On phones too: it is a doctor's daily screen.
  */
 function ownCalendarItem(unitId: number): MenuItem {

@@ -2,8 +2,9 @@ import { createTheme, DEFAULT_THEME } from '@mantine/core';
 import type { CSSVariablesResolver, MenuProps } from '@mantine/core';
 
 /**
- * Breakpoints of the spec (§9: 600/960/1280/1560 px), in em as Mantine expects. The colours meet
- * WCAG 2.1 AA (4.5:1 for text) here, once, so that no screen has to fix them on its own:
+ * Breakpoints (docs/product-rules.md "Screens and layout": 600/960/1280/1560 px), in em as Mantine
+ * expects. The colours meet WCAG 2.1 AA (4.5:1 for text) here, once, so that no screen has to fix
+ * them on its own:
  * Mantine's default shade 6 gives white on blue 3.6:1 and its dimmed grey 3.3:1.
  */
 export const theme = createTheme({

@@ -1,9 +1,9 @@
 import { addDays, warsawDay } from '@portal/shared';
 
 /**
- * The date-range filter's options as calendar days in Europe/Warsaw (design §5), through the
- * shared time module. Pure functions of an explicit `now`, so they are testable and independent
- * of the browser's time zone.
+ * The date-range filter's options as calendar days in Europe/Warsaw (docs/product-rules.md "Dates
+ * and times"), through the shared time module. Pure functions of an explicit `now`, so they are
+ * testable and independent of the browser's time zone.
  */
 
 /** The spec's options, in its order. */

@@ -4,7 +4,10 @@ import type { TFunction } from 'i18next';
 
 export type SortDirection = 'asc' | 'desc';
 
-/** What a paged list asks the server for (spec §9: default sort id descending, 20 rows). */
+/**
+ * What a paged list asks the server for (docs/product-rules.md "Lists and paging": default sort id
+ * descending, 20 rows).
+ */
 export interface ListState {
   page: number;
   limit: number;
@@ -28,7 +31,10 @@ export interface PagePaged<T> {
   total_kind?: TotalKind;
 }
 
-/** The offset-style answer of the patients list (spec §7): {data,total_count,total_kind}. */
+/**
+ * The offset-style answer of the patients list (docs/product-rules.md "Lists and paging"):
+ * {data,total_count,total_kind}.
+ */
 export interface OffsetPaged<T> {
   data: T[];
   total_count: number;

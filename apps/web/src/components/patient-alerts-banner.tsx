@@ -9,8 +9,8 @@ import { useCan } from '../lib/permissions';
 import { AcknowledgeDialog, AlertSourceLink, useAlertDetailsText } from './safety-alert-parts';
 
 /**
- * The patient's open safety alerts above the card's tabs (design §5), each with its values,
- * its source and "Potwierdź"; nothing at all while there are none.
+ * The patient's open safety alerts above the card's tabs (docs/product-rules.md "Safety alerts"),
+ * each with its values, its source and "Potwierdź"; nothing at all while there are none.
  */
 export function PatientAlertsBanner({ patientId }: { patientId: number }) {
   const { t } = useTranslation();

@@ -7,9 +7,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Rich text for comments and messages (design §7: Tiptap 3's StarterKit without its own link,
- * Mantine's Link instead). Bold, italic, underline, lists and links; the HTML goes to the server,
- * which sanitises it before storing. Uncontrolled after mount: `initialValue` is read once.
+ * Rich text for comments and messages (docs/stack-notes.md: Tiptap 3's StarterKit without its own
+ * link, Mantine's Link instead). Bold, italic, underline, lists and links; the HTML goes to the
+ * server, which sanitises it before storing. Uncontrolled after mount: `initialValue` is read once.
  */
 export function RichTextField({
   label,

@@ -16,8 +16,8 @@ export interface ListQueryOptions {
   orderBy?: string;
   direction?: SortDirection;
   /**
-   * 'offset' asks limit&offset and reads {data,total_count} (the patients list, spec §7);
-   * default 'page'.
+   * 'offset' asks limit&offset and reads {data,total_count} (the patients list,
+   * docs/product-rules.md "Lists and paging"); default 'page'.
    */
   paging?: 'page' | 'offset';
   /** Filters sent with every request; the caller returns to page 1 when they change. */

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../api/query-keys';
 import { api } from '../lib/api-client';
 import { commonErrorKey } from '../lib/api-errors';
 import { notifyError, notifySuccess } from '../lib/notify';
@@ -28,7 +29,7 @@ export function useSoftDelete(options: {
         : api.put(`${options.path}/restore/${id}`),
     onSuccess: () => {
       notifySuccess(t('common.saved'));
-      return queryClient.invalidateQueries({ queryKey: [options.entity] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.all(options.entity) });
     },
     onError: (error) => notifyError(options.describeError?.(error) ?? t(commonErrorKey(error))),
   });

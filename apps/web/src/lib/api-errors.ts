@@ -23,7 +23,7 @@ export function commonErrorKey(error: unknown): CommonErrorKey {
 
 /**
  * A save refused because someone else saved the record after this form loaded it (409
- * `conflict`, design §3). The form then reloads the record's version and keeps what was typed.
+ * `conflict`, ADR 018). The form then reloads the record's version and keeps what was typed.
  */
 export function isStaleVersion(error: unknown): boolean {
   return isApiError(error) && error.httpStatus === 409 && error.status === 'conflict';

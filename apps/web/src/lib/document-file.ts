@@ -1,6 +1,6 @@
 import { DOCUMENT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
 
-/** What the drop zone's file picker offers (spec §5: txt and pdf). */
+/** What the drop zone's file picker offers (docs/product-rules.md "Validation": txt and pdf). */
 export const DOCUMENT_ACCEPT: Record<string, string[]> = {
   'application/pdf': ['.pdf'],
   'text/plain': ['.txt'],

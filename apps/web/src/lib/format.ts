@@ -8,6 +8,19 @@ export function formatPhone(digits: string): string {
   return [PHONE_PREFIX, ...groups].join(' ');
 }
 
+/** `HH:MM:SS` or `HH:MM` from the API -> `HH:MM`, as the screens show and time inputs take. */
+export function shortTime(time: string): string {
+  return time.slice(0, 5);
+}
+
+/** The weekday of a calendar day in the UI language ('poniedziałek', 'Monday'). */
+export function weekdayName(day: string, language: string): string {
+  // Noon UTC of that day: the same calendar day wherever the browser stands.
+  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
+}
+
 export type Address = Pick<Unit, 'street' | 'building_nr' | 'postcode' | 'city'>;
 
 /** 'street building_nr, postcode city' */

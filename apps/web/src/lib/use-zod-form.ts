@@ -16,12 +16,16 @@ function valueOf(input: unknown): unknown {
 }
 
 /**
- * A small form state for Mantine inputs, validated with a shared zod schema. Messages come from
- * the shared catalogue (client side) or from the server's 422 answer (already translated).
+ * A small form state for Mantine inputs, validated with a shared zod schema: the one form style of
+ * the web app (ADR 013). Messages come from the shared catalogue (client side) or from the
+ * server's 422 answer (already translated). `toBody` builds the request from what the inputs hold
+ * when the two differ (an emptied number input holds ''; ids the form does not show), so that the
+ * schema the server parses with judges exactly what will be sent.
  */
 export function useZodForm<V extends Record<string, unknown>, S extends z.ZodType>(
   schema: S,
   initialValues: V,
+  { toBody }: { toBody?: (values: V) => unknown } = {},
 ) {
   const { t } = useTranslation();
   const [values, setValues] = useState<V>(initialValues);
@@ -54,16 +58,18 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
     setErrors(fieldErrors);
   }
 
-  function onSubmit(handler: (data: z.output<S>) => unknown) {
+  /** `onInvalid` runs when the client-side check refuses (a toast, for example). */
+  function onSubmit(handler: (data: z.output<S>) => unknown, onInvalid?: () => void) {
     return (event?: FormEvent) => {
       event?.preventDefault();
-      const result = validateWith(schema, values);
+      const result = validateWith(schema, toBody ? toBody(values) : values);
       if (!result.ok) {
         const translated: Record<string, string> = {};
         for (const [field, code] of Object.entries(result.codes)) {
           translated[field] = t(`validation.${code}`);
         }
         setErrors(translated);
+        onInvalid?.();
         return;
       }
       setErrors({});

@@ -3,8 +3,8 @@ import { recordAbilities, versionField } from './common.js';
 import { richText } from './patient-records.js';
 
 /**
- * Announcements to every patient (spec "Messages (announcements)", §4 "Global messages", §7
- * "Notifications"; design §4 roles, §6 "Announcements"; ADR 031). The content is rich text,
+ * Announcements to every patient (docs/product-rules.md "Records and their states", "Roles and
+ * reach"; docs/api-conventions.md "Announcements"; ADR 031). The content is rich text,
  * sanitised on the server like notes and messages.
  */
 

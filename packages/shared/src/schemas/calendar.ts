@@ -4,9 +4,10 @@ import { dayField, idField, queryIdField, requiredId } from '../validation.js';
 import { versionField } from './common.js';
 
 /**
- * Unit calendar rules (spec §3, design §6, ADR 025): a rule opens (`enabled`, "unblock hours")
- * or closes (`disabled`, "block hours") the hours from `started_at` to `ended_at` on its `date`,
- * or on every date of that weekday when `is_global`.
+ * Unit calendar rules (docs/product-rules.md "Records and their states", docs/api-conventions.md
+ * "Unit calendar rule", ADR 025): a rule opens (`enabled`, "unblock hours") or closes (`disabled`,
+ * "block hours") the hours from `started_at` to `ended_at` on its `date`, or on every date of that
+ * weekday when `is_global`.
  */
 export const CALENDAR_RULE_TYPES = ['enabled', 'disabled'] as const;
 export type CalendarRuleType = (typeof CALENDAR_RULE_TYPES)[number];
@@ -36,7 +37,10 @@ const ruleFields = {
   is_global: z.boolean({ error: 'invalid' }).default(false),
 };
 
-/** End before start names `ended_at` (spec §5); equal is allowed ("po lub równą"). */
+/**
+ * End before start names `ended_at` (docs/product-rules.md "Validation"); equal is allowed ("po lub
+ * równą").
+ */
 function endNotBeforeStart(
   rule: { started_at: string; ended_at: string },
   ctx: z.core.$RefinementCtx,

@@ -54,7 +54,7 @@ export function allResponse<T extends z.ZodType>(item: T) {
 }
 
 /**
- * Optimistic locking (design §3): an edit sends back the `version` it read; a stale one answers
+ * Optimistic locking (ADR 018): an edit sends back the `version` it read; a stale one answers
  * 409 `conflict`, so that two people editing at once never overwrite each other unseen.
  */
 export const versionField = () =>

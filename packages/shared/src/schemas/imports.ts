@@ -1,15 +1,15 @@
 import { z } from 'zod';
 
 /**
- * The data import (spec "Data import", §5, §7; design §5 "Imports", §6 "Import"; ADR 032): each
- * upload is one batch, validated whole before anything is written.
+ * The data import (docs/product-rules.md "Imports", "Validation"; docs/api-conventions.md
+ * "Import"; ADR 032): each upload is one batch, validated whole before anything is written.
  */
 export const IMPORT_MODES = ['patient_data', 'results', 'flush'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 /** The modes that write a batch (a template exists for each). */
 export const BATCH_MODES = ['patient_data', 'results'] as const;
 export type BatchMode = (typeof BATCH_MODES)[number];
-/** Accepted file types (spec §5). */
+/** Accepted file types (docs/product-rules.md "Validation"). */
 export const IMPORT_EXTENSIONS = ['xlsx', 'xls', 'xlsm', 'zip', 'csv', 'xml'] as const;
 
 /** POST /api/data_import/{mode} → 200 on success. */

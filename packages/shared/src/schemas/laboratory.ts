@@ -3,7 +3,8 @@ import { queryIdField, requiredId, requiredMultilineText } from '../validation.j
 import { pagedListQuery, pagedResponse, versionField } from './common.js';
 
 /**
- * Laboratory results that could not be attached to a sample (design §6 "Laboratory"; ADR 032):
+ * Laboratory results that could not be attached to a sample (docs/api-conventions.md "Laboratory";
+ * ADR 032):
  * they wait in "Niedopasowane wyniki" until an administrator matches or discards them.
  */
 export const UNMATCHED_REASONS = [
@@ -48,7 +49,7 @@ export const unmatchedListQuery = pagedListQuery(['created_at'] as const).extend
 export const unmatchedPage = pagedResponse(unmatchedResult);
 
 /**
- * PUT /api/lab/unmatched/{id}: attach to a sample. A value the sample already holds is replaced
+ * PUT /api/lab/unmatched/{id}: attach to a sample (docs/api-conventions.md). A value the sample already holds is replaced
  * only with `replace: true` (otherwise 409 `would_replace` with what would change).
  */
 export const matchBody = z.object({

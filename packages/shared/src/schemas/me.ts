@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
 
 /**
- * The patient API (`/api/me/*`, design §6 "Patient API", ADR 031): what a signed-in patient reads
- * about the own record. Visits, samples and kit orders keep the portal's shapes (visitList,
- * probeList, probeSetList); the rest is narrowed to what a patient may see.
+ * The patient API (`/api/me/*`, docs/api-conventions.md "Patient API", ADR 031): what a signed-in
+ * patient reads about the own record. Visits, samples and kit orders keep the portal's shapes
+ * (visitList, probeList, probeSetList); the rest is narrowed to what a patient may see.
  */
 
 /** A staff member as a patient sees one: the doctor's name, or null for an administrator. */

@@ -35,22 +35,26 @@ export type NoteSaved = z.infer<typeof noteSaved>;
 export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /**
- * ECG files of a visit (design §5 "Recording a visit"): the printed or scanned tracing (PDF, PNG,
- * JPEG) and the electrocardiograph's own export (HL7 aECG or vendor XML), checked by content too.
+ * ECG files of a visit (docs/product-rules.md "Recording a visit"): the printed or scanned tracing
+ * (PDF, PNG, JPEG) and the electrocardiograph's own export (HL7 aECG or vendor XML), checked by
+ * content too.
  */
 export const ECG_FILE_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'xml'] as const;
 /** What a patient's file hangs on: the patient (attachments) or a visit (ECG files). */
 export const PATIENT_FILE_REF_TYPES = ['patient', 'visit'] as const;
 export type PatientFileRefType = (typeof PATIENT_FILE_REF_TYPES)[number];
 
-/** The panels with documents of their own (spec "Documents settings (panel)"). */
+/** The panels with documents of their own (docs/product-rules.md "Files"). */
 export const DOCUMENT_PANELS = ['doctor', 'patient'] as const;
 export type DocumentPanel = (typeof DOCUMENT_PANELS)[number];
 /** A panel's documents are files of ref_type `{panel}_documents`, tied to no patient. */
 export const DOCUMENT_REF_TYPES = ['doctor_documents', 'patient_documents'] as const;
 export type DocumentRefType = (typeof DOCUMENT_REF_TYPES)[number];
 export const documentRefType = (panel: DocumentPanel): DocumentRefType => `${panel}_documents`;
-/** Documents upload (spec §5): txt and pdf, one file, checked by content too. */
+/**
+ * Documents upload (docs/product-rules.md "Validation"): txt and pdf, one file, checked by content
+ * too.
+ */
 export const DOCUMENT_EXTENSIONS = ['pdf', 'txt'] as const;
 
 /** What a file hangs on: a patient, a visit or a panel. */

@@ -110,7 +110,7 @@ const patientSections = {
   additional_medicines: z.array(additionalMedicineInput).max(100).default([]),
 };
 
-/** POST /api/patients: registration requires a subgroup (spec §5). */
+/** POST /api/patients: registration requires a subgroup (docs/product-rules.md "Validation"). */
 export const patientCreateBody = z
   .object({ personal: patientPersonalCreate, inclusion: patientInclusion, ...patientSections })
   .superRefine((v, ctx) => {
@@ -128,7 +128,7 @@ export const patientUpdateBody = z
     personal: patientPersonalUpdate,
     inclusion: patientInclusion,
     ...patientSections,
-    /** The patient's version that the wizard loaded (design §3). */
+    /** The patient's version that the wizard loaded (ADR 018). */
     version: versionField(),
   })
   .superRefine((v, ctx) => {
@@ -276,7 +276,10 @@ export type PatientListItem = z.infer<typeof patientListItem>;
 const idList = idListField().optional();
 
 export const PATIENT_ORDER_BY = ['id', 'surname', 'pesel', 'group'] as const;
-/** The patients list pages by offset (spec §7) and answers `total_count`. */
+/**
+ * The patients list pages by offset (docs/product-rules.md "Lists and paging") and answers
+ * `total_count`.
+ */
 export const patientListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
   offset: z.coerce.number().int().min(0).default(0),
@@ -333,7 +336,10 @@ export const patientOptionsQuery = z.object({
 export type PatientOptionsQuery = z.infer<typeof patientOptionsQuery>;
 export const patientOptions = z.object({ data: z.array(patientBasic) });
 
-/** GET /api/patients/all (spec §7) pages: a whole table is never sent at once. */
+/**
+ * GET /api/patients/all (docs/product-rules.md "Lists and paging") pages: a whole table is never
+ * sent at once.
+ */
 export const patientAllQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   page: z.coerce.number().int().min(1).default(1),

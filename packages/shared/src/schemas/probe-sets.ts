@@ -13,11 +13,13 @@ import { LABEL_AMOUNT_DEFAULT } from '../constants.js';
 import { labelAmountField, shipment } from './probes.js';
 
 /**
- * Kit orders (probe sets) and their shipments (spec §3 "Probe set", §4, §5 "Rejecting a probe
- * set", §7 "Probe sets"; design §5 "Shipments", §6 "Probe set"; ADR 031).
+ * Kit orders (probe sets) and their shipments (docs/product-rules.md "Records and their states",
+ * "Validation", "Lists and paging", "Shipments"; docs/api-conventions.md "Probe set"; ADR 031).
  */
 
-/** 0 registered (new), 1 accepted, 2 rejected (spec §3). */
+/**
+ * 0 registered (new), 1 accepted, 2 rejected (docs/product-rules.md "Records and their states").
+ */
 export const PROBE_SET_STATUSES = [0, 1, 2] as const;
 export type ProbeSetStatus = (typeof PROBE_SET_STATUSES)[number];
 /** The most kits one order may ask for (a database CHECK too). */
@@ -132,7 +134,10 @@ export const probeSetSaved = z.object({ status: z.literal('success'), probe_set:
 export type ProbeSetSaved = z.infer<typeof probeSetSaved>;
 export const probeSetList = z.object({ data: z.array(probeSet) });
 
-/** GET /api/probe-sets (spec §7: patientIds, date filters, 20 per page, id descending). */
+/**
+ * GET /api/probe-sets (docs/product-rules.md "Lists and paging": patientIds, date filters, 20 per
+ * page, id descending).
+ */
 export const PROBE_SET_ORDER_BY = ['id', 'created_at', 'patient', 'amount', 'status'] as const;
 export const probeSetListQuery = pagedListQuery(PROBE_SET_ORDER_BY).extend({
   patientIds: idListField().optional(),

@@ -15,8 +15,9 @@ import { pagedListQuery, pagedResponse, versionField } from './common.js';
 import { RICH_TEXT_MAX } from './patient-records.js';
 
 /**
- * Samples (spec §3 "Probe", §5 "Probe creation", "Out of norm", design §5 "Probe number",
- * "Labels", "Sample results", "Safety alerts", design §6 "Probe", "Safety alert"; ADR 030).
+ * Samples (docs/product-rules.md "Records and their states", "Validation", "Out of norm", "Probe
+ * number", "Labels", "Sample results", "Safety alerts"; docs/api-conventions.md "Probe", "Safety
+ * alert"; ADR 030).
  */
 
 export const PROBE_STATUSES = ['collected', 'sent', 'received'] as const;
@@ -188,7 +189,10 @@ export const orderLink = z.object({ url: z.string() });
 export const carrier = z.object({ id: z.number().int(), name: z.string() });
 export const carrierList = z.object({ data: z.array(carrier) });
 
-/** GET /api/probes (spec §7: patientIds, from_date, to_date on the created day, paging, sort). */
+/**
+ * GET /api/probes (docs/product-rules.md "Lists and paging": patientIds, from_date, to_date on the
+ * created day, paging, sort).
+ */
 export const PROBE_ORDER_BY = [
   'created_at',
   'code',
@@ -332,7 +336,7 @@ export const alreadyReceivedResponse = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Safety alerts (design §5, §6).
+// Safety alerts (docs/product-rules.md "Safety alerts"; docs/api-conventions.md "Safety alert").
 
 export const SAFETY_RULES = ['hys_law', 'qtcf_500', 'qtcf_delta_60'] as const;
 export type SafetyRule = (typeof SAFETY_RULES)[number];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The Excel report (spec "Reports", §5, §7; design §6 "Reports"; ADR 032): one row per sample,
- * the chosen columns in this order (the spec's), at least two.
+ * The Excel report (docs/product-rules.md "Reports"; docs/api-conventions.md "Reports"; ADR 032):
+ * one row per sample, the chosen columns in this order, at least two.
  */
 export const REPORT_COLUMNS = [
   'patient_id',

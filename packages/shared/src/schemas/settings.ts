@@ -5,12 +5,15 @@ import { labLastError } from './laboratory.js';
 import type { LabLastError } from './laboratory.js';
 
 /**
- * Typed settings (design §6 "Settings", ADR 010): one zod schema per key, the value a client
- * sends to `POST /api/settings/{name}` and the value `GET` answers. A key never saved answers its
- * default.
+ * Typed settings (docs/api-conventions.md "Settings", ADR 010): one zod schema per key, the value a
+ * client sends to `POST /api/settings/{name}` and the value `GET` answers. A key never saved
+ * answers its default.
  */
 
-/** The parts a probe code is built from, in the order configured (design §5 "Probe number"). */
+/**
+ * The parts a probe code is built from, in the order configured (docs/product-rules.md "Probe
+ * number").
+ */
 export const PROBE_CODE_PARTS = [
   'sex',
   'project_number',
@@ -71,12 +74,13 @@ export const synevoView = z.object({
 export type SynevoView = z.infer<typeof synevoView>;
 
 /**
- * The courier's and the support line's numbers, both required (spec "Phone settings"): a Polish
- * number's 9 digits, entered with or without +48. Empty only while never saved (the default).
+ * The courier's and the support line's numbers, both required (docs/product-rules.md "Validation"):
+ * a Polish number's 9 digits, entered with or without +48. Empty only while never saved (the
+ * default).
  */
 export const phoneValue = z.object({ courier: phoneField(), support: phoneField() });
 export type PhoneValue = z.infer<typeof phoneValue>;
-/** As read: the stored digits (response schemas take no transforms, design §7). */
+/** As read: the stored digits (response schemas take no transforms, docs/stack-notes.md). */
 export const phoneView = z.object({ courier: z.string(), support: z.string() });
 
 export const visitWindow = z.object({
@@ -163,7 +167,10 @@ export const visitsValue = z
   });
 export type VisitsValue = z.infer<typeof visitsValue>;
 
-/** Visit 2 at day 28 ± 3, then every 28 days ± 7, up to visit 10 (design §5 "Visit windows"). */
+/**
+ * Visit 2 at day 28 ± 3, then every 28 days ± 7, up to visit 10 (docs/product-rules.md "Visit
+ * windows").
+ */
 const defaultSchedule: VisitWindow[] = Array.from({ length: 9 }, (_, i) => ({
   visit: i + 2,
   day: 28 * (i + 1),

@@ -16,14 +16,17 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import type { VisitWindow } from './settings.js';
 
 /**
- * Visits (spec §3 "Visit", design §5 "Slot grid", "Recording a visit", "Visit windows", design §6
- * "Slots", "Visit"). Times of day travel as `HH:MM:SS` in answers and `HH:MM` or `HH:MM:SS` in
- * bodies, like the calendar rules.
+ * Visits (docs/product-rules.md "Slot grid", "Visit ordinal", "Recording a visit", "Visit windows";
+ * docs/api-conventions.md "Slots", "Visit"). Times of day travel as `HH:MM:SS` in answers and
+ * `HH:MM` or `HH:MM:SS` in bodies, like the calendar rules.
  */
 
 /** A reason for booking outside the window: a sentence or two, kept in the audit trail. */
 export const WINDOW_REASON_MAX = 1000;
-/** The doctor's comment on a recorded visit: rich text, sanitised on the server (design §5). */
+/**
+ * The doctor's comment on a recorded visit: rich text, sanitised on the server
+ * (docs/product-rules.md "Rich text").
+ */
 export const VISIT_COMMENT_MAX = RICH_TEXT_MAX;
 /** The visit's notes: rich text like the comment, edited on the visit's card (ADR 038). */
 export const VISIT_NOTES_MAX = RICH_TEXT_MAX;
@@ -213,7 +216,7 @@ export const visitsCount = z.object({
   data: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });
 
-/** The window of one visit number, as days (design §5 "Visit windows"). */
+/** The window of one visit number, as days (docs/product-rules.md "Visit windows"). */
 export const visitWindowView = z.object({
   visit: z.number().int(),
   target_date: z.string(),

@@ -198,7 +198,7 @@ export async function printAdminLoginDetails(
   return { login: current.login, password };
 }
 
-/** At start: makes sure an administrator exists (design.md §1). */
+/** At start: makes sure an administrator exists (README.md "Run it"). */
 export async function ensureInitialAdmin(
   db: Database,
   initial: { login: string; password: string | null },

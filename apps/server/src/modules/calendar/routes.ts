@@ -17,7 +17,7 @@ import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
 const tags = ['calendar'];
-/** Another unit's calendar, a missing unit or rule: 404 (design §4, ADR 025). */
+/** Another unit's calendar, a missing unit or rule: 404 (ADR 004, ADR 025). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 export const calendarRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -51,7 +51,10 @@ function duplicateAware<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
-/** The rules of a date with the global rules of its weekday (design §6). */
+/**
+ * The rules of a date with the global rules of its weekday (docs/api-conventions.md "Unit calendar
+ * rule").
+ */
 export async function rulesOfDay(
   db: Database,
   actor: Actor,
@@ -80,8 +83,8 @@ export async function rulesOfDay(
 /**
  * Every day of the month that a rule applies to (the date's own or its weekday's global ones),
  * with the month's global rules by ISO weekday. A day is blocked when a whole-day block applies:
- * the date's own, or a global one that no rule of the date unblocks (a date's rules win, design
- * §5).
+ * the date's own, or a global one that no rule of the date unblocks (a date's rules win,
+ * docs/product-rules.md "Work hours and slots").
  */
 export async function rulesCount(
   db: Database,

@@ -1,8 +1,8 @@
 import type { BatchMode } from '@portal/shared';
 
 /**
- * The columns of each import's template (design §6 "Import"), in order, with the Polish
- * explanation the template's second sheet shows.
+ * The columns of each import's template (docs/api-conventions.md "Import"), in order, with the
+ * Polish explanation the template's second sheet shows.
  */
 export const IMPORT_COLUMNS: Record<BatchMode, readonly (readonly [string, string])[]> = {
   patient_data: [

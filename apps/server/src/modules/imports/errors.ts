@@ -4,7 +4,10 @@ import { AppError } from '../../lib/errors.js';
 /** At most this many errors are listed; the rest are counted. */
 export const MAX_LISTED_ERRORS = 1000;
 
-/** "<file>, wiersz <n>, kolumna <name>: <message>" (spec §8), the message from its code. */
+/**
+ * "<file>, wiersz <n>, kolumna <name>: <message>" (docs/product-rules.md "Messages shown to
+ * users"), the message from its code.
+ */
 export function rowError(file: string, row: number, column: string, code: string): string {
   return `${file}, wiersz ${row}, kolumna ${column}: ${validationMessage(code)}`;
 }

@@ -96,8 +96,9 @@ export async function patientOptions(db: Database, actor: Actor, query: PatientO
 }
 
 /**
- * GET /api/patients/all (spec §7), for API clients: reachable patients that are not deleted, by
- * surname, first name and id, one page at a time, with the list pattern's total (ADR 021).
+ * GET /api/patients/all (docs/product-rules.md "Lists and paging"), for API clients: reachable
+ * patients that are not deleted, by surname, first name and id, one page at a time, with the list
+ * pattern's total (ADR 021).
  */
 export async function allPatients(db: Database, actor: Actor, query: PatientAllQuery) {
   const where = activeMatches(actor, query.search);

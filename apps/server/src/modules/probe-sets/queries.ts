@@ -41,8 +41,8 @@ export function orderShipment(kits: readonly KitRow[]): Shipment | null {
 }
 
 /**
- * The orders matching `where` in the shape of design §6, newest first, each with its kits, their
- * shipments and tracking histories. The caller scopes `where` (policies) and pages.
+ * The orders matching `where` in its API shape (docs/api-conventions.md), newest first, each with
+ * its kits, their shipments and tracking histories. The caller scopes `where` (policies) and pages.
  */
 export async function loadProbeSets(db: Queryable, where: SQL | undefined): Promise<ProbeSet[]> {
   const rows = await db

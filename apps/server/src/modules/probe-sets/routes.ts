@@ -25,7 +25,7 @@ import { listProbeSets } from './list.js';
 import * as service from './service.js';
 
 const tags = ['probe-sets'];
-/** Another unit's order, kit or patient and a missing one: 404 (design §4). */
+/** Another unit's order, kit or patient and a missing one: 404 (ADR 004). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const patientParams = z.object({ patient_id: pathIdField() });
 

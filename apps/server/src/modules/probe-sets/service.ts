@@ -13,7 +13,10 @@ import { loadProbeSet, loadProbeSets } from './queries.js';
 /** The job that asks the tracking provider about one kit (handled by modules/shipments). */
 export const REFRESH_KIT_JOB = 'shipments.refresh';
 
-/** One reachable order in the shape of design §6 (another unit's or a missing one: 404). */
+/**
+ * One reachable order in its API shape (docs/api-conventions.md) (another unit's or a missing one:
+ * 404).
+ */
 export async function getProbeSet(db: Database, actor: Actor, id: number): Promise<ProbeSet> {
   await findReachableProbeSet(db, actor, id);
   const found = await loadProbeSet(db, id);
@@ -32,10 +35,11 @@ export async function patientProbeSets(
 }
 
 /**
- * Accepts (1) or rejects (2, with its reason) a registered order (spec §4). One conditional
- * UPDATE `where status = 0`: of two coordinators deciding at once exactly one changes the row,
- * the other finds it decided (409 `already_decided`); a stale `version` of a still registered
- * order answers 409 `conflict`. A deleted patient's orders are read-only (409 patient_deleted).
+ * Accepts (1) or rejects (2, with its reason) a registered order (docs/product-rules.md "Records
+ * and their states"). One conditional UPDATE `where status = 0`: of two coordinators deciding at
+ * once exactly one changes the row, the other finds it decided (409 `already_decided`); a stale
+ * `version` of a still registered order answers 409 `conflict`. A deleted patient's orders are
+ * read-only (409 patient_deleted).
  */
 export async function decideProbeSet(
   db: Database,

@@ -14,7 +14,10 @@ import { unitScope } from '../../policies/units.js';
 import { patientSearch } from '../patients/search.js';
 import { userNameSql } from './queries.js';
 
-/** Alerts matching `where`, in the shape of design §6 with the patient's and acknowledger's names. */
+/**
+ * Alerts matching `where`, in its API shape (docs/api-conventions.md) with the patient's and
+ * acknowledger's names.
+ */
 async function loadAlerts(db: Queryable, where: SQL | undefined): Promise<SafetyAlert[]> {
   const rows = await db
     .select({
@@ -99,10 +102,10 @@ export async function listAlerts(
 }
 
 /**
- * Acknowledges an open alert (design §5): when, who and why, audited by the trigger on
- * safety_alerts. Another unit's alert: 404; already acknowledged: 409 `already_acknowledged`;
- * a stale `version`: 409 `conflict`. A deleted patient's alert may still be acknowledged: a
- * safety signal must not stay open because the patient left the study.
+ * Acknowledges an open alert (docs/product-rules.md "Safety alerts"): when, who and why, audited by
+ * the trigger on safety_alerts. Another unit's alert: 404; already acknowledged: 409
+ * `already_acknowledged`; a stale `version`: 409 `conflict`. A deleted patient's alert may still be
+ * acknowledged: a safety signal must not stay open because the patient left the study.
  */
 export async function acknowledgeAlert(
   db: Database,

@@ -21,7 +21,7 @@ import { actorOf } from '../../plugins/auth.js';
 import * as service from './create-service.js';
 
 const tags = ['probes'];
-/** Another unit's sample or patient and a missing one: 404 (design §4). */
+/** Another unit's sample or patient and a missing one: 404 (ADR 004). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const patientParams = z.object({ patient_id: pathIdField() });
 

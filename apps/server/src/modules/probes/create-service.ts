@@ -61,9 +61,9 @@ export async function orderLink(db: Queryable): Promise<{ url: string }> {
 }
 
 /**
- * The number the next sample of a reachable patient would get (design §5): never reserved, so
- * two previews give the same code and the saved sample may get another one if someone else saved
- * first. One prepared statement.
+ * The number the next sample of a reachable patient would get (docs/product-rules.md "Probe
+ * number"): never reserved, so two previews give the same code and the saved sample may get another
+ * one if someone else saved first. One prepared statement.
  */
 export async function previewCode(
   db: Database,
@@ -155,11 +155,12 @@ async function freeCode(tx: Queryable, base: string): Promise<string> {
 }
 
 /**
- * Creates a sample (design §5, §6): the final code is built here from the saved configuration,
- * with the patient row locked so that samples of one patient get numbers 1, 2, 3… even when
- * saved at the same moment, and a suffix when the code is another sample's already (a code is
- * inserted ON CONFLICT DO NOTHING: a concurrent sample of another patient that took it first
- * makes this one try the next suffix). The laboratory address is copied from its setting.
+ * Creates a sample (docs/product-rules.md "Probe number"; docs/api-conventions.md "Probe"): the
+ * final code is built here from the saved configuration, with the patient row locked so that
+ * samples of one patient get numbers 1, 2, 3… even when saved at the same moment, and a suffix when
+ * the code is another sample's already (a code is inserted ON CONFLICT DO NOTHING: a concurrent
+ * sample of another patient that took it first makes this one try the next suffix). The laboratory
+ * address is copied from its setting.
  */
 export async function createProbe(
   db: Database,
@@ -232,7 +233,7 @@ export async function createProbe(
 }
 
 /**
- * One reachable sample in the shape of design §6 (another unit's or a missing one: 404), with
+ * One reachable sample in its API shape (docs/api-conventions.md; another unit's or a missing one: 404), with
  * the laboratory's refusals of its results (ADR 032).
  */
 export async function getProbe(db: Database, actor: Actor, id: number): Promise<ProbeDetail> {

@@ -6,7 +6,7 @@ import { actorOf } from '../../plugins/auth.js';
 import { labelFactsOf, labelFileName, labelPdf, labelZpl } from './label-service.js';
 
 const tags = ['probes'];
-/** Another unit's sample or a missing one: 404 (design §4). */
+/** Another unit's sample or a missing one: 404 (ADR 004). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** Samples: labels as ZPL for a Zebra printer and as a PDF sheet (ADR 030). */

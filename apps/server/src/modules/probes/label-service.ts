@@ -5,14 +5,16 @@ import { fonts, pdfToBuffer } from '../../lib/pdf.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findReachableProbe } from '../../policies/probes.js';
 
-/** What a label shows: the place and material words, and the code (design §5 "Labels"). */
+/**
+ * What a label shows: the place and material words, and the code (docs/product-rules.md "Labels").
+ */
 export interface LabelFacts {
   code: string;
   type_of_material: 'venous' | 'capillary';
   collect_place: 'clinic' | 'home';
 }
 
-/** "POR - ŻYL", "DOM - WŁO", … (spec §9). */
+/** "POR - ŻYL", "DOM - WŁO", … (docs/product-rules.md "Labels"). */
 export function labelHeading(facts: Pick<LabelFacts, 'type_of_material' | 'collect_place'>) {
   const place = facts.collect_place === 'clinic' ? 'POR' : 'DOM';
   const material = facts.type_of_material === 'venous' ? 'ŻYL' : 'WŁO';

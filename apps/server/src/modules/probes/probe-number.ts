@@ -6,9 +6,9 @@ import type { Database, Queryable } from '../../db/client.js';
 import { patientInclusions, patients, probes, settings } from '../../db/schema.js';
 
 /**
- * The probe number (design §5 "Probe number"): the facts of a patient a code is built from, read
- * in ONE statement (patient, inclusion group, the patient's highest probe number and the saved
- * configuration), so that the preview stays far below 5 ms.
+ * The probe number (docs/product-rules.md "Probe number"): the facts of a patient a code is built
+ * from, read in ONE statement (patient, inclusion group, the patient's highest probe number and the
+ * saved configuration), so that the preview stays far below 5 ms.
  */
 
 /**

@@ -44,8 +44,9 @@ export function userNameSql(userId: SQL | AnyPgColumn): SQL<string> {
 }
 
 /**
- * The samples matching `where`, in the shape of design §6, newest first, with their medicines,
- * results, the reference range of each result for the patient's sex and the out-of-norm flags.
+ * The samples matching `where`, in its API shape (docs/api-conventions.md), newest first, with
+ * their medicines, results, the reference range of each result for the patient's sex and the
+ * out-of-norm flags.
  */
 export async function loadProbes(db: Queryable, where: SQL | undefined): Promise<Probe[]> {
   const rows = await db
@@ -116,7 +117,10 @@ export interface ProbeRelations {
   set?: Probe['set'];
 }
 
-/** A probe row in the shape of design §6: every field named, so no new column leaks out. */
+/**
+ * A probe row in its API shape (docs/api-conventions.md): every field named, so no new column leaks
+ * out.
+ */
 export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
   const { sex, ranges } = related;
   const biochemistry = {
@@ -211,9 +215,9 @@ export function presentProbe(probe: ProbeRow, related: ProbeRelations): Probe {
 }
 
 /**
- * The laboratory's own range, sent with its result, wins over the study's (design §5
- * "Laboratory integration"): a "<1.2" range is a "<" limit like the study's `below`. A range
- * without a bound (text only) keeps the study's.
+ * The laboratory's own range, sent with its result, wins over the study's (docs/product-rules.md
+ * "Out of norm" "Laboratory integration"): a "<1.2" range is a "<" limit like the study's `below`.
+ * A range without a bound (text only) keeps the study's.
  */
 export function fromLaboratory(
   lab: LabRange | undefined,
@@ -229,7 +233,7 @@ export function fromLaboratory(
   return { unit, min: lab.min, max: lab.max, below: null, source: 'laboratory' };
 }
 
-/** One sample by id in the shape of design §6, or null. */
+/** One sample by id in its API shape (docs/api-conventions.md), or null. */
 export async function loadProbe(db: Queryable, id: number): Promise<Probe | null> {
   const [found] = await loadProbes(db, eq(probes.id, id));
   return found ?? null;

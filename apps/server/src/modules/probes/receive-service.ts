@@ -47,12 +47,13 @@ async function loadReceived(db: Queryable, id: number): Promise<ReceivedProbe> {
 }
 
 /**
- * Records a scanned label's arrival at the laboratory (design §6): the first scan sets the time
- * and the user and moves `collected` to `sent` (a sample with results keeps `received`). The
- * claim is one conditional UPDATE … WHERE arrived_at IS NULL, so of two simultaneous scans the
- * second waits for the first's row lock, then finds the row taken and answers 409
+ * Records a scanned label's arrival at the laboratory (docs/api-conventions.md "Probe"): the first
+ * scan sets the time and the user and moves `collected` to `sent` (a sample with results keeps
+ * `received`). The claim is one conditional UPDATE … WHERE arrived_at IS NULL, so of two
+ * simultaneous scans the second waits for the first's row lock, then finds the row taken and
+ * answers 409
  * `already_received` with the first scan's time and user. An unknown code and another unit's
- * sample answer 404 alike (design §4).
+ * sample answer 404 alike (ADR 004).
  *
  * The scan is found as written, else as the label's barcode-safe bytes without letter case
  * (ADR 035): a scanner with Caps Lock, or one that sends `L` for an old label's `Ł`, still finds

@@ -24,10 +24,11 @@ export function isFutureDay(day: string, now: Date = new Date()): boolean {
 }
 
 /**
- * Results entered by hand (design §5 "Sample results", ADR 030). What the body leaves out stays
- * as it was; null clears a value. Storing any measured value stamps `results_at` and moves the
- * sample to `received`; a body that only clears keeps both. A concentration must name one of the
- * sample's medicines (422 on `concentrations_results.concentrations`); the day of analysis may
+ * Results entered by hand (docs/product-rules.md "Sample results", ADR 030). What the body leaves
+ * out stays as it was; null clears a value. Storing any measured value stamps `results_at` and
+ * moves the sample to `received`; a body that only clears keeps both. A concentration must name one
+ * of the sample's medicines (422 on `concentrations_results.concentrations`); the day of analysis
+ * may
  * not lie in the future (422 `future_date`, ADR 037). A stale `version` answers
  * 409 `conflict`; a deleted patient's sample is read-only (409 `patient_deleted`). Everything,
  * the safety rules included, happens in one transaction, and the audit triggers on probes and

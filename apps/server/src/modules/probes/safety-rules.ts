@@ -2,7 +2,8 @@ import { rangeFor, upperLimitOfNormal } from '@portal/shared';
 import type { ReferenceRangeRow, SafetyRule, Sex } from '@portal/shared';
 
 /**
- * The safety rules of design §5 as pure functions (ADR 030): the numbers come from the
+ * The safety rules of docs/product-rules.md "Safety alerts" as pure functions (ADR 030): the
+ * numbers come from the
  * `safety_rules` table (`params`) and the limits from `reference_ranges`, so a study can change
  * both without code. A disabled rule never fires. What fires is returned with the values and
  * limits that made it fire (the alert's `details`); nothing here touches the database.

@@ -8,10 +8,10 @@ import { evaluateHysLaw, evaluateQtcf } from './safety-rules.js';
 import type { Firing, SafetyRuleConfig } from './safety-rules.js';
 
 /**
- * Safety alerts (design §5, ADR 030): evaluated inside the transaction that stores a sample's
- * results or a visit's ECG, so an alert exists exactly when the values that fired it do. Free
- * of HTTP: the laboratory import calls evaluateProbeAlerts too. Needs a transaction opened by
- * inTransaction (the audit trigger on safety_alerts reads its actor).
+ * Safety alerts (docs/product-rules.md "Safety alerts", ADR 030): evaluated inside the transaction
+ * that stores a sample's results or a visit's ECG, so an alert exists exactly when the values that
+ * fired it do. Free of HTTP: the laboratory import calls evaluateProbeAlerts too. Needs a
+ * transaction opened by inTransaction (the audit trigger on safety_alerts reads its actor).
  *
  * A rule that fires opens an alert, or refreshes the details of the open alert of the same rule
  * and source (one open alert per rule and sample or visit, by partial unique index). A rule that

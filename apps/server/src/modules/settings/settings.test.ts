@@ -157,7 +157,7 @@ describe('saving settings', () => {
         'value.support': ['This field is required'],
       },
     });
-    // Both numbers are required (spec "Phone settings").
+    // Both numbers are required (docs/product-rules.md "Validation").
     expect((await post('phone', { value: { courier: '', support: ' ' } })).json()).toEqual({
       status: 'validation_error',
       errors: {

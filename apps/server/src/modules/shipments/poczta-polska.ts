@@ -37,7 +37,7 @@ const DELIVERY_NAME = /^(doręczen|odebran|wydan\w* adresatowi)/i;
 const parser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
-  // Entities stay text (no expansion, no external fetch): design §7.
+  // Entities stay text (no expansion, no external fetch): docs/stack-notes.md.
   processEntities: false,
   htmlEntities: false,
   parseTagValue: false,

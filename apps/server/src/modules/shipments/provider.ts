@@ -1,7 +1,7 @@
 /**
- * Where a kit's shipment status comes from (design §5 "Shipments", ADR 031). The real provider
- * asks Poczta Polska's public tracking service; the fake (tests and the demo) moves a shipment
- * one status further on each call. `TRACKING_PROVIDER` chooses: `poczta-polska` or `fake`.
+ * Where a kit's shipment status comes from (docs/product-rules.md "Shipments", ADR 031). The real
+ * provider asks Poczta Polska's public tracking service; the fake (tests and the demo) moves a
+ * shipment one status further on each call. `TRACKING_PROVIDER` chooses: `poczta-polska` or `fake`.
  */
 
 /** One event in a shipment's history as the provider reports it. */

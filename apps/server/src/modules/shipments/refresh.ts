@@ -7,9 +7,9 @@ import { TrackingError } from './provider.js';
 import type { TrackingEvent, TrackingProvider, TrackingResult } from './provider.js';
 
 /**
- * The numbers of a refresh (design §5 "Shipments", ADR 031). A batch of `BATCH` kits is claimed
- * at a time and asked about `CONCURRENCY` at once, each call cut off after `TIMEOUT_MS`; the
- * lease must outlast a whole batch (ceil(20 / 5) × 10 s = 40 s) with room to store the answers.
+ * The numbers of a refresh (docs/product-rules.md "Shipments", ADR 031). A batch of `BATCH` kits is
+ * claimed at a time and asked about `CONCURRENCY` at once, each call cut off after `TIMEOUT_MS`;
+ * the lease must outlast a whole batch (ceil(20 / 5) × 10 s = 40 s) with room to store the answers.
  */
 export const REFRESH_DEFAULTS = {
   leaseSeconds: 120,

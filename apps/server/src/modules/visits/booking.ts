@@ -32,8 +32,9 @@ import {
 export const notAvailable = () => conflict('not_available');
 
 /**
- * The slot indexes are the real guard (design §5, ADR 027): whatever was checked before, two
- * bookings of one slot at the same moment meet here, and the loser hears `not_available`.
+ * The slot indexes are the real guard (docs/product-rules.md "Slot grid", ADR 027): whatever was
+ * checked before, two bookings of one slot at the same moment meet here, and the loser hears
+ * `not_available`.
  */
 async function slotGuarded<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -215,8 +216,8 @@ function decideBooking(
   const refusal = slotRefusal(body, setting, context.rules, now);
   if (refusal === 'invalid') throw invalid({ started_at: ['invalid_time'] });
   if (refusal) throw notAvailable();
-  // Visit windows (design §5): the visit's number is 1 + the live visits before it; number 1
-  // and numbers the schedule does not list have no window.
+  // Visit windows (docs/product-rules.md "Visit windows"): the visit's number is 1 + the live
+  // visits before it; number 1 and numbers the schedule does not list have no window.
   const number = context.before + 1;
   const window =
     number === 1 || !context.first ? null : visitWindowOf(setting.schedule, context.first, number);

@@ -13,10 +13,10 @@ import { readSetting } from '../settings/service.js';
 import { patientSearch } from '../patients/search.js';
 
 /**
- * Overdue visits (design §5 "Visit windows", ADR 029): patients (not deleted, not finished) with
- * a first live visit whose next visit number n = live visits + 1 is in the study schedule and
- * whose window (`visitWindowOf`: first visit + day ± window_days) closed before today in
- * Warsaw. A booked future visit counts as a visit: its patient is no longer overdue for it.
+ * Overdue visits (docs/product-rules.md "Visit windows", ADR 029): patients (not deleted, not
+ * finished) with a first live visit whose next visit number n = live visits + 1 is in the study
+ * schedule and whose window (`visitWindowOf`: first visit + day ± window_days) closed before today
+ * in Warsaw. A booked future visit counts as a visit: its patient is no longer overdue for it.
  *
  * One SQL statement: the schedule as a VALUES list joined to a per-patient aggregate of live
  * visits (see overdueRows for which visits it reads).
@@ -95,7 +95,7 @@ export async function listOverdue(
   query: OverdueQuery,
   today = warsawDay(),
 ): Promise<OverdueList> {
-  // A doctor naming another unit learns nothing about it, as everywhere else (design §4).
+  // A doctor naming another unit learns nothing about it, as everywhere else (ADR 004).
   if (query.unit_id !== undefined && !reachesUnit(actor, query.unit_id)) throw notFound();
   const { schedule } = (await readSetting(db, 'visits')).value as VisitsValue;
   if (schedule.length === 0) return { data: [], total: 0, total_kind: 'exact' };

@@ -13,7 +13,7 @@ export type VisitRow = typeof visits.$inferSelect;
 export const liveVisit = isNull(visits.cancelled_at);
 
 /**
- * The visits matching `where` (live ones only), in the shape of design §6, ordered by date and
+ * The visits matching `where` (live ones only), in its API shape (docs/api-conventions.md), ordered by date and
  * time. The ordinal is the visit's position among the patient's live visits by date and time,
  * counted in the database so that it is the same on every screen. Each carries the actor's
  * abilities on it (ADR 045), judged at `now`.
@@ -115,7 +115,10 @@ export interface VisitRelations {
   abilities: Visit['abilities'];
 }
 
-/** A visit row in the shape of design §6: every field named, so no new column leaks out. */
+/**
+ * A visit row in its API shape (docs/api-conventions.md): every field named, so no new column leaks
+ * out.
+ */
 export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
   const results = {
     qt: visit.qt,
@@ -151,7 +154,7 @@ export function presentVisit(visit: VisitRow, related: VisitRelations): Visit {
   };
 }
 
-/** One live visit by id in the shape of design §6, or null. */
+/** One live visit by id in its API shape (docs/api-conventions.md), or null. */
 export async function loadVisit(db: Queryable, actor: Actor, id: number): Promise<Visit | null> {
   const [found] = await loadVisits(db, actor, eq(visits.id, id));
   return found ?? null;

@@ -13,7 +13,7 @@ import { actorOf } from '../../plugins/auth.js';
 import * as service from './record-service.js';
 
 const tags = ['visits'];
-/** Another unit's visit, a cancelled or a missing one: 404 (design §4). */
+/** Another unit's visit, a cancelled or a missing one: 404 (ADR 004). */
 const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** Visits: one visit's card and its recorded ECG (ADR 028). */

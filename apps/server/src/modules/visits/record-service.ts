@@ -12,7 +12,10 @@ import { assertVisitRecordable, findReachableVisit } from '../../policies/visits
 import { evaluateVisitAlerts } from '../probes/safety.js';
 import { liveVisit, loadVisit } from './queries.js';
 
-/** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
+/**
+ * One reachable live visit in its API shape (docs/api-conventions.md) (another unit's or a
+ * cancelled one: 404).
+ */
 export async function getVisit(db: Database, actor: Actor, id: number): Promise<Visit> {
   await findReachableVisit(db, actor, id);
   const found = await loadVisit(db, actor, id);
@@ -21,8 +24,8 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
 }
 
 /**
- * Records a visit (design §5 "Recording a visit"): done or not, the comment (sanitised rich
- * text) and the measured ECG, with QTcB and QTcF computed here, never taken from the client.
+ * Records a visit (docs/product-rules.md "Recording a visit"): done or not, the comment (sanitised
+ * rich text) and the measured ECG, with QTcB and QTcF computed here, never taken from the client.
  * The body replaces what was recorded (a value left out is cleared). Allowed from the visit's
  * day on in Europe/Warsaw (409 `too_early` before: a visit that has not happened cannot be
  * done); a deleted patient's visit is read-only (409 `patient_deleted`); a stale `version`
@@ -60,7 +63,8 @@ export async function recordVisit(
         ),
       )
       .returning({ id: visits.id });
-    // The safety rules on QTcF (design §5) in the same transaction as the ECG they judge.
+    // The safety rules on QTcF (docs/product-rules.md "Safety alerts") in the same transaction as
+    // the ECG they judge.
     if (row) await evaluateVisitAlerts(tx, id);
     return row;
   });

@@ -65,8 +65,8 @@ export const rulesForDay = (db: Queryable, unitId: number | SQL, date: string | 
 const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 
 /**
- * Every open slot of a unit's day with the live visit in it (design §6 "Slots"). Three short
- * queries, sent together: the setting, the unit with the day's rules, the day's visits.
+ * Every open slot of a unit's day with the live visit in it (docs/api-conventions.md "Slots").
+ * Three short queries, sent together: the setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
   db: Database,

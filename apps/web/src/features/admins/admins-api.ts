@@ -19,7 +19,7 @@ export function useSaveAdmin(id: number | null) {
       id === null
         ? api.post<AdminSaved>('/admins', body)
         : api.put<AdminSaved>(`/admins/${id}`, { ...body, version }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.admins] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.admins) }),
   });
 }
 
@@ -28,7 +28,7 @@ export function useReloadAdmin(id: number | null) {
   const queryClient = useQueryClient();
   return async (): Promise<Admin | null> => {
     if (id === null) return null;
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.admins] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.admins) });
     return api.request<Admin>(`/admins/${id}`);
   };
 }

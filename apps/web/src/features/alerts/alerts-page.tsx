@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { SafetyAlert } from '@portal/shared';
-import { ALERTS_ENTITY } from '../../api/alerts';
+import { ENTITY } from '../../api/query-keys';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -23,8 +23,9 @@ type StatusFilter = (typeof STATUSES)[number];
 const fullName = (alert: SafetyAlert) => `${alert.patient.surname} ${alert.patient.firstname}`;
 
 /**
- * /alerts, "Alerty bezpieczeństwa": the safety alerts of the patients the user reaches (design
- * §5), open ones first by default, with their values, source and acknowledgement.
+ * /alerts, "Alerty bezpieczeństwa": the safety alerts of the patients the user reaches
+ * (docs/product-rules.md "Safety alerts"), open ones first by default, with their values, source
+ * and acknowledgement.
  */
 export function AlertsPage() {
   const { t } = useTranslation();
@@ -34,7 +35,7 @@ export function AlertsPage() {
   const [acknowledging, setAcknowledging] = useState<SafetyAlert | null>(null);
   const detailsText = useAlertDetailsText();
   const list = useListQuery<SafetyAlert>({
-    entity: ALERTS_ENTITY,
+    entity: ENTITY.alerts,
     path: '/alerts',
     orderBy: 'created_at',
     direction: 'desc',

@@ -14,9 +14,9 @@ export function useAnnouncements() {
 }
 
 /**
- * The list as the spec describes it (§4 "Global messages"): a sent announcement is placed first
- * and the count goes up by one, an edited one replaced by id, a deleted one removed by id. The
- * cache changes at once; a refetch afterwards brings the read counts up to date.
+ * The list as docs/product-rules.md "Records and their states" describes it: a sent announcement is
+ * placed first and the count goes up by one, an edited one replaced by id, a deleted one removed by
+ * id. The cache changes at once; a refetch afterwards brings the read counts up to date.
  */
 function useListUpdate() {
   const queryClient = useQueryClient();

@@ -69,7 +69,7 @@ function Byline({ announcement }: { announcement: Announcement }) {
 }
 
 /**
- * 'Komunikaty' (spec "Messages (announcements)"): announcements to every patient, newest first.
+ * 'Komunikaty' (docs/product-rules.md "Records and their states"): announcements to every patient, newest first.
  * A card opens the edit dialog (with delete) when the server says the user may change it
  * (`abilities`, ADR 045: administrators any, a doctor the own); others open read-only.
  */

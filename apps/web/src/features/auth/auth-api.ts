@@ -7,7 +7,7 @@ import type {
 } from '@portal/shared';
 import { api } from '../../lib/api-client';
 
-/** A doctor signs in with the e-mail as login (design §4). */
+/** A doctor signs in with the e-mail as login (ADR 004). */
 export function login(role: Role, body: LoginBody) {
   return api.request<LoginResponse>(`/auth/login/${role}`, { method: 'POST', body, auth: false });
 }

@@ -10,7 +10,6 @@ import {
   ownWholeDayBlock,
   ruleHours,
   summaryOf,
-  weekdayName,
 } from './calendar-days';
 
 const rule = (over: Partial<CalendarRule>): CalendarRule => ({
@@ -59,8 +58,6 @@ describe('calendar days', () => {
     expect(firstOfMonth('2026-02-28')).toBe('2026-02-01');
     expect(ruleHours(rule({}))).toBe('08:00–12:00');
     expect(dayOfMonthLabel('2026-01-05')).toBe('05.01.2026');
-    expect(weekdayName('2026-12-07', 'pl')).toBe('poniedziałek');
-    expect(weekdayName('2026-12-13', 'en')).toBe('Sunday');
   });
 
   it('finds only the date’s own whole-day block for the switch', () => {

@@ -1,5 +1,6 @@
 import { calendarWeekday, WHOLE_DAY_END, WHOLE_DAY_START } from '@portal/shared';
 import type { CalendarDayCount, CalendarRule, CalendarRulesCount } from '@portal/shared';
+import { shortTime } from '../../lib/format';
 
 /** What the month grid shows on one day: its number of rules and whether it is fully blocked. */
 export interface DaySummary {
@@ -35,11 +36,6 @@ export function firstOfMonth(date: string): string {
   return `${date.slice(0, 7)}-01`;
 }
 
-/** `HH:MM:SS` → `HH:MM`, as the screen shows and the time inputs take. */
-export function shortTime(time: string): string {
-  return time.slice(0, 5);
-}
-
 /** "08:00–12:00". */
 export function ruleHours(rule: Pick<CalendarRule, 'started_at' | 'ended_at'>): string {
   return `${shortTime(rule.started_at)}–${shortTime(rule.ended_at)}`;
@@ -68,14 +64,7 @@ export function appliesOn(rule: Pick<CalendarRule, 'date' | 'is_global'>, date: 
   return rule.is_global ? calendarWeekday(rule.date) === calendarWeekday(date) : rule.date === date;
 }
 
-/** The weekday's name in the UI language ("poniedziałek"), whatever the browser's zone. */
-export function weekdayName(date: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
-}
-
-/** DD.MM.YYYY (design §5). */
+/** DD.MM.YYYY (docs/product-rules.md "Dates and times"). */
 export function dayOfMonthLabel(date: string): string {
   return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 }

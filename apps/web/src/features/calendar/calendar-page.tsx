@@ -35,8 +35,8 @@ import {
   ownWholeDayBlock,
   ruleHours,
   summaryOf,
-  weekdayName,
 } from './calendar-days';
+import { weekdayName } from '../../lib/format';
 import classes from './calendar-page.module.css';
 import { RuleModal } from './rule-modal';
 
@@ -268,7 +268,10 @@ function MonthCalendar({
   );
 }
 
-/** `/units/calendar/:unitId`: a unit's work hours (spec "Unit calendar", ADR 026). */
+/**
+ * `/units/calendar/:unitId`: a unit's work hours (ADR 026; docs/product-rules.md "Work hours and
+ * slots").
+ */
 export function CalendarPage() {
   const { t } = useTranslation();
   const params = useParams();

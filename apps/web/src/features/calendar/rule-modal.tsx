@@ -12,7 +12,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
 import { useSaveRule } from './calendar-api';
-import { shortTime } from './calendar-days';
+import { shortTime } from '../../lib/format';
 
 interface RuleFormValues extends Record<string, unknown> {
   unit_id: number;

@@ -19,7 +19,7 @@ export function useSaveDoctor(id: number | null) {
       id === null
         ? api.post<DoctorSaved>('/doctors', body)
         : api.put<DoctorSaved>(`/doctors/${id}`, { ...body, version }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.doctors] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.doctors) }),
   });
 }
 
@@ -28,7 +28,7 @@ export function useReloadDoctor(id: number | null) {
   const queryClient = useQueryClient();
   return async (): Promise<Doctor | null> => {
     if (id === null) return null;
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.doctors] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.doctors) });
     return api.request<Doctor>(`/doctors/${id}`);
   };
 }

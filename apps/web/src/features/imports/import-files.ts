@@ -1,6 +1,9 @@
 import { IMPORT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
 
-/** What the picker offers (spec §5): by MIME type and, for odd browser types, by extension. */
+/**
+ * What the picker offers (docs/product-rules.md "Validation"): by MIME type and, for odd browser
+ * types, by extension.
+ */
 export const IMPORT_ACCEPT: Record<string, string[]> = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
   'application/vnd.ms-excel': ['.xls'],

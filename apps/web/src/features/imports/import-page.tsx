@@ -29,8 +29,9 @@ import type { ImportPhase } from './imports-api';
 import type { ImportOutcome } from './import-outcome';
 
 /**
- * "Import danych" (`/data_import`, administrators; spec "Data import"): pick files, import
- * patients or results as one batch, flush what imports wrote and restore it from the batches.
+ * "Import danych" (`/data_import`, administrators; docs/product-rules.md "Imports"): pick files,
+ * import patients or results as one batch, flush what imports wrote and restore it from the
+ * batches.
  * A user with a generated password never gets here: RequireSession sends every screen to
  * /changepassword first.
  */

@@ -5,8 +5,9 @@ import type { ImportOutcome } from './import-outcome';
 import { useCountsText } from './import-counts';
 
 /**
- * After "Importuj wyniki" / "Importuj dane pacjentów" (spec "Data import"): the success heading
- * with what was written, or the error heading with EVERY error of the rejected batch.
+ * After "Importuj wyniki" / "Importuj dane pacjentów" (docs/product-rules.md "Imports"): the
+ * success heading with what was written, or the error heading with EVERY error of the rejected
+ * batch.
  */
 export function ImportResultModal({
   outcome,

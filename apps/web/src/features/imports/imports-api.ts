@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { importBatchList } from '@portal/shared';
 import type { BatchMode, ImportBatch, ImportMode } from '@portal/shared';
-import { ENTITY } from '../../api/query-keys';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { currentLanguage } from '../../i18n/i18n';
 import { ApiError, isApiError } from '../../lib/api';
 import { api } from '../../lib/api-client';
@@ -9,8 +9,6 @@ import { sessionStore } from '../../lib/session';
 import { uploadPercent } from './import-files';
 import { outcomeOf } from './import-outcome';
 import type { ImportOutcome } from './import-outcome';
-
-const BATCHES_KEY = ['imports', 'batches'] as const;
 
 /** Where a request stands: bytes going up (with percent), then the server validating. */
 export type ImportPhase = { kind: 'uploading'; percent: number } | { kind: 'processing' };
@@ -89,7 +87,7 @@ export async function sendImport(
 
 export function useImportBatches() {
   return useQuery({
-    queryKey: BATCHES_KEY,
+    queryKey: queryKeys.importBatches(),
     queryFn: async ({ signal }) =>
       importBatchList.parse(await api.request<unknown>('/data_import/batches', { signal })).data,
   });
@@ -100,9 +98,9 @@ function useInvalidateImported() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: BATCHES_KEY }),
-      queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
-      queryClient.invalidateQueries({ queryKey: [ENTITY.probes] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.importBatches() }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) }),
     ]);
 }
 

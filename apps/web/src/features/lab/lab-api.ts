@@ -1,11 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MatchPreview, ProbeListItem, UnmatchedResult, UnmatchedSaved } from '@portal/shared';
-import { ENTITY } from '../../api/query-keys';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { useListQuery } from '../../components/use-list-query';
 import { api } from '../../lib/api-client';
-
-/** Every unmatched-results query starts with it: a match or a discard refreshes them all. */
-export const UNMATCHED_ENTITY = 'lab_unmatched';
 
 /** How many samples the match dialog's picker offers for the typed code. */
 const PICKER_LIMIT = 10;
@@ -13,7 +10,7 @@ const PICKER_LIMIT = 10;
 /** GET /api/lab/unmatched?status=…: one status, newest first. */
 export function useUnmatchedList(status: UnmatchedResult['status']) {
   return useListQuery<UnmatchedResult>({
-    entity: UNMATCHED_ENTITY,
+    entity: ENTITY.labUnmatched,
     path: '/lab/unmatched',
     orderBy: 'created_at',
     direction: 'desc',
@@ -24,7 +21,7 @@ export function useUnmatchedList(status: UnmatchedResult['status']) {
 /** GET /api/probes?search=…: the samples whose code (or patient) matches what was typed. */
 export function useProbeSearch(term: string) {
   return useQuery({
-    queryKey: [ENTITY.probes, 'lab-picker', term] as const,
+    queryKey: queryKeys.probeSearch(term),
     queryFn: ({ signal }) =>
       api.request<{ data: ProbeListItem[] }>('/probes', {
         signal,
@@ -48,7 +45,7 @@ export function useProbeSearch(term: string) {
  */
 export function useMatchPreview(rowId: number, probeId: number | null) {
   return useQuery({
-    queryKey: [UNMATCHED_ENTITY, 'preview', rowId, probeId] as const,
+    queryKey: queryKeys.unmatchedPreview(rowId, probeId),
     queryFn: ({ signal }) =>
       api.request<MatchPreview>(`/lab/unmatched/${rowId}/preview`, {
         signal,
@@ -66,8 +63,8 @@ export function useMatchPreview(rowId: number, probeId: number | null) {
 export function useResolveUnmatched() {
   const queryClient = useQueryClient();
   const settle = (probes: boolean) => async () => {
-    await queryClient.invalidateQueries({ queryKey: [UNMATCHED_ENTITY] });
-    if (probes) await queryClient.invalidateQueries({ queryKey: [ENTITY.probes] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.labUnmatched) });
+    if (probes) await queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) });
   };
   const match = useMutation({
     mutationFn: ({

@@ -5,7 +5,7 @@ import { useCredentialsSheet } from '../../components/credentials-modal';
 /**
  * "Drukuj" after a registration: the wizard hands the new patient's login details to the patients
  * list, which shows them in the credentials sheet; closing the sheet leaves the user on the list
- * (spec §4, registration). Kept in memory only, taken once.
+ * (docs/product-rules.md "Patient wizard", registration). Kept in memory only, taken once.
  */
 let pending: PatientCreated['patient'] | null = null;
 

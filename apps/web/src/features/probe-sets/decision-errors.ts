@@ -2,8 +2,9 @@ import { isApiError } from '../../lib/api';
 
 /**
  * What to say when a write is refused because the order moved on under this screen (409,
- * design §3): the patient's data was deleted (`patient_deleted`: the order is read-only now), or
- * someone else decided it, changed it or it is no longer accepted (`already_decided`, `conflict`,
+ * docs/api-conventions.md): the patient's data was deleted (`patient_deleted`: the order is
+ * read-only now), or someone else decided it, changed it or it is no longer accepted
+ * (`already_decided`, `conflict`,
  * `not_accepted`). Either way the screen reloads the order. Null for any other failure.
  */
 export function orderRefusalKey(

@@ -16,7 +16,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, kitCode, trackingBody } from '@portal/shared';
 import type { ProbeSetKit } from '@portal/shared';
-import { shipmentStatusText } from '../../components/probe-set-format';
+import { shipmentStatusText } from '../../entities/kit-orders/probe-set-format';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
 import { validateWith } from '../../lib/form-validation';
@@ -25,8 +25,9 @@ import { orderRefusalKey } from './decision-errors';
 import { useSaveTracking } from './probe-sets-api';
 
 /**
- * One kit of an accepted order (spec §4): its waybill, locked once saved until "Edytuj" unlocks
- * it; its last status, the tracking history and the last failed check.
+ * One kit of an accepted order (docs/product-rules.md "Records and their states"): its waybill,
+ * locked once saved until "Edytuj" unlocks it; its last status, the tracking history and the last
+ * failed check.
  */
 export function KitCard({
   orderId,

@@ -23,7 +23,7 @@ import {
   PROBE_SET_STATUS_COLOR,
   probeSetAddress,
   shipmentStatusText,
-} from '../../components/probe-set-format';
+} from '../../entities/kit-orders/probe-set-format';
 import { ProbeLabelButton } from '../../components/probe-label-slot';
 import { confirmAction } from '../../components/confirm';
 import { isApiError } from '../../lib/api';
@@ -238,9 +238,9 @@ function Kits({
 }
 
 /**
- * /probe-sets/{id} (spec "Probe-set detail", §4): the order's data; accepting or rejecting it
- * while new (administrators); once accepted, each kit's waybill and tracking; the samples drawn
- * with its kits and their labels.
+ * /probe-sets/{id} (docs/product-rules.md "Records and their states"): the order's data; accepting
+ * or rejecting it while new (administrators); once accepted, each kit's waybill and tracking; the
+ * samples drawn with its kits and their labels.
  */
 export function ProbeSetDetailPage() {
   const { t } = useTranslation();

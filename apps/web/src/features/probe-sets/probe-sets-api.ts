@@ -13,7 +13,10 @@ import { api } from '../../lib/api-client';
 import { probeSetListParams } from './probe-set-filters';
 import type { ProbeSetListFilters } from './probe-set-filters';
 
-/** GET /api/probe-sets: 20 per page, id descending (spec §7), under the probe-set entity. */
+/**
+ * GET /api/probe-sets: 20 per page, id descending (docs/product-rules.md "Lists and paging"), under
+ * the probe-set entity.
+ */
 export function useProbeSetList(filters: ProbeSetListFilters) {
   return useListQuery<ProbeSetListItem>({
     entity: ENTITY.probeSets,
@@ -52,8 +55,8 @@ function useSavedOrder(id: number) {
   const queryClient = useQueryClient();
   return (saved: ProbeSetSaved) => {
     queryClient.setQueryData(queryKeys.probeSet(id), saved.probe_set);
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] });
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.probes] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probeSets) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) });
   };
 }
 
@@ -87,8 +90,8 @@ export function useRefreshTracking(orderId: number) {
       api.post<TrackingRefreshResult>(`/probe-sets/${orderId}/tracking/refresh`, {}),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] }),
-        queryClient.invalidateQueries({ queryKey: [ENTITY.probes] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probeSets) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) }),
       ]),
   });
 }

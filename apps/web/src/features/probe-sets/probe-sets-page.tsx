@@ -16,7 +16,7 @@ import {
   PROBE_SET_STATUS_COLOR,
   probeSetAddress,
   shipmentStatusText,
-} from '../../components/probe-set-format';
+} from '../../entities/kit-orders/probe-set-format';
 import { NO_PROBE_SET_FILTERS } from './probe-set-filters';
 import type { ProbeSetListFilters } from './probe-set-filters';
 import { useProbeSetList } from './probe-sets-api';
@@ -25,9 +25,9 @@ const patientName = (order: ProbeSetListItem) =>
   `${order.patient.surname} ${order.patient.firstname}`.trim();
 
 /**
- * /probe-sets (spec "Probe-set list"): every kit order the user reaches (a doctor: the own unit's
- * patients), newest first; filtered by patients, the created day and the status. A table on
- * desktop, cards on a phone.
+ * /probe-sets (docs/product-rules.md "Lists and paging"): every kit order the user reaches (a
+ * doctor: the own unit's patients), newest first; filtered by patients, the created day and the
+ * status. A table on desktop, cards on a phone.
  */
 export function ProbeSetsPage() {
   const { t } = useTranslation();

@@ -1,18 +1,16 @@
 import { Textarea } from '@mantine/core';
-import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { probeSetDecisionBody } from '@portal/shared';
 import type { ProbeSet } from '@portal/shared';
 import { FormModal } from '../../components/form-modal';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
-import { validateWith } from '../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { useZodForm } from '../../lib/use-zod-form';
 import { orderRefusalKey } from './decision-errors';
 import { useDecideProbeSet } from './probe-sets-api';
 
-/** "Odrzuć": the reason is required (spec §5 "Rejecting a probe set"). */
+/** "Odrzuć": the reason is required (docs/product-rules.md "Validation"). */
 export function RejectDialog({
   order,
   onClose,
@@ -23,30 +21,24 @@ export function RejectDialog({
   onMovedOn: () => void;
 }) {
   const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const form = useZodForm(
+    probeSetDecisionBody,
+    { reason: '' },
+    { toBody: ({ reason }) => ({ status: 2, reason, version: order.version }) },
+  );
   const decide = useDecideProbeSet(order.id);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const result = validateWith(probeSetDecisionBody, {
-      status: 2,
-      reason,
-      version: order.version,
-    });
-    if (!result.ok) {
-      const code = result.codes.reason ?? 'required';
-      setError(t(`validation.${code}` as 'validation.required'));
-      return;
-    }
-    decide.mutate(result.data, {
+  const submit = form.onSubmit((body) =>
+    decide.mutate(body, {
       onSuccess: () => {
         notifySuccess(t('probeSets.rejected'));
         onClose();
       },
       onError: (failure) => {
         if (isApiError(failure) && failure.httpStatus === 422) {
-          setError(serverFieldErrors(failure).reason ?? t('common.validationError'));
+          form.setServerErrors({
+            reason: serverFieldErrors(failure).reason ?? t('common.validationError'),
+          });
           return;
         }
         const refusal = orderRefusalKey(failure);
@@ -58,8 +50,8 @@ export function RejectDialog({
         }
         notifyError(t(commonErrorKey(failure)));
       },
-    });
-  }
+    }),
+  );
 
   return (
     <FormModal
@@ -76,12 +68,7 @@ export function RejectDialog({
         autosize
         minRows={3}
         maxLength={1000}
-        value={reason}
-        onChange={(event) => {
-          setReason(event.currentTarget.value);
-          setError(undefined);
-        }}
-        error={error}
+        {...form.getInputProps('reason')}
         data-autofocus
       />
     </FormModal>

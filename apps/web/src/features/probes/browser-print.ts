@@ -16,7 +16,7 @@ export interface BrowserPrintDevice {
   manufacturer?: string;
 }
 
-/** Why printing stopped, mapped to the spec's alerts (§8). */
+/** Why printing stopped, mapped to the printer alerts (docs/product-rules.md "Labels"). */
 export type PrintFailure =
   /** The service cannot be reached or answers nonsense: "Błąd podczas inicjalizacji wydruku". */
   | { kind: 'init' }

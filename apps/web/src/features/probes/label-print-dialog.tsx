@@ -25,7 +25,8 @@ import type { LabelPrintButtonProps } from './label-print-button';
 /**
  * "Drukuj etykiety": the label's preview, the amount (0–10, default 1), printing the ZPL on the
  * default Zebra printer through Browser Print, or downloading the PDF sheet. Printer problems
- * show the spec's alerts (§8) inside the dialog, where the nurse is looking.
+ * show the printer alerts (docs/product-rules.md "Labels") inside the dialog, where the nurse is
+ * looking.
  */
 export function LabelPrintDialog({
   probe,
@@ -171,7 +172,9 @@ export function LabelPrintDialog({
   );
 }
 
-/** The spec's printer alerts (§8), with the printer's reasons when it is not ready. */
+/**
+ * The printer alerts (docs/product-rules.md "Labels"), with the printer's reasons when not ready.
+ */
 function PrinterAlert({ failure }: { failure: PrintFailure }) {
   const { t } = useTranslation();
   const title =

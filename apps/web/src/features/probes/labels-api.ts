@@ -43,7 +43,10 @@ export async function downloadLabelPdf(target: ProbeLabelTarget, amount: number)
   window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** The label's first line, as the server prints it: "POR - ŻYL", "DOM - WŁO" (spec §9). */
+/**
+ * The label's first line, as the server prints it: "POR - ŻYL", "DOM - WŁO" (docs/product-rules.md
+ * "Labels").
+ */
 export function labelHeading(target: ProbeLabelTarget): string {
   if (target.of === 'probe-sets') return target.heading;
   const probe = target;
@@ -52,7 +55,7 @@ export function labelHeading(target: ProbeLabelTarget): string {
   return `${place} - ${material}`;
 }
 
-/** Label amount (spec §5): a whole number from 0 to 10. */
+/** Label amount (docs/product-rules.md "Validation"): a whole number from 0 to 10. */
 export function isLabelAmount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 10;
 }

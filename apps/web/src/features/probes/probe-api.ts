@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Probe, ProbeDetail, ProbeResultsBody } from '@portal/shared';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
 interface ProbeSavedAnswer {
@@ -7,11 +8,7 @@ interface ProbeSavedAnswer {
   probe: Probe;
 }
 
-/**
- * One sample's key starts with `probes`, so that whatever invalidates the samples (creation,
- * reception, results) reaches the page too.
- */
-const probeKey = (id: number | null) => ['probes', 'detail', id] as const;
+const probeKey = queryKeys.probe;
 
 /**
  * GET /api/probes/{id}: the sample with its ranges for the patient's sex, its flags and the
@@ -37,9 +34,9 @@ function useSavedProbe(id: number) {
       lab_refusals: old?.lab_refusals ?? [],
     }));
     void queryClient.invalidateQueries({ queryKey: probeKey(id) });
-    void queryClient.invalidateQueries({ queryKey: ['probes', 'list'] });
-    void queryClient.invalidateQueries({ queryKey: ['patients'] });
-    void queryClient.invalidateQueries({ queryKey: ['alerts'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.probeLists() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.alerts) });
   };
 }
 

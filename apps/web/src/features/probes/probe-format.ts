@@ -43,7 +43,10 @@ export function resultText(
   }
 }
 
-/** Units of the results (spec §9); a range's own unit wins where it has one. */
+/**
+ * Units of the results (docs/product-rules.md "Sample results"); a range's own unit wins where it
+ * has one.
+ */
 export const RESULT_UNITS = {
   alt: 'U/l',
   ast: 'U/l',

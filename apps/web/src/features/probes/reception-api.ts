@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { isApiError } from '../../lib/api';
 import type { CommonErrorKey } from '../../lib/api-errors';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
 export type ReceivedProbe = z.infer<typeof receivedProbe>;
@@ -45,7 +46,8 @@ export function useReceiveScan() {
     mutationFn: receiveScan,
     onSuccess: (outcome) => {
       // The sample's status and arrival show on its page, the samples tab and the list.
-      if (outcome.kind === 'received') void queryClient.invalidateQueries({ queryKey: ['probes'] });
+      if (outcome.kind === 'received')
+        void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) });
     },
   });
 }

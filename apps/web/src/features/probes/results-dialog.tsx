@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RESULT_PLAUSIBLE_MAX, warsawToday } from '@portal/shared';
 import type { Probe } from '@portal/shared';
+import { queryKeys } from '../../api/query-keys';
 import { useIsPhone } from '../../components/use-is-desktop';
 import { commonErrorKey, isStaleVersion, serverFieldErrors } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -131,7 +132,7 @@ function ResultsForm({
             notifyError(t('common.validationError'));
           } else if (isStaleVersion(error)) {
             // Someone saved the sample meanwhile: load their version, keep what was typed.
-            void queryClient.invalidateQueries({ queryKey: ['probes', 'detail', probe.id] });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.probe(probe.id) });
             notifyError(t('probeDetail.conflict'));
           } else notifyError(t(commonErrorKey(error)));
         },

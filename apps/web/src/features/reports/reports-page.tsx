@@ -8,7 +8,9 @@ import { notifyError } from '../../lib/notify';
 import { columnsError } from './report-columns';
 import { useDownloadOdm, useDownloadReport } from './reports-api';
 
-/** "Generuj raport" (spec "Reports"): the columns, data.xlsx, and the ODM export. */
+/**
+ * "Generuj raport" (docs/product-rules.md "Reports"): the columns, data.xlsx, and the ODM export.
+ */
 export function ReportsPage() {
   const { t } = useTranslation();
   const [columns, setColumns] = useState<ReportColumn[]>([]);

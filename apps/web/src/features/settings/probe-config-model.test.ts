@@ -11,7 +11,7 @@ import {
 } from './probe-config-model';
 
 describe('the probe number builder', () => {
-  it('offers every part of design §6: eight variables, then the digits 0–9', () => {
+  it('offers every part of a probe number: eight variables, then the digits 0–9', () => {
     expect(VARIABLE_PARTS).toHaveLength(8);
     expect(DIGIT_PARTS).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
     expect([...VARIABLE_PARTS, ...DIGIT_PARTS].sort()).toEqual([...PROBE_CODE_PARTS].sort());

@@ -4,7 +4,10 @@ import type { ProbeCodeFacts, ProbeCodePart } from '@portal/shared';
 /** Longest configuration the shared schema accepts (`probeConfigValue`). */
 export const PROBE_CONFIG_MAX = 32;
 
-/** The variables of design §6, then the digits; the palette shows them in this order. */
+/**
+ * The variables of docs/product-rules.md "Probe number", then the digits; the palette shows them in
+ * this order.
+ */
 export type DigitPart = Extract<ProbeCodePart, `${number}`>;
 export type VariablePart = Exclude<ProbeCodePart, DigitPart>;
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Unit, UnitBody, UnitSaved } from '@portal/shared';
-import { ENTITY } from '../../api/query-keys';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
 /**
@@ -14,7 +14,7 @@ export function useSaveUnit(id: number | null) {
       id === null
         ? api.post<UnitSaved>('/units', body)
         : api.put<UnitSaved>(`/units/${id}`, { ...body, version }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.units] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.units) }),
   });
 }
 
@@ -23,7 +23,7 @@ export function useReloadUnit(id: number | null) {
   const queryClient = useQueryClient();
   return async (): Promise<Unit | null> => {
     if (id === null) return null;
-    void queryClient.invalidateQueries({ queryKey: [ENTITY.units] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.units) });
     return api.request<Unit>(`/units/${id}`);
   };
 }

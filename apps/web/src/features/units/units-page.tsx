@@ -21,10 +21,10 @@ type Editing = { unit: Unit | null } | null;
 export function UnitsPage() {
   const { t } = useTranslation();
   const can = useCan();
-  // Doctors may read units; only administrators manage them (design §4).
+  // Doctors may read units; only administrators manage them (ADR 004).
   const canManage = can('units.manage');
   const user = useSession()?.user;
-  // The calendar button: every unit for administrators, the own unit for a doctor (design §4).
+  // The calendar button: every unit for administrators, the own unit for a doctor (ADR 004).
   const canCalendar = can('calendar.manage');
   const calendarButton = (unit: Unit) =>
     reachesUnitCalendar(user, unit.id) && (

@@ -1,20 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  PatientDetail,
-  Visit,
-  VisitNotesBody,
-  VisitResultsBody,
-  VisitSaved,
-} from '@portal/shared';
+import type { Visit, VisitNotesBody, VisitResultsBody, VisitSaved } from '@portal/shared';
 import { deleteFile, uploadFile } from '../../api/files';
-import { queryKeys } from '../../api/query-keys';
+import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
-/**
- * One visit's key starts with `visits`, so that booking, rescheduling or cancelling (which
- * invalidate every visits query) reach the card too.
- */
-const visitKey = (id: number | null) => ['visits', 'detail', id] as const;
+const visitKey = queryKeys.visit;
 
 /** GET /api/visits/{id}: the card's visit, with its ECG, flags, files and samples. */
 export function useVisit(id: number | null) {
@@ -26,15 +16,6 @@ export function useVisit(id: number | null) {
   });
 }
 
-/** The patient, for the sex that the reference ranges depend on and a deleted patient's state. */
-export function useVisitPatient(id: number | null) {
-  return useQuery({
-    queryKey: queryKeys.patient(id),
-    queryFn: ({ signal }) => api.request<PatientDetail>(`/patients/${id}`, { signal }),
-    enabled: id !== null,
-  });
-}
-
 /** PUT /api/visits/{id}/results: the server computes QTcB/QTcF and answers the saved visit. */
 export function useRecordVisit(id: number) {
   const queryClient = useQueryClient();
@@ -43,7 +24,7 @@ export function useRecordVisit(id: number) {
     onSuccess: (saved) => {
       queryClient.setQueryData(visitKey(id), saved.visit);
       // The patient's visit lists show the comment and the done state too.
-      void queryClient.invalidateQueries({ queryKey: ['visits'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.visits) });
     },
   });
 }

@@ -35,8 +35,10 @@ import {
   useSaveVisitNotes,
   useUploadEcgFile,
   useVisit,
-  useVisitPatient,
 } from './visit-api';
+import { usePatient } from '../../entities/patients/patients-api';
+import { ordinalKey } from '../../entities/visits/visit-format';
+import { shortTime, weekdayName } from '../../lib/format';
 import { DeleteIconButton } from '../../components/delete-icon-button';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { downloadFile } from '../../api/files';
@@ -46,9 +48,7 @@ import {
   ECG_ROWS,
   commentToHtml,
   ecgFileProblem,
-  hhmm,
   htmlToText,
-  ordinalKey,
   referenceText,
 } from './visit-format';
 
@@ -65,19 +65,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function weekdayOf(day: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
-}
-
 function Summary({ visit }: { visit: Visit }) {
   const { t, i18n } = useTranslation();
   const ordinal = ordinalKey(visit.ordinal);
   const facts: [string, ReactNode][] = [
     [t('visitCard.patient'), `${visit.patient.surname} ${visit.patient.firstname}`],
-    [t('visitCard.date'), `${weekdayOf(visit.date, i18n.language)}, ${formatDay(visit.date)}`],
-    [t('visitCard.time'), `${hhmm(visit.started_at)}–${hhmm(visit.ended_at)}`],
+    [t('visitCard.date'), `${weekdayName(visit.date, i18n.language)}, ${formatDay(visit.date)}`],
+    [t('visitCard.time'), `${shortTime(visit.started_at)}–${shortTime(visit.ended_at)}`],
     [
       t('visitCard.doctor'),
       visit.doctor ? `${visit.doctor.firstname} ${visit.doctor.surname}` : '–',
@@ -86,7 +80,7 @@ function Summary({ visit }: { visit: Visit }) {
   return (
     <Card withBorder padding="md">
       <Group gap="xs" mb="sm" wrap="wrap">
-        <Text fw={600}>{t(ordinal, { n: visit.ordinal })}</Text>
+        <Text fw={600}>{t(ordinal.key, ordinal.options)}</Text>
         <Badge color={visit.isDone ? 'teal' : 'gray'} variant="light">
           {visit.isDone ? t('visitCard.done') : t('visitCard.notDone')}
         </Badge>
@@ -525,7 +519,7 @@ export function VisitCardPage() {
   const visitId = Number(params.id);
   const valid = [patientId, visitId].every((n) => Number.isInteger(n) && n > 0);
   const visit = useVisit(valid ? visitId : null);
-  const patient = useVisitPatient(valid ? patientId : null);
+  const patient = usePatient(valid ? patientId : null);
 
   const notFound =
     !valid ||

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  commentToHtml,
-  ecgFileProblem,
-  hhmm,
-  htmlToText,
-  ordinalKey,
-  referenceText,
-} from './visit-format';
+import { commentToHtml, ecgFileProblem, htmlToText, referenceText } from './visit-format';
 
 describe('referenceText', () => {
   it('writes the range of each parameter, QTcB by sex', () => {
@@ -16,15 +9,6 @@ describe('referenceText', () => {
     expect(referenceText('qtcb', 'K')).toBe('≤ 460 ms');
     expect(referenceText('rr', 'M')).toBe('600–1000 ms');
     expect(referenceText('qt', 'M')).toBeNull();
-  });
-});
-
-describe('ordinalKey', () => {
-  it('names the first ten visits and numbers the rest', () => {
-    expect(ordinalKey(1)).toBe('visitCard.ordinal.1');
-    expect(ordinalKey(10)).toBe('visitCard.ordinal.10');
-    expect(ordinalKey(11)).toBe('visitCard.ordinal.other');
-    expect(ordinalKey(0)).toBe('visitCard.ordinal.other');
   });
 });
 
@@ -47,5 +31,3 @@ describe('ecgFileProblem', () => {
     expect(ecgFileProblem({ name: 'skan.jpg', size: 21 * 1024 * 1024 })).toBe('size');
   });
 });
-
-it('hhmm drops the seconds', () => expect(hhmm('09:30:00')).toBe('09:30'));

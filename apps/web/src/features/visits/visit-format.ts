@@ -15,27 +15,6 @@ export function referenceText(parameter: EcgParameter, sex: 'M' | 'K'): string |
   return null;
 }
 
-const ORDINAL_KEYS = [
-  'visitCard.ordinal.1',
-  'visitCard.ordinal.2',
-  'visitCard.ordinal.3',
-  'visitCard.ordinal.4',
-  'visitCard.ordinal.5',
-  'visitCard.ordinal.6',
-  'visitCard.ordinal.7',
-  'visitCard.ordinal.8',
-  'visitCard.ordinal.9',
-  'visitCard.ordinal.10',
-] as const;
-
-/** The translation key of a visit's ordinal name (pierwsza … dziesiąta), or the numbered one. */
-export function ordinalKey(ordinal: number) {
-  return ORDINAL_KEYS[ordinal - 1] ?? ('visitCard.ordinal.other' as const);
-}
-
-/** HH:MM of a time of day sent as HH:MM:SS. */
-export const hhmm = (time: string) => time.slice(0, 5);
-
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

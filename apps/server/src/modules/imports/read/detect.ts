@@ -4,7 +4,10 @@ import { IMPORT_EXTENSIONS } from '@portal/shared';
 /** How a file is read. */
 export type ImportFormat = 'xlsx' | 'xls' | 'zip' | 'csv' | 'xml';
 
-/** The spec's message for a file that is not what an import takes (spec §8). */
+/**
+ * The spec's message for a file that is not what an import takes (docs/product-rules.md "Messages
+ * shown to users").
+ */
 export const WRONG_TYPE = 'Nieprawidłowy rodzaj pliku';
 
 function extensionOf(name: string): string {

@@ -5,7 +5,7 @@ import { child, list, tagLines, text } from './xml.js';
 import { NO_DATA_ROWS, RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
 
-/** OBX-3 of the biochemistry results (design §6 "Laboratory"). */
+/** OBX-3 of the biochemistry results (docs/api-conventions.md "Laboratory"). */
 const ANALYTES: Record<string, string> = {
   ALT: 'alt',
   AST: 'ast',

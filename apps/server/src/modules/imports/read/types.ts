@@ -1,6 +1,7 @@
 /**
- * What the import file readers give the import (design §5 "Imports", §6 "Import"): every file of an
- * upload (a .zip's entries included) read into tables of raw cells, not yet validated.
+ * What the import file readers give the import (docs/product-rules.md "Imports";
+ * docs/api-conventions.md "Import"): every file of an upload (a .zip's entries included) read into
+ * tables of raw cells, not yet validated.
  */
 export type CellValue = string | number | boolean | Date | null;
 /** One data row of one table; `row` is the 1-based row number a user sees in the file
@@ -57,7 +58,10 @@ export interface ReadOptions {
   drugCodes?: ReadonlyMap<string, number>;
 }
 
-/** The results layout (design §6 "Import") that HL7 v2 XML and ODM files are read into. */
+/**
+ * The results layout (docs/api-conventions.md "Import") that HL7 v2 XML and ODM files are read
+ * into.
+ */
 export const RESULT_LAYOUT_COLUMNS = [
   'probe_code',
   'analyte',

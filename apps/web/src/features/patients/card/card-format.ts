@@ -1,34 +1,4 @@
 import { ATTACHMENT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
-import type { PatientDetail } from '@portal/shared';
-
-/**
- * "Firstname Surname" of a note's author or a message's sender. Administrators have no name in
- * the portal, so an empty result means the spec's 'Administrator' (the caller's fallback).
- */
-export function personName(
-  person: { firstname?: string | null; surname?: string | null } | null | undefined,
-  fallback: string,
-): string {
-  const name = `${person?.firstname ?? ''} ${person?.surname ?? ''}`.trim();
-  return name || fallback;
-}
-
-/** 'street building/apartment, postcode city', leaving out what the patient did not give. */
-export function patientAddress(
-  p: Pick<
-    PatientDetail,
-    | 'address_street'
-    | 'address_building'
-    | 'address_apartment'
-    | 'address_postcode'
-    | 'address_city'
-  >,
-): string {
-  const number = [p.address_building, p.address_apartment].filter(Boolean).join('/');
-  const street = [p.address_street, number].filter(Boolean).join(' ');
-  const town = [p.address_postcode, p.address_city].filter(Boolean).join(' ');
-  return [street, town].filter(Boolean).join(', ');
-}
 
 export type AttachmentProblem = 'invalid_type' | 'too_large';
 
@@ -39,7 +9,8 @@ export function extensionOf(name: string): string {
 }
 
 /**
- * The client-side check of an attachment (spec §5: xls, xlsx, pdf, doc, docx, txt, rtf; 20 MB).
+ * The client-side check of an attachment (docs/product-rules.md "Validation": xls, xlsx, pdf, doc,
+ * docx, txt, rtf; 20 MB).
  * The server checks the content as well; this only spares the user a useless upload.
  */
 export function attachmentProblem(file: { name: string; size: number }): AttachmentProblem | null {
@@ -61,10 +32,3 @@ export const ATTACHMENT_ACCEPT: Record<string, string[]> = {
   'application/rtf': ['.rtf'],
   'text/rtf': ['.rtf'],
 };
-
-/** Numbers as Polish readers expect them: '72.5' -> '72,5' in pl. */
-export function formatNumber(value: number, language: string): string {
-  return new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'pl-PL', {
-    maximumFractionDigits: 2,
-  }).format(value);
-}

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DATE_RANGE_OPTIONS } from '../../../components/date-range';
 import { translator } from '../../../i18n/translator';
 import { CARD_TABS, tabFrom } from './card-tabs';
-import { attachmentProblem, personName } from './card-format';
+import { attachmentProblem } from './card-format';
+import { personName } from '../../../entities/patients/patient-format';
 
 const pl = translator('pl');
 const en = translator('en');

@@ -2,7 +2,7 @@ import { Anchor, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { PatientDetail } from '@portal/shared';
-import { formatNumber } from './card-format';
+import { formatNumber } from '../../../entities/patients/patient-format';
 import { useMedicines } from '../../../api/lookups';
 
 /** 'Przyjmowane leki': study medicines with dose and CAS reference; other medicines. */
@@ -11,7 +11,7 @@ export function MedicinesTab({ patient }: { patient: PatientDetail }) {
   const medicines = useMedicines();
   const language = i18n.resolvedLanguage ?? 'pl';
   const mg = (dose: number | null) =>
-    dose === null ? '–' : t('card.personal.unitMg', { value: formatNumber(dose, language) });
+    dose === null ? '–' : t('card.personal.unitMg', { value: formatNumber(dose, language, 2) });
 
   return (
     <Stack gap="md">

@@ -9,7 +9,7 @@ import { isApiError } from '../../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { RichTextPreview } from '../../../components/rich-text-preview';
-import { personName } from './card-format';
+import { personName } from '../../../entities/patients/patient-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useDeleteMessage, useMessages, useSendMessage, useUpdateMessage } from './messages-api';
@@ -32,7 +32,8 @@ function ReadStatus({ message }: { message: PatientMessage }) {
 
 /**
  * 'Komunikaty': messages from staff to the patient. Unread ones are highlighted and open for
- * editing (save, delete); once read they open read-only (spec §4).
+ * editing (save, delete); once read they open read-only (docs/product-rules.md "Records and their
+ * states").
  */
 export function MessagesTab({ userId, readOnly }: { userId: number; readOnly: boolean }) {
   const { t } = useTranslation();

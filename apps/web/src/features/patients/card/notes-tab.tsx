@@ -6,7 +6,7 @@ import { formatDateTime } from '@portal/shared';
 import { confirmAction } from '../../../components/confirm';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { personName } from './card-format';
+import { personName } from '../../../entities/patients/patient-format';
 import classes from './card.module.css';
 import { HtmlContent } from './html-content';
 import { useAddNote, useDeleteNote, useNotes } from './notes-api';

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginDetails, SuccessResponse } from '@portal/shared';
-import { ENTITY } from '../../../api/query-keys';
+import { ENTITY, queryKeys } from '../../../api/query-keys';
 import { api } from '../../../lib/api-client';
 
 export function useDeletePatient(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.delete<SuccessResponse>(`/patients/${id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
   });
 }
 

@@ -37,7 +37,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
-import { usePatient } from '../patients-api';
+import { usePatient } from '../../../entities/patients/patients-api';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
 import type { CardTab } from './card-tabs';

@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { formatDay } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 import { formatPhone } from '../../../lib/format';
-import { formatNumber, patientAddress, personName } from './card-format';
+import {
+  formatNumber,
+  patientAddress,
+  personName,
+} from '../../../entities/patients/patient-format';
 import { FactsSection } from './facts';
 import { useCriteriaGroups, useExclusionCriteria } from '../../../api/lookups';
 
@@ -15,7 +19,7 @@ export function PersonalTab({ patient }: { patient: PatientDetail }) {
   const language = i18n.resolvedLanguage ?? 'pl';
   const yesNo = (value: boolean) => (value ? t('card.personal.yes') : t('card.personal.no'));
   const number = (value: number | null, key: 'unitCm' | 'unitKg' | 'unitMg') =>
-    value === null ? null : t(`card.personal.${key}`, { value: formatNumber(value, language) });
+    value === null ? null : t(`card.personal.${key}`, { value: formatNumber(value, language, 2) });
 
   const inclusion = patient.inclusion;
   const group = groups.data?.find((g) => g.id === inclusion?.group_id);

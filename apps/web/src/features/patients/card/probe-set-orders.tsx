@@ -4,9 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatWarsawDate } from '@portal/shared';
 import type { ProbeSet } from '@portal/shared';
-import { PROBE_SET_STATUS_COLOR, shipmentStatusText } from '../../../components/probe-set-format';
+import {
+  PROBE_SET_STATUS_COLOR,
+  shipmentStatusText,
+} from '../../../entities/kit-orders/probe-set-format';
 import classes from './card.module.css';
-import { usePatientProbeSets } from './probe-sets-api';
+import { usePatientProbeSets } from '../../../entities/kit-orders/probe-sets-api';
 import { TabState } from './tab-state';
 
 /** The patient's kit orders in the samples tab: status, shipment and a link to each order. */

@@ -9,10 +9,10 @@ import type { PatientDetail, Probe } from '@portal/shared';
 import { useCan } from '../../../lib/permissions';
 import { ProbeLabelButton } from '../../../components/probe-label-slot';
 import { ProbeSetOrders } from './probe-set-orders';
-import { ProbeSetOrderDialog } from './probe-set-order-dialog';
+import { ProbeSetOrderDialog } from '../../../entities/kit-orders/probe-set-order-dialog';
 import classes from './card.module.css';
-import { ProbeCreateDialog } from './probe-create-dialog';
-import { useOrderLink, usePatientProbes } from './samples-api';
+import { ProbeCreateDialog } from '../../../entities/samples/probe-create-dialog';
+import { useOrderLink, usePatientProbes } from '../../../entities/samples/samples-api';
 import { TabState } from './tab-state';
 
 /**

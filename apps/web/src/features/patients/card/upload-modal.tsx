@@ -69,9 +69,9 @@ function UploadForm({
 }
 
 /**
- * The attachment upload modal (spec §2: width 500 px): the chosen file's name and an optional
- * rich-text comment. While the upload runs it cannot be closed. The form lives only while a file
- * is chosen, so each upload starts with an empty comment.
+ * The attachment upload modal (docs/product-rules.md "Screens and layout": width 500 px): the
+ * chosen file's name and an optional rich-text comment. While the upload runs it cannot be closed.
+ * The form lives only while a file is chosen, so each upload starts with an empty comment.
  */
 export function UploadModal({
   file,

@@ -1,6 +1,9 @@
 import type { CriteriaGroup, Subgroup } from '@portal/shared';
 
-/** The filter panel of the patients list and the query parameters it stands for (spec §7). */
+/**
+ * The filter panel of the patients list and the query parameters it stands for
+ * (docs/product-rules.md "Lists and paging").
+ */
 
 export interface PatientFilters {
   /** Medicine ids */

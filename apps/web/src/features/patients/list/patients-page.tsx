@@ -20,7 +20,7 @@ import {
   formatNumber,
   formatPatientAddress,
   formatVisitDate,
-} from '../patient-format';
+} from '../../../entities/patients/patient-format';
 import { PatientFiltersPanel } from './patient-filters';
 import classes from './patients-page.module.css';
 import { emptyFilters, patientFilterParams } from './patient-filters-state';
@@ -29,7 +29,10 @@ import { useRegistrationCredentials } from '../registration-credentials';
 
 const fullName = (p: PatientListItem) => `${p.surname} ${p.firstname}`;
 
-/** The patients list (spec §2): filters, search, offset paging, cards below 1280 px. */
+/**
+ * The patients list (docs/product-rules.md "Screens and layout"): filters, search, offset paging,
+ * cards below 1280 px.
+ */
 export function PatientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -59,7 +62,7 @@ export function PatientsPage() {
       ? m.name
       : t('patients.list.medicineDose', {
           name: m.name,
-          dose: formatNumber(m.dose, i18n.language),
+          dose: formatNumber(m.dose, i18n.language, 3),
         });
 
   /** Each medicine on its own line (the cards). */

@@ -9,9 +9,10 @@ import type { WizardAction } from './wizard-state';
 
 /**
  * The registration in progress. It outlives the wizard screen and a reload, so that a doctor who
- * looks at another screen comes back to what was typed (spec §4: each step's data is kept), but
- * only while the browser tab lives (sessionStorage). It belongs to one signed-in user, is
- * forgotten on logout, after a successful registration and on "Wyczyść formularz".
+ * looks at another screen comes back to what was typed (docs/product-rules.md "Patient wizard":
+ * each step's data is kept), but only while the browser tab lives (sessionStorage). It belongs to
+ * one signed-in user, is forgotten on logout, after a successful registration and on "Wyczyść
+ * formularz".
  */
 function browserStorage(name: 'sessionStorage' | 'localStorage'): KeyValueStorage | undefined {
   try {

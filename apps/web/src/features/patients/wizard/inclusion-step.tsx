@@ -14,7 +14,7 @@ import { IconCircle, IconCircleCheckFilled } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { STRING_MAX } from '@portal/shared';
 import type { CriteriaGroup, Subgroup } from '@portal/shared';
-import { formatNumber } from '../patient-format';
+import { formatNumber } from '../../../entities/patients/patient-format';
 import { ToggleCard } from './toggle-card';
 import { doseOptions } from './wizard-state';
 import type { InclusionValues, WizardAction } from './wizard-state';
@@ -33,7 +33,7 @@ function DoseChoice({
   const { t, i18n } = useTranslation();
   const doses = doseOptions(subgroup);
   const mg = (dose: number) =>
-    t('patients.inclusion.doseMg', { dose: formatNumber(dose, i18n.language) });
+    t('patients.inclusion.doseMg', { dose: formatNumber(dose, i18n.language, 3) });
   return (
     <Paper bg="gray.0" p="md" radius="sm" aria-label={subgroup.name} component="section">
       <Stack gap="sm">
@@ -44,7 +44,7 @@ function DoseChoice({
             </Text>
             <Badge size="lg" variant="light" mt={4}>
               {t('patients.inclusion.fixedDose', {
-                dose: formatNumber(doses[0] ?? 0, i18n.language),
+                dose: formatNumber(doses[0] ?? 0, i18n.language, 3),
               })}
             </Badge>
             {errors['inclusion.dose'] && (
@@ -85,7 +85,10 @@ function DoseChoice({
   );
 }
 
-/** Step 2: inclusion criteria, one group and one of its subgroups with a dose (spec §4). */
+/**
+ * Step 2: inclusion criteria, one group and one of its subgroups with a dose (docs/product-rules.md
+ * "Patient wizard").
+ */
 export function InclusionStep({
   groups,
   values,

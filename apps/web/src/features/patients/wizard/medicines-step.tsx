@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRING_MAX } from '@portal/shared';
 import type { Medicine } from '@portal/shared';
-import { decimalSeparator, formatNumber } from '../patient-format';
+import { decimalSeparator, formatNumber } from '../../../entities/patients/patient-format';
 import type { MedicineValue, OtherMedicineValue, WizardAction } from './wizard-state';
 
 const CUSTOM = 'custom';
@@ -44,7 +44,7 @@ function MedicineDose({
   const options = [
     ...medicine.doses.map((dose) => ({
       value: String(dose),
-      label: t('patients.medicines.doseMg', { dose: formatNumber(dose, i18n.language) }),
+      label: t('patients.medicines.doseMg', { dose: formatNumber(dose, i18n.language, 3) }),
     })),
     { value: CUSTOM, label: t('patients.medicines.customDose') },
   ];
@@ -93,7 +93,10 @@ function MedicineDose({
   );
 }
 
-/** Step 3: study medicines (only visible ones offered) and other medicines (spec §4). */
+/**
+ * Step 3: study medicines (only visible ones offered) and other medicines (docs/product-rules.md
+ * "Patient wizard").
+ */
 export function MedicinesStep({
   medicines,
   selected,

@@ -8,7 +8,7 @@ import { confirmAction } from '../../../components/confirm';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { can } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
-import { useRegisterPatient } from '../patients-api';
+import { useRegisterPatient } from '../../../entities/patients/patients-api';
 import { handOverCredentials } from '../registration-credentials';
 import { resetCreationDraft, useCreationDraft } from './creation-draft';
 import { PatientWizard } from './patient-wizard';

@@ -7,7 +7,7 @@ import type { PatientDetail } from '@portal/shared';
 import { commonErrorKey, isStaleVersion } from '../../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useCan } from '../../../lib/permissions';
-import { usePatient, useUpdatePatient } from '../patients-api';
+import { usePatient, useUpdatePatient } from '../../../entities/patients/patients-api';
 import { PatientWizard } from './patient-wizard';
 import { submitFailure } from './submit-errors';
 import { stateFromDetail, toUpdateBody, wizardReducer } from './wizard-state';

@@ -16,7 +16,7 @@ import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
 import { hideToast, notifyError, notifyWarning } from '../../../lib/notify';
-import { usePeselStatus } from '../patients-api';
+import { usePeselStatus } from '../../../entities/patients/patients-api';
 import { InclusionStep } from './inclusion-step';
 import { MedicinesStep } from './medicines-step';
 import { PersonalStep } from './personal-step';
@@ -62,8 +62,8 @@ export interface PatientWizardProps<S extends z.ZodType> {
 }
 
 /**
- * The four-step wizard shared by registration and editing (spec §2): a numbered stepper whose
- * steps can be clicked, the step's form, and the step's buttons.
+ * The four-step wizard shared by registration and editing (docs/product-rules.md "Patient wizard"):
+ * a numbered stepper whose steps can be clicked, the step's form, and the step's buttons.
  */
 export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>) {
   const { state, dispatch, schema, toBody, busy } = props;

@@ -19,7 +19,7 @@ import {
 } from '@portal/shared';
 import { useDoctorOptions } from '../../../api/doctors';
 import { useUnitOptions } from '../../../api/units';
-import { decimalSeparator } from '../patient-format';
+import { decimalSeparator } from '../../../entities/patients/patient-format';
 import type { PersonalValues, WizardAction, WizardMode } from './wizard-state';
 
 type TextField =
@@ -48,7 +48,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
 
-/** Step 1: personal and medical data (spec §2, §5). */
+/** Step 1: personal and medical data (docs/product-rules.md "Patient wizard", "Validation"). */
 export function PersonalStep({
   mode,
   values,

@@ -9,7 +9,10 @@ import type { ExclusionValues, WizardAction } from './wizard-state';
 const ABOVE = 'above';
 const BELOW = 'below';
 
-/** Step 4: age, one exclusion criterion and the qualification decision (spec §4). */
+/**
+ * Step 4: age, one exclusion criterion and the qualification decision (docs/product-rules.md
+ * "Patient wizard").
+ */
 export function QualificationStep({
   criteria,
   values,

@@ -1,7 +1,10 @@
 import { isApiError } from '../../../lib/api';
 import { serverFieldErrors } from '../../../lib/api-errors';
 
-/** What a refused registration or edit means for the screen (spec §8). */
+/**
+ * What a refused registration or edit means for the screen (docs/product-rules.md "Messages shown
+ * to users").
+ */
 export type SubmitFailure =
   | { kind: 'exist_patient' }
   | { kind: 'validation'; errors: Record<string, string> }

@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 import classes from './wizard.module.css';
 
 /**
- * One choice of a list where clicking the chosen one again clears it (spec §4: subgroup,
- * exclusion criterion): a toggle button, so the state is announced as pressed or not.
+ * One choice of a list where clicking the chosen one again clears it (docs/product-rules.md
+ * "Patient wizard": subgroup, exclusion criterion): a toggle button, so the state is announced as
+ * pressed or not.
  */
 export function ToggleCard({
   pressed,

@@ -2,10 +2,10 @@ import type { Medicine, PatientDetail, Subgroup } from '@portal/shared';
 import { numberFromInput } from '../../../lib/form-number';
 
 /**
- * The state rules of the registration and edit wizards (spec §4), free of React so that they can
- * be unit-tested. Each section is kept separately and can be reset on its own; the form values
- * stay as typed (strings, '' for an empty number) and become a request body only on submit, where
- * the shared schema validates them.
+ * The state rules of the registration and edit wizards (docs/product-rules.md "Patient wizard"),
+ * free of React so that they can be unit-tested. Each section is kept separately and can be reset
+ * on its own; the form values stay as typed (strings, '' for an empty number) and become a request
+ * body only on submit, where the shared schema validates them.
  */
 
 export type WizardMode = 'create' | 'edit';
@@ -257,7 +257,10 @@ export function canQualify(exclusion: ExclusionValues): boolean {
   return exclusion.is_above_18 && exclusion.exclusion_criteria_id === null;
 }
 
-/** Registration needs a subgroup, editing a group (spec §5, inclusion step). */
+/**
+ * Registration needs a subgroup, editing a group (docs/product-rules.md "Validation", inclusion
+ * step).
+ */
 export function inclusionMissing(state: Pick<WizardState, 'mode' | 'inclusion'>): boolean {
   return state.mode === 'create' ? !state.inclusion.subgroup_id : !state.inclusion.group_id;
 }

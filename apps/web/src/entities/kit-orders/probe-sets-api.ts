@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProbeSet, ProbeSetBody, ProbeSetSaved } from '@portal/shared';
-import { ENTITY, queryKeys } from '../../../api/query-keys';
-import { api } from '../../../lib/api-client';
+import { ENTITY, queryKeys } from '../../api/query-keys';
+import { api } from '../../lib/api-client';
 
 /** The patient's kit orders, newest first (`GET /api/probe-sets/patient-sets/{id}`). */
 export function usePatientProbeSets(patientId: number, { enabled = true } = {}) {
@@ -20,6 +20,6 @@ export function useCreateProbeSet() {
   return useMutation({
     mutationFn: (body: ProbeSetBody) =>
       api.post<ProbeSetSaved>('/probe-sets', body).then((answer) => answer.probe_set),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.probeSets] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probeSets) }),
   });
 }

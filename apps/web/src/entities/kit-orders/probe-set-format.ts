@@ -22,8 +22,8 @@ export function probeSetAddress(order: OrderAddress): string {
 }
 
 /**
- * The shipment status as the lists show it (spec §4): the last status with its date, "-" when
- * no waybill has been checked yet.
+ * The shipment status as the lists show it (docs/product-rules.md "Records and their states"): the
+ * last status with its date, "-" when no waybill has been checked yet.
  */
 export function shipmentStatusText(shipment: ShipmentLike | null | undefined): string {
   if (!shipment?.last_status) return '-';

@@ -1,21 +1,18 @@
 import { NumberInput, SimpleGrid, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
-import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LABEL_AMOUNT_MAX, PROBE_SET_AMOUNT_MAX, probeSetBody } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
-import { FormModal } from '../../../components/form-modal';
-import { isApiError } from '../../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
-import { numberFromInput } from '../../../lib/form-number';
-import { validateWith } from '../../../lib/form-validation';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { FormModal } from '../../components/form-modal';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { numberFromInput } from '../../lib/form-number';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useZodForm } from '../../lib/use-zod-form';
 import { initialOrder } from './probe-set-order-form';
 import type { OrderValues } from './probe-set-order-form';
 import { useCreateProbeSet } from './probe-sets-api';
 
 type AddressField = 'street' | 'building' | 'postcode' | 'city';
-type FieldErrors = Partial<Record<keyof OrderValues, string>>;
 
 /** "Zamów zestawy": home-sampling kits for the patient (issue 11), sent to the address given. */
 export function ProbeSetOrderDialog({
@@ -33,31 +30,8 @@ export function ProbeSetOrderDialog({
 
 function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<OrderValues>(() => initialOrder(patient));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useCreateProbeSet();
-
-  function set<K extends keyof OrderValues>(field: K, value: OrderValues[K]) {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    setErrors((previous) => {
-      if (!(field in previous)) return previous;
-      const next = { ...previous };
-      delete next[field];
-      return next;
-    });
-  }
-
-  const text = (field: AddressField) => ({
-    value: values[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.currentTarget.value),
-    error: errors[field],
-    required: true,
-    maxLength: 255,
-  });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const result = validateWith(probeSetBody, {
+  const form = useZodForm<OrderValues, typeof probeSetBody>(probeSetBody, initialOrder(patient), {
+    toBody: (values) => ({
       patient_id: patient.id,
       ...values,
       // An emptied number input holds '': the schema then reports it as missing (the labels'
@@ -65,31 +39,34 @@ function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () =
       amount: values.amount === '' ? undefined : numberFromInput(values.amount),
       labels_amount:
         values.labels_amount === '' ? undefined : numberFromInput(values.labels_amount),
-    });
-    if (!result.ok) {
-      const translated: FieldErrors = {};
-      for (const [field, code] of Object.entries(result.codes)) {
-        translated[field as keyof OrderValues] = t(`validation.${code}` as 'validation.required');
-      }
-      setErrors(translated);
-      notifyError(t('common.validationError'));
-      return;
-    }
-    create.mutate(result.data, {
-      onSuccess: () => {
-        notifySuccess(t('common.saved'));
-        onClose();
-      },
-      onError: (error) => {
-        if (isApiError(error) && error.httpStatus === 422) {
-          setErrors(serverFieldErrors(error));
-          notifyError(t('common.validationError'));
-          return;
-        }
-        notifyError(t(commonErrorKey(error)));
-      },
-    });
-  }
+    }),
+  });
+  const create = useCreateProbeSet();
+
+  const text = (field: AddressField) => ({
+    ...form.getInputProps(field),
+    required: true,
+    maxLength: 255,
+  });
+
+  const submit = form.onSubmit(
+    (body) =>
+      create.mutate(body, {
+        onSuccess: () => {
+          notifySuccess(t('common.saved'));
+          onClose();
+        },
+        onError: (error) => {
+          if (isApiError(error) && error.httpStatus === 422) {
+            form.setServerErrors(serverFieldErrors(error));
+            notifyError(t('common.validationError'));
+            return;
+          }
+          notifyError(t(commonErrorKey(error)));
+        },
+      }),
+    () => notifyError(t('common.validationError')),
+  );
 
   return (
     <FormModal
@@ -109,9 +86,7 @@ function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () =
           max={PROBE_SET_AMOUNT_MAX}
           allowDecimal={false}
           allowNegative={false}
-          value={values.amount}
-          onChange={(value) => set('amount', value)}
-          error={errors.amount}
+          {...form.getInputProps('amount')}
           data-autofocus
         />
         <NumberInput
@@ -122,9 +97,7 @@ function OrderForm({ patient, onClose }: { patient: PatientDetail; onClose: () =
           max={LABEL_AMOUNT_MAX}
           allowDecimal={false}
           allowNegative={false}
-          value={values.labels_amount}
-          onChange={(value) => set('labels_amount', value)}
-          error={errors.labels_amount}
+          {...form.getInputProps('labels_amount')}
         />
       </SimpleGrid>
       <Title order={3} size="h5" mt="sm">

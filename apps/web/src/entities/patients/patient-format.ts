@@ -19,7 +19,24 @@ export function addressLines(p: PatientAddress): string[] {
 
 /** 'street building/apartment, postcode city'; '-' when empty. */
 export function formatPatientAddress(p: PatientAddress): string {
-  return addressLines(p).join(', ') || EMPTY_VALUE;
+  return patientAddress(p) || EMPTY_VALUE;
+}
+
+/** 'street building/apartment, postcode city', leaving out what the patient did not give. */
+export function patientAddress(p: PatientAddress): string {
+  return addressLines(p).join(', ');
+}
+
+/**
+ * "Firstname Surname" of a note's author, a message's sender or a visit's doctor. Administrators
+ * have no name in the portal, so an empty result means 'Administrator' (the caller's fallback).
+ */
+export function personName(
+  person: { firstname?: string | null; surname?: string | null } | null | undefined,
+  fallback: string,
+): string {
+  const name = `${person?.firstname ?? ''} ${person?.surname ?? ''}`.trim();
+  return name || fallback;
 }
 
 /**
@@ -37,10 +54,13 @@ export function formatVisitDate(value: string | null | undefined): string {
   return match[5] ? formatDateTime(value) : `${formatDay(match[1])} ${match[2]}`;
 }
 
-/** 12.5 -> '12,5' in Polish, '12.5' in English. */
-export function formatNumber(value: number, language: string): string {
+/**
+ * 12.5 -> '12,5' in Polish, '12.5' in English, rounded to `maxDigits` decimals: each use says how
+ * precise its value is (a dose 3, a weight or height 2).
+ */
+export function formatNumber(value: number, language: string, maxDigits: number): string {
   return new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'pl-PL', {
-    maximumFractionDigits: 3,
+    maximumFractionDigits: maxDigits,
   }).format(value);
 }
 

@@ -43,7 +43,7 @@ export function useRegisterPatient() {
   return useMutation({
     mutationFn: (body: z.output<typeof patientCreateBody>) =>
       api.post<PatientCreated>('/patients', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
   });
 }
 
@@ -52,6 +52,6 @@ export function useUpdatePatient(id: number) {
   return useMutation({
     mutationFn: (body: z.output<typeof patientUpdateBody>) =>
       api.put<SuccessResponse>(`/patients/${id}`, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
   });
 }

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../../i18n/en.json';
-import pl from '../../../i18n/pl.json';
-import {
-  isPastVisit,
-  isWeekend,
-  ordinalKey,
-  outsideWindow,
-  shortTime,
-  splitVisits,
-  weekdayName,
-} from './visit-format';
+import en from '../../i18n/en.json';
+import pl from '../../i18n/pl.json';
+import { isPastVisit, isWeekend, ordinalKey, outsideWindow, splitVisits } from './visit-format';
 
 /** Reads a dotted key from a translation file and fills {{n}}, like i18next does. */
 function translate(messages: unknown, { key, options }: ReturnType<typeof ordinalKey>): string {
@@ -35,12 +27,6 @@ describe('visit names', () => {
       expect(translate(pl, ordinalKey(n))).toMatch(/ wizyta$/);
       expect(translate(en, ordinalKey(n))).toMatch(/ visit$/);
     }
-  });
-
-  it('writes times as HH:MM and weekdays in the language', () => {
-    expect(shortTime('08:30:00')).toBe('08:30');
-    expect(weekdayName('2026-11-23', 'pl')).toBe('poniedziałek');
-    expect(weekdayName('2026-11-29', 'en')).toBe('Sunday');
   });
 });
 

@@ -28,21 +28,21 @@ import {
   warsawToday,
 } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
-import { useMedicines } from '../../../api/lookups';
-import { FormModal } from '../../../components/form-modal';
-import { LocalizedDates } from '../../../components/localized-dates';
-import { isApiError } from '../../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
-import { validateWith } from '../../../lib/form-validation';
-import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useCan } from '../../../lib/permissions';
-import { useSession } from '../../../lib/session';
+import { useMedicines } from '../../api/lookups';
+import { FormModal } from '../../components/form-modal';
+import { LocalizedDates } from '../../components/localized-dates';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { validateWith } from '../../lib/form-validation';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useCan } from '../../lib/permissions';
+import { useSession } from '../../lib/session';
 import { acceptedKits, initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
 import type { ProbeFormValues } from './probe-form';
-import { usePatientProbeSets } from './probe-sets-api';
+import { usePatientProbeSets } from '../kit-orders/probe-sets-api';
 import { useCreateProbe, useProbeCarriers, useProbeCodePreview } from './samples-api';
-import { ordinalKey } from './visit-format';
-import { usePatientVisits } from './visits-api';
+import { ordinalKey } from '../visits/visit-format';
+import { usePatientVisits } from '../visits/visits-api';
 
 type TextField =
   | 'ordered_by_firstname'
@@ -70,7 +70,7 @@ function byInput(errors: Record<string, string>): FieldErrors {
 }
 
 /**
- * "Wyślij próbkę do analizy" (spec §5 "Probe creation"): the required fields with the spec's
+ * "Wyślij próbkę do analizy" (docs/product-rules.md "Validation"): the required fields with their
  * defaults, the number preview refreshed as the form changes, the final number from the server.
  */
 export function ProbeCreateDialog({

@@ -1,5 +1,6 @@
 import { formatWarsawTime, warsawDay } from '@portal/shared';
 import type { Visit } from '@portal/shared';
+import { shortTime } from '../../lib/format';
 
 /** Ordinals with a name of their own (pierwsza … dziesiąta wizyta); later ones are numbered. */
 export const NAMED_ORDINALS = 10;
@@ -16,11 +17,6 @@ export function ordinalKey(ordinal: number): { key: OrdinalKey; options: { n: nu
     key: isNamed(ordinal) ? `card.visits.ordinal.${ordinal}` : 'card.visits.ordinalNumber',
     options: { n: ordinal },
   };
-}
-
-/** 'HH:MM:SS' or 'HH:MM' from the API -> 'HH:MM'. */
-export function shortTime(time: string): string {
-  return time.slice(0, 5);
 }
 
 /**
@@ -62,14 +58,6 @@ export function splitVisits<T extends Pick<Visit, 'date' | 'started_at' | 'ended
   return { future: sortVisits(future, sort.future), past: sortVisits(past, sort.past) };
 }
 
-/** The weekday of a calendar day in the UI language ('poniedziałek', 'Monday'). */
-export function weekdayName(day: string, language: string): string {
-  // Noon UTC of that day: the same calendar day wherever the formatter stands.
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
-}
-
 /** Whether a day lies outside a visit window (inclusive bounds); false without a window. */
 export function outsideWindow(
   day: string | null,
@@ -79,7 +67,7 @@ export function outsideWindow(
   return day < window.from || day > window.to;
 }
 
-/** Saturday or Sunday: never bookable (spec "Visit calendar"). */
+/** Saturday or Sunday: never bookable (docs/product-rules.md "Slot grid"). */
 export function isWeekend(day: string): boolean {
   const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
   return weekday === 0 || weekday === 6;

@@ -7,8 +7,8 @@ import type {
   VisitSaved,
   NextVisitWindow,
 } from '@portal/shared';
-import { ENTITY, queryKeys } from '../../../api/query-keys';
-import { api } from '../../../lib/api-client';
+import { ENTITY, queryKeys } from '../../api/query-keys';
+import { api } from '../../lib/api-client';
 
 /** The patient's live visits, oldest first (`GET /api/patients/{id}/visits`). */
 export function usePatientVisits(patientId: number) {
@@ -51,8 +51,8 @@ function useInvalidateVisits() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
-      queryClient.invalidateQueries({ queryKey: [ENTITY.visits] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.visits) }),
     ]);
 }
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Probe, ProbeBody } from '@portal/shared';
-import { ENTITY, queryKeys } from '../../../api/query-keys';
-import { LOOKUP_CACHE } from '../../../api/cache-policy';
-import { api } from '../../../lib/api-client';
+import { ENTITY, queryKeys } from '../../api/query-keys';
+import { LOOKUP_CACHE } from '../../api/cache-policy';
+import { api } from '../../lib/api-client';
 
 /** The patient's samples, newest first (`GET /api/patients/{id}/probes`). */
 export function usePatientProbes(patientId: number) {
@@ -65,10 +65,10 @@ export function useCreateProbe() {
       api.post<{ status: 'success'; probe: Probe }>('/probes', body).then((answer) => answer.probe),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: [ENTITY.probes] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.probes) }),
         // The patient's probes_count and the visits' sample lists.
-        queryClient.invalidateQueries({ queryKey: [ENTITY.patients] }),
-        queryClient.invalidateQueries({ queryKey: [ENTITY.visits] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.visits) }),
       ]),
   });
 }

@@ -2,14 +2,14 @@ import { LABEL_AMOUNT_DEFAULT } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 
 /** The kit-order dialog's values as the inputs hold them (an emptied number input holds ''). */
-export interface OrderValues {
+export type OrderValues = {
   amount: number | string;
   labels_amount: number | string;
   street: string;
   building: string;
   postcode: string;
   city: string;
-}
+};
 
 /** One kit, one label, to the patient's own address (the coordinator changes what differs). */
 export function initialOrder(

@@ -17,13 +17,14 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDay, WINDOW_REASON_MAX, warsawToday } from '@portal/shared';
 import type { PatientDetail, Visit, VisitBody, VisitWindowView } from '@portal/shared';
-import { FormModal } from '../../../components/form-modal';
-import { LocalizedDates } from '../../../components/localized-dates';
-import { isApiError } from '../../../lib/api';
-import { commonErrorKey, serverFieldErrors } from '../../../lib/api-errors';
-import { hideToast, notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
-import { personName } from './card-format';
-import { isWeekend, ordinalKey, outsideWindow, shortTime } from './visit-format';
+import { FormModal } from '../../components/form-modal';
+import { LocalizedDates } from '../../components/localized-dates';
+import { isApiError } from '../../lib/api';
+import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { hideToast, notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
+import { personName } from '../patients/patient-format';
+import { shortTime } from '../../lib/format';
+import { isWeekend, ordinalKey, outsideWindow } from './visit-format';
 import { useSaveVisit, useSlots, useVisitWindow } from './visits-api';
 
 const CHOOSE_SLOT_TOAST = 'booking-choose-slot';
@@ -128,7 +129,8 @@ function BookingForm({
               setReasonAsked(true);
               setReasonError(fields.window_reason);
             }
-            // Spec §8: a validation error stays on screen until the user closes it.
+            // A validation error stays on screen until the user closes it (docs/product-rules.md
+            // "Messages shown to users").
             notifyError(t('common.validationError'), { sticky: true });
             return;
           }

@@ -46,7 +46,7 @@ type FormPatient = Pick<
 /**
  * A new sample: drawn today, ordered today by the signed-in user when a name is known, the
  * patient's name, address and study medicines filled in; cito, biochemistry, venous blood drawn
- * at the clinic (spec §5 "Probe creation").
+ * at the clinic (docs/product-rules.md "Validation").
  */
 export function initialProbeForm(
   patient: FormPatient,
