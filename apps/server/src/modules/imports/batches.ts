@@ -198,7 +198,7 @@ async function flushedPatients(tx: Transaction, id: number, flushedAt: Date) {
         when exists (select 1 from patients a where ${active} and a.pesel = "patients"."pesel")
           then 'pesel_taken'
         when "patients"."email" is not null and exists (select 1 from patients a
-          where ${active} and lower(a.email) = lower("patients"."email"))
+          where ${active} and a.email is not null and lower(a.email) = lower("patients"."email"))
           then 'email_taken'
         when ${checkProjectNumbers} and nullif(btrim("patients"."project_number"), '') is not null
           and exists (select 1 from patients a
