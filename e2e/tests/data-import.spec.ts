@@ -185,7 +185,7 @@ test.describe('Import danych', () => {
       .getByRole('dialog', { name: 'Czy przywrócić dane tego importu?' })
       .getByRole('button', { name: 'Tak' })
       .click();
-    await expect(toast(page, 'Zmiany zostały zapisane')).toBeVisible();
+    await expect(toast(page, 'Przywrócono: pacjenci: 2.')).toBeVisible();
     await expect(batch).toContainText('Aktywny');
     await expectPatientsListed(page, tag, 2);
   });

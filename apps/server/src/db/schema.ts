@@ -309,7 +309,10 @@ export const patients = pgTable(
     import_batch_id: integer('import_batch_id').references((): AnyPgColumn => importBatches.id),
   },
   (t) => [
-    uniqueIndex('patients_pesel_key').on(t.pesel),
+    // Among active patients only (0026): a flushed import no longer blocks the same PESEL.
+    uniqueIndex('patients_pesel_key')
+      .on(t.pesel)
+      .where(sql`${t.deleted_at} is null`),
     uniqueIndex('patients_user_id_key').on(t.user_id),
     index('patients_unit_id_idx').on(t.unit_id),
     index('patients_doctor_id_idx').on(t.doctor_id),

@@ -38,3 +38,27 @@ export const importBatch = z.object({
 });
 export type ImportBatch = z.infer<typeof importBatch>;
 export const importBatchList = z.object({ data: z.array(importBatch) });
+
+/**
+ * Why a flushed patient stayed deleted on restore: an active patient (registered or imported
+ * since the flush) has its PESEL, e-mail or project number (ADR 032).
+ */
+export const RESTORE_SKIP_REASONS = ['pesel_taken', 'email_taken', 'project_number_taken'] as const;
+export type RestoreSkipReason = (typeof RESTORE_SKIP_REASONS)[number];
+/** PUT /api/data_import/batches/{id}/restore → 200: what came back, and who could not. */
+export const restoreResult = z.object({
+  status: z.literal('success'),
+  /** patients, results, unmatched: how many came back. */
+  restored: z.record(z.string(), z.number().int()),
+  skipped: z.array(
+    z.object({
+      patient_id: z.number().int(),
+      firstname: z.string(),
+      surname: z.string(),
+      /** The last four digits only, e.g. "*******1234". */
+      pesel_masked: z.string(),
+      reason: z.enum(RESTORE_SKIP_REASONS),
+    }),
+  ),
+});
+export type RestoreResult = z.infer<typeof restoreResult>;

@@ -1,5 +1,5 @@
-import type { ImportBatch } from '@portal/shared';
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import type { ImportBatch, RestoreResult, RestoreSkipReason } from '@portal/shared';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
 import {
@@ -133,25 +133,90 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
   });
 }
 
+/** How often a restore checks again after a patient appeared between its check and its write. */
+const RESTORE_ATTEMPTS = 3;
+
 /**
- * Undoes the flush of one batch: its patients, its values and sample states as it left them,
- * and the unmatched results the flush set aside back in the queue. 409 `not_flushed` when it
- * was not flushed.
+ * Undoes the flush of one batch, in one transaction: its patients, except those an active patient
+ * has replaced since (the same PESEL, e-mail or project number: a corrected file imported again,
+ * or a registration), its values and sample states as it left them, and the unmatched results
+ * the flush set aside back in the queue. Answers what came back and who stayed deleted, and why.
+ * 409 `not_flushed` when it was not flushed.
  */
-export async function restoreBatch(db: Database, actor: Actor, id: number): Promise<void> {
-  try {
-    await inTransaction(db, actor.userId, async (tx) => {
-      await markAuditSource(tx, 'restore');
-      await restoreIn(tx, actor, id);
-    });
-  } catch (error) {
-    // Meanwhile another active patient took one of the batch's e-mail addresses.
-    if (isUniqueViolation(error, 'patients_email_lower_key')) throw conflict('exist_patient');
-    throw error;
+export async function restoreBatch(db: Database, actor: Actor, id: number): Promise<RestoreResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, actor.userId, async (tx) => {
+        await markAuditSource(tx, 'restore');
+        return restoreIn(tx, id);
+      });
+    } catch (error) {
+      // Someone took a PESEL, e-mail or project number between the check and the write (the
+      // unique indexes among active patients refused it): check again, now that it is committed.
+      // Only patients and their accounts change their unique keys here.
+      if (!isUniqueViolation(error)) throw error;
+      if (attempt >= RESTORE_ATTEMPTS) throw conflict('exist_patient');
+    }
   }
 }
 
-async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
+/** "*******1234": enough for an administrator to tell two people apart in the answer. */
+export function maskPesel(pesel: string): string {
+  return `${'*'.repeat(Math.max(pesel.length - 4, 0))}${pesel.slice(-4)}`;
+}
+
+/**
+ * Whether the database holds project numbers unique (among active patients, issue 21 item 4,
+ * written by another change): until such an index exists, a shared project number holds no
+ * patient back.
+ */
+async function projectNumbersUnique(tx: Transaction): Promise<boolean> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sql`pg_indexes`)
+    .where(
+      sql`tablename = 'patients' and schemaname = current_schema()
+        and indexdef ilike 'create unique index%project_number%'`,
+    );
+  return (row?.n ?? 0) > 0;
+}
+
+/**
+ * The batch's flushed patients, each with the first reason it cannot come back (null: it can):
+ * an active patient with the same PESEL, e-mail (any case) or, where project numbers are unique,
+ * the same non-blank project number.
+ */
+async function flushedPatients(tx: Transaction, id: number, flushedAt: Date) {
+  const checkProjectNumbers = await projectNumbersUnique(tx);
+  // Written out with the table's name: drizzle leaves a column unqualified in a one-table select,
+  // where the subqueries' own `a` would take it.
+  const active = sql`a.deleted_at is null and a.id <> "patients"."id"`;
+  return tx
+    .select({
+      id: patients.id,
+      user_id: patients.user_id,
+      firstname: patients.firstname,
+      surname: patients.surname,
+      pesel: patients.pesel,
+      reason: sql<RestoreSkipReason | null>`case
+        when exists (select 1 from patients a where ${active} and a.pesel = "patients"."pesel")
+          then 'pesel_taken'
+        when "patients"."email" is not null and exists (select 1 from patients a
+          where ${active} and a.email is not null and lower(a.email) = lower("patients"."email"))
+          then 'email_taken'
+        when ${checkProjectNumbers} and nullif(btrim("patients"."project_number"), '') is not null
+          and exists (select 1 from patients a
+            where ${active} and a.project_number = "patients"."project_number")
+          then 'project_number_taken'
+      end`,
+    })
+    .from(patients)
+    .where(and(eq(patients.import_batch_id, id), eq(patients.deleted_at, flushedAt)))
+    .orderBy(asc(patients.id))
+    .for('update', { of: patients });
+}
+
+async function restoreIn(tx: Transaction, id: number): Promise<RestoreResult> {
   const [batch] = await tx
     .select()
     .from(importBatches)
@@ -160,17 +225,18 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
   if (!batch) throw notFound();
   const flushedAt = batch.flushed_at;
   if (!flushedAt) throw conflict('not_flushed');
-  const back = await tx
-    .update(patients)
-    .set({ deleted_at: null })
-    .where(and(eq(patients.import_batch_id, id), eq(patients.deleted_at, flushedAt)))
-    .returning({ user_id: patients.user_id });
+  const flushed = await flushedPatients(tx, id, flushedAt);
+  const back = flushed.filter((p) => p.reason === null);
+  await chunked(
+    back.map((p) => p.id),
+    (chunk) => tx.update(patients).set({ deleted_at: null }).where(inArray(patients.id, chunk)),
+  );
   await chunked(
     back.map((p) => p.user_id),
     (chunk) => tx.update(users).set({ deleted_at: null }).where(inArray(users.id, chunk)),
   );
-  await putResults(tx, [id], 'imported');
-  await tx
+  const results = await putResults(tx, [id], 'imported');
+  const reopened = await tx
     .update(unmatchedResults)
     .set({
       status: 'open',
@@ -186,9 +252,31 @@ async function restoreIn(tx: Transaction, _actor: Actor, id: number) {
         eq(unmatchedResults.discard_reason, FLUSH_DISCARD_REASON),
         eq(unmatchedResults.resolved_at, flushedAt),
       ),
-    );
+    )
+    .returning({ id: unmatchedResults.id });
   await tx
     .update(importBatches)
     .set({ flushed_at: null, flushed_by: null })
     .where(eq(importBatches.id, id));
+  const restored: Record<string, number> =
+    batch.mode === 'patient_data'
+      ? { patients: back.length }
+      : { results, unmatched: reopened.length };
+  return {
+    status: 'success',
+    restored,
+    skipped: flushed.flatMap((p) =>
+      p.reason === null
+        ? []
+        : [
+            {
+              patient_id: p.id,
+              firstname: p.firstname,
+              surname: p.surname,
+              pesel_masked: maskPesel(p.pesel),
+              reason: p.reason,
+            },
+          ],
+    ),
+  };
 }

@@ -170,8 +170,8 @@ function referenceErrors(input: CreateInput, refs: References): [string, string]
 }
 
 /**
- * Checks every row as the registration wizard would (schema, references, PESEL unique in the
- * file and in the database, e-mail unique among active patients) and lists every error.
+ * Checks every row as the registration wizard would (schema, references, PESEL and e-mail unique
+ * in the file and among active patients) and lists every error.
  */
 export async function preparePatients(
   db: Database,
@@ -208,8 +208,12 @@ export async function preparePatients(
     if (!rowErrors.length) prepared.push({ row, input });
   }
 
+  // Active patients only: a flushed batch's patients do not block its corrected file (0026).
   const takenPesels = await inChunks([...peselRows.keys()], (chunk) =>
-    db.select({ value: patients.pesel }).from(patients).where(inArray(patients.pesel, chunk)),
+    db
+      .select({ value: patients.pesel })
+      .from(patients)
+      .where(and(inArray(patients.pesel, chunk), isNull(patients.deleted_at))),
   );
   for (const { value } of takenPesels) {
     errors.push(patientError(peselRows.get(value)!, 'pesel', 'pesel_taken'));

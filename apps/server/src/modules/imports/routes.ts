@@ -9,7 +9,7 @@ import {
   importBatchList,
   importError,
   importSuccess,
-  successResponse,
+  restoreResult,
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app.js';
@@ -95,20 +95,18 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       config: { access: 'imports.manage' },
       schema: {
         tags,
-        summary: 'Undoes the flush of one batch (409 not_flushed when it was not flushed)',
+        summary:
+          'Undoes the flush of one batch in one transaction: restored counts, and the patients that stay deleted because an active patient has their PESEL, e-mail or project number (409 not_flushed when it was not flushed; 409 exist_patient when such a patient kept appearing during the restore)',
         params: idParams,
         response: {
-          200: successResponse,
+          200: restoreResult,
           403: errorResponse,
           404: errorResponse,
           409: errorResponse,
         },
       },
     },
-    async (request) => {
-      await restoreBatch(db, actorOf(request), request.params.id);
-      return { status: 'success' as const };
-    },
+    async (request) => restoreBatch(db, actorOf(request), request.params.id),
   );
 
   app.get(

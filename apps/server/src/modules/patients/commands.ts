@@ -26,8 +26,9 @@ function newPatientLogin(): string {
 }
 
 /**
- * The database refuses a second patient with the same PESEL, or an active one with the same
- * e-mail (any case); both are the spec's exist_patient. The indexes decide, so no race slips by.
+ * The database refuses a second active patient with the same PESEL or e-mail (any case), also
+ * when a deleted one is restored (0026); both are the spec's exist_patient. The indexes decide,
+ * so no race slips by.
  */
 function mapDuplicatePatient(error: unknown): never {
   if (
@@ -122,7 +123,7 @@ export async function deletePatient(db: Database, actor: Actor, id: number) {
   await inTransaction(db, actor.userId, (tx) => softDeleteAccount(tx, patients, id, row.user_id));
 }
 
-/** Refused (exist_patient) when another active patient has taken the e-mail meanwhile. */
+/** Refused (exist_patient) when another active patient has taken the PESEL or e-mail meanwhile. */
 export async function restorePatient(db: Database, actor: Actor, id: number) {
   const row = await findReachablePatient(db, actor, id);
   if (!row.deleted_at) return;

@@ -788,6 +788,29 @@ describe('one active patient per e-mail', () => {
     );
   });
 
+  it("frees a deleted patient's PESEL (0026), and refuses the restore once it is taken again", async () => {
+    const token = doctorA.session.token;
+    const body = registration(doctorA);
+    const gone = await register(token, body);
+    await t.request('DELETE', `/api/patients/${gone.id}`, { token });
+    const ask = await t.request('GET', '/api/patients/validate_pesel', {
+      token,
+      query: { pesel: body.personal.pesel },
+    });
+    expect(ask.json()).toEqual({ status: 'success' });
+    const successor = await register(
+      token,
+      registration(doctorA, { pesel: body.personal.pesel, email: null }),
+    );
+    const restore = await t.request('PUT', `/api/patients/restore/${gone.id}`, { token });
+    expect(restore.statusCode).toBe(409);
+    expect(restore.json()).toEqual(EXIST);
+    await t.request('DELETE', `/api/patients/${successor.id}`, { token });
+    expect((await t.request('PUT', `/api/patients/restore/${gone.id}`, { token })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('lets exactly one of two simultaneous registrations with the same e-mail win', async () => {
     // On PostgreSQL both requests run at once and the unique index decides; PGlite serialises.
     const email = `Blizniak.${nextPesel()}@example.pl`;

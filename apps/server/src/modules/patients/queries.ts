@@ -1,6 +1,6 @@
 import { parsePesel } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.js';
 import {
   doctors,
@@ -90,7 +90,12 @@ export async function validatePesel(db: Database, actor: Actor, pesel: string, e
     .select({ id: patients.id })
     .from(patients)
     .where(
-      and(eq(patients.pesel, pesel), exceptId ? sql`${patients.id} <> ${exceptId}` : undefined),
+      and(
+        eq(patients.pesel, pesel),
+        // A deleted patient does not hold the PESEL (0026); restoring it checks again.
+        isNull(patients.deleted_at),
+        exceptId ? sql`${patients.id} <> ${exceptId}` : undefined,
+      ),
     )
     .limit(1);
   return taken ? ('exist_patient' as const) : ('success' as const);

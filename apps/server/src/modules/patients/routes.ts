@@ -225,7 +225,8 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: write,
       schema: {
         tags,
-        summary: 'Restores a deleted patient; 409 exist_patient when the e-mail is taken meanwhile',
+        summary:
+          'Restores a deleted patient; 409 exist_patient when an active patient has its PESEL or e-mail',
         params: idParams,
         response: { 200: successResponse, 404: errorResponse, 409: errorResponse },
       },

@@ -7,7 +7,7 @@ import { IconDownload, IconFile, IconTrash, IconUpload } from '@tabler/icons-rea
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IMPORT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
-import type { BatchMode, ImportBatch, ImportMode } from '@portal/shared';
+import type { BatchMode, ImportBatch, ImportMode, RestoreResult } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
 import { isApiError } from '../../lib/api';
@@ -27,6 +27,7 @@ import { ImportResultModal } from './import-result-modal';
 import { downloadTemplate, useRestoreBatch, useSendImport } from './imports-api';
 import type { ImportPhase } from './imports-api';
 import type { ImportOutcome } from './import-outcome';
+import { RestoreResultModal } from './restore-result-modal';
 
 /**
  * "Import danych" (`/data_import`, administrators; docs/product-rules.md "Imports"): pick files,
@@ -40,6 +41,7 @@ export function ImportPage() {
   const [files, setFiles] = useState<File[]>([]);
   const [phase, setPhase] = useState<ImportPhase | null>(null);
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  const [restored, setRestored] = useState<RestoreResult | null>(null);
   const [downloading, setDownloading] = useState<BatchMode | null>(null);
   const openRef = useRef<() => void>(null);
   const send = useSendImport();
@@ -110,15 +112,20 @@ export function ImportPage() {
       detail: t('imports.batches.restoreDetail', { counts: countsText(batch.counts) }),
       onConfirm: () =>
         restore.mutate(batch, {
-          onSuccess: () => notifySuccess(t('common.saved')),
-          onError: (error) =>
-            notifyError(
-              isApiError(error) && error.httpStatus === 409
-                ? t('imports.batches.notFlushed')
-                : t(commonErrorKey(error)),
-            ),
+          onSuccess: (result) => {
+            if (result.skipped.length) setRestored(result);
+            else
+              notifySuccess(t('imports.batches.restored', { counts: countsText(result.restored) }));
+          },
+          onError: (error) => notifyError(restoreErrorText(error)),
         }),
     });
+  }
+
+  function restoreErrorText(error: unknown): string {
+    if (isApiError(error) && error.status === 'not_flushed') return t('imports.batches.notFlushed');
+    if (isApiError(error) && error.status === 'exist_patient') return t('patients.exist');
+    return t(commonErrorKey(error));
   }
 
   async function template(mode: BatchMode) {
@@ -266,6 +273,7 @@ export function ImportPage() {
 
       <ImportBatches busy={busy} onRestore={askRestore} />
       <ImportResultModal outcome={outcome} onClose={() => setOutcome(null)} />
+      <RestoreResultModal result={restored} onClose={() => setRestored(null)} />
     </Stack>
   );
 }

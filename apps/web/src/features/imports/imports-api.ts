@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { importBatchList } from '@portal/shared';
-import type { BatchMode, ImportBatch, ImportMode } from '@portal/shared';
+import { importBatchList, restoreResult } from '@portal/shared';
+import type { BatchMode, ImportBatch, ImportMode, RestoreResult } from '@portal/shared';
 import { ENTITY, queryKeys } from '../../api/query-keys';
 import { currentLanguage } from '../../i18n/i18n';
 import { ApiError, isApiError } from '../../lib/api';
@@ -116,12 +116,15 @@ export function useSendImport() {
   });
 }
 
-/** `PUT /api/data_import/batches/{id}/restore`: undoes a flush of that batch. */
+/**
+ * `PUT /api/data_import/batches/{id}/restore`: undoes a flush of that batch; answers what came
+ * back and which patients stayed deleted because an active patient has their data.
+ */
 export function useRestoreBatch() {
   const invalidate = useInvalidateImported();
   return useMutation({
-    mutationFn: (batch: Pick<ImportBatch, 'id'>) =>
-      api.put<unknown>(`/data_import/batches/${batch.id}/restore`),
+    mutationFn: async (batch: Pick<ImportBatch, 'id'>): Promise<RestoreResult> =>
+      restoreResult.parse(await api.put<unknown>(`/data_import/batches/${batch.id}/restore`)),
     onSuccess: invalidate,
   });
 }

@@ -386,7 +386,10 @@ function ProbeConfigForm({
               <Text size="sm" c="dimmed" id="probe-config-example-label">
                 {t('probeConfig.example')}
               </Text>
+              {/* An output, not a paragraph: large and bold, axe would read a <p> as a heading. */}
               <Text
+                component="output"
+                display="block"
                 fz={{ base: 24, sm: 32 }}
                 fw={700}
                 ff="monospace"
