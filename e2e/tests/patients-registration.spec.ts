@@ -59,7 +59,9 @@ async function fillPersonal(page: Page, person: Person, place?: { unit: string; 
   await field(page, 'Telefon').fill('601202303');
   await field(page, 'Wzrost (cm)').fill('181');
   await field(page, 'Waga (kg)').fill('84,5');
-  await field(page, 'Numer projektu').fill('FDC-E2E');
+  // One active patient per project number (ADR 041): the offered number is replaced by one
+  // of this person's own.
+  await field(page, 'Numer projektu').fill(`FDC-E2E-${person.pesel}`);
   if (place) {
     await choose(page, page.getByRole('combobox', { name: 'Jednostka' }), place.unit);
     await choose(page, page.getByRole('combobox', { name: 'Lekarz' }), place.doctor);
@@ -454,7 +456,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
       phone_number: '601202303',
       height: 181,
       weight: 84.5,
-      project_number: 'FDC-E2E',
+      project_number: `FDC-E2E-${person.pesel}`,
       doctor_id: doctor.id,
       unit_id: unit.id,
       is_above_18: true,

@@ -143,6 +143,9 @@ export async function restoreBatch(db: Database, actor: Actor, id: number): Prom
   } catch (error) {
     // Meanwhile another active patient took one of the batch's e-mail addresses.
     if (isUniqueViolation(error, 'patients_email_lower_key')) throw conflict('exist_patient');
+    // ... or one of its project numbers (ADR 041).
+    if (isUniqueViolation(error, 'patients_project_number_key'))
+      throw conflict('project_number_taken');
     throw error;
   }
 }
