@@ -33,12 +33,12 @@ export async function nextProjectNumber(db: Queryable): Promise<{ project_number
   const { prefix, width } = series;
   const [highest] = await db
     .select({
-      n: sql<string | null>`max(substring(${patients.project_number} from ${prefix.length + 1})::numeric)`,
+      n: sql<string | null>`max(substring(${patients.project_number} from ${prefix.length + 1}::integer)::numeric)`,
     })
     .from(patients)
     .where(
-      sql`left(${patients.project_number}, ${prefix.length}) = ${prefix}
-        and substring(${patients.project_number} from ${prefix.length + 1}) ~ '^[0-9]{1,15}$'`,
+      sql`left(${patients.project_number}, ${prefix.length}::integer) = ${prefix}
+        and substring(${patients.project_number} from ${prefix.length + 1}::integer) ~ '^[0-9]{1,15}$'`,
     );
   const next = highest?.n == null ? 1 : Number(highest.n) + 1;
   return { project_number: await firstFree(db, prefix, width, next) };
@@ -51,11 +51,12 @@ async function firstFree(db: Queryable, prefix: string, width: number, from: num
       { length: 50 },
       (_, i) => `${prefix}${String(start + i).padStart(width, '0')}`,
     );
+    const list = sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    );
     const rows = await db.execute(sql`
-      select c.value from unnest(${sql`array[${sql.join(
-        candidates.map((c) => sql`${c}`),
-        sql`, `,
-      )}]::text[]`}) as c(value)
+      select c.value from unnest(array[${list}]::text[]) with ordinality as c(value, n)
       where not exists (
         select 1 from ${patients} p
         where p.deleted_at is null and portal_participant_key(p.project_number) <> ''
