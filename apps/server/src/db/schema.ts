@@ -314,9 +314,7 @@ export const patients = pgTable(
     // it (ADR 041).
     uniqueIndex('patients_project_number_key')
       .on(sql`portal_participant_key(${t.project_number})`)
-      .where(
-        sql`${t.deleted_at} is null and portal_participant_key(${t.project_number}) <> ''`,
-      ),
+      .where(sql`${t.deleted_at} is null and portal_participant_key(${t.project_number}) <> ''`),
     index('patients_unit_id_idx').on(t.unit_id),
     index('patients_doctor_id_idx').on(t.doctor_id),
     check('patients_pesel_check', sql`${t.pesel} ~ '^[0-9]{11}$'`),

@@ -144,7 +144,7 @@ describe('blocking hours that hold booked visits', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
-  it("reaches every such weekday with a global block, and an edit that moves a rule onto a visit", async () => {
+  it('reaches every such weekday with a global block, and an edit that moves a rule onto a visit', async () => {
     const day = freshWeekday();
     const { visit } = await book(day, '14:00');
     // A global rule made on an earlier date of the same weekday.
@@ -153,7 +153,9 @@ describe('blocking hours that hold booked visits', () => {
       body: wholeDay(addDays(day, -7), { started_at: '13:30', ended_at: '15:00', is_global: true }),
     });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json<{ visits: { id: number }[] }>().visits.map((v) => v.id)).toEqual([visit.id]);
+    expect(refused.json<{ visits: { id: number }[] }>().visits.map((v) => v.id)).toEqual([
+      visit.id,
+    ]);
 
     const early = await t.request('POST', '/api/units/calendar', {
       ...asAdmin(),
@@ -208,8 +210,8 @@ describe('blocking hours that hold booked visits', () => {
         })
       ).statusCode,
     ).toBe(403);
-    expect((await t.request('POST', '/api/units/calendar', { body: wholeDay(day) })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.request('POST', '/api/units/calendar', { body: wholeDay(day) })).statusCode,
+    ).toBe(401);
   });
 });

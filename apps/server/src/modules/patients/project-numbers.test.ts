@@ -54,9 +54,9 @@ const offered = async (token: string) => {
 describe('the database key', () => {
   it('portal_participant_key reads a number as the shared participantKey does', async () => {
     for (const value of ['FDC-001', 'fdc 001', 'ŁÓDŹ-7 ~^', 'Żółć_12', 'a\u0301b', 'X\r\nY', '~']) {
-      const [row] = await t.db.execute<{ key: string }>(
-        sql`select portal_participant_key(${value}) as key`,
-      ).then((r) => (r as unknown as { rows: { key: string }[] }).rows);
+      const [row] = await t.db
+        .execute<{ key: string }>(sql`select portal_participant_key(${value}) as key`)
+        .then((r) => (r as { rows: { key: string }[] }).rows);
       expect(row!.key, JSON.stringify(value)).toBe(participantKey(value));
     }
   });

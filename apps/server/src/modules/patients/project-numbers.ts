@@ -33,7 +33,9 @@ export async function nextProjectNumber(db: Queryable): Promise<{ project_number
   const { prefix, width } = series;
   const [highest] = await db
     .select({
-      n: sql<string | null>`max(substring(${patients.project_number} from ${prefix.length + 1}::integer)::numeric)`,
+      n: sql<
+        string | null
+      >`max(substring(${patients.project_number} from ${prefix.length + 1}::integer)::numeric)`,
     })
     .from(patients)
     .where(
@@ -63,7 +65,7 @@ async function firstFree(db: Queryable, prefix: string, width: number, from: num
           and portal_participant_key(p.project_number) = portal_participant_key(c.value))
       order by c.n
       limit 1`);
-    const free = (rows as unknown as { rows: { value: string }[] }).rows[0];
+    const free = (rows as { rows: { value: string }[] }).rows[0];
     if (free) return free.value;
   }
 }

@@ -121,7 +121,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       schema: {
         tags,
         summary:
-          'The project number the registration wizard offers: the next of the latest series, free among active patients and never a deleted one\'s; not reserved (ADR 041)',
+          "The project number the registration wizard offers: the next of the latest series, free among active patients and never a deleted one's; not reserved (ADR 041)",
         response: { 200: nextProjectNumber, 401: errorResponse, 403: errorResponse },
       },
     },

@@ -121,7 +121,10 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
   if (carrier.length === 0) errors.carrier_id = ['invalid'];
   // A carrier not meant for the material (a DBS card with venous blood) only when the nurse
   // confirmed it (ADR 041).
-  else if (!carrierFitsMaterial(carrier[0]!, body.type_of_material) && !body.carrier_unfit_confirmed)
+  else if (
+    !carrierFitsMaterial(carrier[0]!, body.type_of_material) &&
+    !body.carrier_unfit_confirmed
+  )
     errors.carrier_id = ['carrier_unfit_material'];
   // A kit is sent home: a sample drawn in the clinic was not drawn with one.
   if (kit.length === 0 || (body.probe_set_kit_id && body.collect_place !== 'home'))

@@ -672,7 +672,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
     // Unique project numbers (ADR 041) whose codes, cut to the 29 characters the builder
     // gives, differ only in letter case.
     const tail = 'X'.repeat(30);
-    for (const number of [`kz${stamp}${tail}1`, `KZ${stamp}${tail}2`, `Kz${stamp}${tail}3`, `kZ${stamp}${tail}4`]) {
+    for (const number of [
+      `kz${stamp}${tail}1`,
+      `KZ${stamp}${tail}2`,
+      `Kz${stamp}${tail}3`,
+      `kZ${stamp}${tail}4`,
+    ]) {
       const patient = await registerPatient(t, doctor);
       await inTransaction(t.db, admin.session.user.id, (tx) =>
         tx.update(patients).set({ project_number: number }).where(eq(patients.id, patient.id)),
