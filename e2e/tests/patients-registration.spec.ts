@@ -202,7 +202,8 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await page.keyboard.insertText('FDC-E2E\tOBX|1|NM|ALT||999');
     await expect(project).toHaveValue('FDC-E2E\tOBX|1|NM|ALT||999');
     await page.getByRole('button', { name: 'Dalej' }).click();
-    await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+    // The field's hint follows the message (ADR 041).
+    await expect(project).toHaveAccessibleDescription(new RegExp(`^${SINGLE_LINE}`));
     await expect(project).toHaveAttribute('aria-invalid', 'true');
     await expectStep(page, 'Dane osobowe i medyczne');
     await expectAccessible(page, 'rejestracja: numer projektu ze znakiem sterującym');
@@ -214,7 +215,8 @@ test.describe('Rejestracja nowego pacjenta', () => {
     const kept = await project.inputValue();
     if (/[\r\n]/.test(kept)) {
       await page.getByRole('button', { name: 'Dalej' }).click();
-      await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+      // The field's hint follows the message (ADR 041).
+      await expect(project).toHaveAccessibleDescription(new RegExp(`^${SINGLE_LINE}`));
     }
 
     await project.fill('FDC-E2E');
@@ -661,9 +663,11 @@ test.describe('Porzucona rejestracja', () => {
     await question.getByRole('button', { name: 'Wyczyść', exact: true }).click();
     await expect(question).toBeHidden();
     await expectStep(page, 'Dane osobowe i medyczne');
-    for (const name of ['Imię', 'Nazwisko', 'PESEL', 'Telefon', 'Numer projektu']) {
+    for (const name of ['Imię', 'Nazwisko', 'PESEL', 'Telefon']) {
       await expect(field(page, name)).toHaveValue('');
     }
+    // The emptied form is offered the next free project number again (ADR 041), not the typed one.
+    await expect(field(page, 'Numer projektu')).not.toHaveValue(/FDC-E2E|^$/);
     await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveValue('');
     await expect(page.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
     expect(await page.evaluate(() => sessionStorage.getItem('portal.patientDraft'))).toBeNull();
