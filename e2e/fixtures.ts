@@ -294,7 +294,8 @@ export function patientBody(
       email: null,
       weight: 72.5,
       height: 168,
-      project_number: 'FDC-2026',
+      // One active patient per project number (ADR 041).
+      project_number: `FDC-${randomBytes(4).toString('hex')}`,
       doctor_id: doctor.id,
       unit_id: doctor.unit_id,
       acceptance: true,

@@ -162,7 +162,7 @@ test.describe('Historia zmian czytelna dla człowieka', () => {
     const created = row('Numer próbki').filter({ hasText: 'dodanie' });
     await expect(created.getByRole('cell').nth(1)).toHaveText(s.doctorName);
     await expect(created.getByRole('cell').nth(6)).toHaveText(s.code);
-    await expect(row('Nośnik (rodzaj pojemnika)').getByRole('cell').nth(6)).toHaveText(s.carrier);
+    await expect(row('Rodzaj pojemnika').getByRole('cell').nth(6)).toHaveText(s.carrier);
     await expect(row('Rodzaj materiału').getByRole('cell').nth(6)).toHaveText('krew żylna');
     const medicine = row('Lek', 'Stężenia leków w próbce');
     await expect(medicine).toHaveCount(1);

@@ -68,7 +68,8 @@ function patientsCsv(rows: Row[]): Buffer {
       '',
       '80',
       '178',
-      'FDC-KARDIO-2026',
+      // One active patient per project number (ADR 041).
+      `FDC-${row.pesel}`,
       ids.unit_id,
       ids.doctor_id,
       ids.group_id,

@@ -63,10 +63,10 @@ test.describe('Karta pacjenta', () => {
     const unit = await api.createUnit();
     const doctor = await api.createDoctor(unit.id, { firstname: 'Barbara' });
     const patient = await registerPatient(api, doctor, {
-      personal: { email: 'z.wojcik@poczta.test' },
+      personal: { email: 'z.wojcik@poczta.test', project_number: `FDC-${Date.now()}` },
       exclusion: { is_classified: true },
     });
-    const detail = await api.call<{ login: string; birth_date: string }>(
+    const detail = await api.call<{ login: string; birth_date: string; project_number: string }>(
       'GET',
       `/patients/${patient.id}`,
     );
@@ -108,7 +108,7 @@ test.describe('Karta pacjenta', () => {
       ['Płeć', 'Kobieta'],
       ['Data urodzenia', `${day}.${month}.${year}`],
       ['Numer uczestnika', String(patient.id)],
-      ['Numer projektu', 'FDC-2026'],
+      ['Numer projektu', detail.project_number],
       ['Grupa', '1. Nadciśnienie tętnicze'],
       ['Podgrupa', '1B: walsartan + hydrochlorotiazyd'],
       ['Dawka', '160 mg'],

@@ -59,7 +59,9 @@ async function fillPersonal(page: Page, person: Person, place?: { unit: string; 
   await field(page, 'Telefon').fill('601202303');
   await field(page, 'Wzrost (cm)').fill('181');
   await field(page, 'Waga (kg)').fill('84,5');
-  await field(page, 'Numer projektu').fill('FDC-E2E');
+  // One active patient per project number (ADR 041): the offered number is replaced by one
+  // of this person's own.
+  await field(page, 'Numer projektu').fill(`FDC-E2E-${person.pesel}`);
   if (place) {
     await choose(page, page.getByRole('combobox', { name: 'Jednostka' }), place.unit);
     await choose(page, page.getByRole('combobox', { name: 'Lekarz' }), place.doctor);
@@ -200,7 +202,8 @@ test.describe('Rejestracja nowego pacjenta', () => {
     await page.keyboard.insertText('FDC-E2E\tOBX|1|NM|ALT||999');
     await expect(project).toHaveValue('FDC-E2E\tOBX|1|NM|ALT||999');
     await page.getByRole('button', { name: 'Dalej' }).click();
-    await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+    // The field's hint follows the message (ADR 041).
+    await expect(project).toHaveAccessibleDescription(new RegExp(`^${SINGLE_LINE}`));
     await expect(project).toHaveAttribute('aria-invalid', 'true');
     await expectStep(page, 'Dane osobowe i medyczne');
     await expectAccessible(page, 'rejestracja: numer projektu ze znakiem sterującym');
@@ -212,7 +215,8 @@ test.describe('Rejestracja nowego pacjenta', () => {
     const kept = await project.inputValue();
     if (/[\r\n]/.test(kept)) {
       await page.getByRole('button', { name: 'Dalej' }).click();
-      await expect(project).toHaveAccessibleDescription(SINGLE_LINE);
+      // The field's hint follows the message (ADR 041).
+      await expect(project).toHaveAccessibleDescription(new RegExp(`^${SINGLE_LINE}`));
     }
 
     await project.fill('FDC-E2E');
@@ -454,7 +458,7 @@ test.describe('Rejestracja nowego pacjenta', () => {
       phone_number: '601202303',
       height: 181,
       weight: 84.5,
-      project_number: 'FDC-E2E',
+      project_number: `FDC-E2E-${person.pesel}`,
       doctor_id: doctor.id,
       unit_id: unit.id,
       is_above_18: true,
@@ -659,12 +663,17 @@ test.describe('Porzucona rejestracja', () => {
     await question.getByRole('button', { name: 'Wyczyść', exact: true }).click();
     await expect(question).toBeHidden();
     await expectStep(page, 'Dane osobowe i medyczne');
-    for (const name of ['Imię', 'Nazwisko', 'PESEL', 'Telefon', 'Numer projektu']) {
+    for (const name of ['Imię', 'Nazwisko', 'PESEL', 'Telefon']) {
       await expect(field(page, name)).toHaveValue('');
     }
+    // The emptied form is offered the next free project number again (ADR 041), not the typed one.
+    await expect(field(page, 'Numer projektu')).not.toHaveValue(/^FDC-E2E-\d{11}$|^$/);
     await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveValue('');
     await expect(page.getByRole('checkbox', { name: /udzielił zgody/ })).not.toBeChecked();
-    expect(await page.evaluate(() => sessionStorage.getItem('portal.patientDraft'))).toBeNull();
+    // Nothing typed is kept: at most the offered project number (ADR 041).
+    expect(
+      (await page.evaluate(() => sessionStorage.getItem('portal.patientDraft'))) ?? '',
+    ).not.toMatch(/"pesel":"\d|"surname":"[^"]/);
     await step(page, 2, 'Kryteria włączenia').click();
     await expect(subgroup(page, '1B: walsartan \\+ hydrochlorotiazyd')).toHaveAttribute(
       'aria-pressed',

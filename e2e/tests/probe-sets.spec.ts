@@ -254,8 +254,9 @@ test.describe('Zestawy próbek', () => {
     // The administrator has no name of their own: the orderer is typed.
     await dialog.getByRole('textbox', { name: 'Imię zlecającego' }).fill('Jan');
     await dialog.getByRole('textbox', { name: 'Nazwisko zlecającego' }).fill('Koordynator');
-    await dialog.getByRole('combobox', { name: 'Przewoźnik', exact: true }).click();
-    await page.getByRole('option').first().click();
+    await dialog.getByRole('combobox', { name: 'Rodzaj pojemnika', exact: true }).click();
+    // A tube takes the dialog's default venous blood (a DBS card would be questioned, ADR 041).
+    await page.getByRole('option', { name: 'Probówka EDTA' }).click();
     await dialog.getByRole('button', { name: 'Wyślij' }).click();
     await expect(dialog).toBeHidden();
 

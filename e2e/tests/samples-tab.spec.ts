@@ -75,12 +75,12 @@ test.describe('Karta pacjenta: próbki', () => {
     await expect(page.getByRole('alert').filter({ hasText: VALIDATION_TOAST })).toBeVisible();
     await expect(field(page, 'Miejscowość')).toHaveAccessibleDescription(REQUIRED);
     await expect(
-      dialog(page).getByRole('combobox', { name: 'Przewoźnik', exact: true }),
+      dialog(page).getByRole('combobox', { name: 'Rodzaj pojemnika', exact: true }),
     ).toHaveAccessibleDescription(REQUIRED);
     await expectAccessible(page, 'wyślij próbkę do analizy: błędy');
 
     await field(page, 'Miejscowość').fill('Łódź');
-    await dialog(page).getByRole('combobox', { name: 'Przewoźnik', exact: true }).click();
+    await dialog(page).getByRole('combobox', { name: 'Rodzaj pojemnika', exact: true }).click();
     await page.getByRole('option').first().click();
     await dialog(page).getByRole('button', { name: 'Wyślij' }).click();
     await expect(dialog(page)).toBeHidden();
@@ -122,13 +122,18 @@ test.describe('Karta pacjenta: próbki na telefonie', () => {
     const unit = await api.createUnit();
     const doctor = await api.createDoctor(unit.id);
     const patient = await registerPatient(api, doctor);
-    const carriers = await api.call<{ data: { id: number }[] }>('GET', '/probes/carriers');
+    const carriers = await api.call<{ data: { id: number; materials: string[] }[] }>(
+      'GET',
+      '/probes/carriers',
+    );
+    // A carrier for the default venous blood (ADR 041).
+    const tube = carriers.data.find((carrier) => carrier.materials.includes('venous'))!;
     const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
     const created = await api.call<{ probe: { code: string } }>('POST', '/probes', {
       patient_id: patient.id,
       medicine_ids: [13],
       date_of_sample: today,
-      carrier_id: carriers.data[0]!.id,
+      carrier_id: tube.id,
       ordered_by_firstname: 'Jan',
       ordered_by_surname: 'Zlecający',
       ordered_at: today,

@@ -69,7 +69,8 @@ export async function addDemoPatients(db: Database): Promise<number> {
             : `${p.firstname.toLowerCase().replace(/[^a-z]/g, '')}${index}@example.pl`,
         weight: 62 + ((index * 7) % 40),
         height: 155 + ((index * 5) % 35),
-        project_number: 'FDC-KARDIO-2026',
+        // Each participant's own number (ADR 041): the sample codes name the participant.
+        project_number: `FDC-${String(index + 1).padStart(3, '0')}`,
         doctor_id: doctor.id,
         unit_id: doctor.unitId,
         acceptance: true,

@@ -102,7 +102,10 @@ export async function addDemoProbes(
   await saveSetting(db, null, actor, 'laboratory', { value: DEMO_LABORATORY });
 
   const today = warsawToday(now);
-  const carrierRows = await db.select({ id: carriers.id }).from(carriers).orderBy(asc(carriers.id));
+  const carrierRows = await db
+    .select({ id: carriers.id, materials: carriers.materials })
+    .from(carriers)
+    .orderBy(asc(carriers.id));
   const patientRows = await db
     .select()
     .from(patients)
@@ -153,7 +156,9 @@ export async function addDemoProbes(
         patient_address_city: patient.address_city ?? '-',
         is_cito: index % 3 !== 0,
         type_of_test: plan.typeOfTest ?? 'biochemistry',
-        type_of_material: 'venous',
+        // Venous blood where the carrier takes it; a DBS card or a microsampler gets a finger
+        // prick's capillary blood (ADR 041).
+        type_of_material: carrier.materials.includes('venous') ? 'venous' : 'capillary',
         collect_place: plan.collectPlace ?? 'clinic',
       },
       today,

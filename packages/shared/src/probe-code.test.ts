@@ -5,6 +5,8 @@ import {
   PROBE_CODE_PATTERN,
   barcodeSafe,
   buildProbeCode,
+  participantKey,
+  participantPart,
   suffixedProbeCode,
 } from './probe-code.js';
 import type { ProbeCodeFacts } from './probe-code.js';
@@ -13,6 +15,7 @@ import { PROBE_CODE_PARTS, SETTING_DEFAULTS } from './schemas/settings.js';
 const facts: ProbeCodeFacts = {
   sex: 'K',
   project_number: 'A17',
+  participant_id: 42,
   unit_id: 3,
   next_probe_number: 12,
   group_id: 2,
@@ -60,12 +63,12 @@ describe('buildProbeCode', () => {
     expect(buildProbeCode(['sex', 'sex', '1', '1'], { ...facts, sex: 'M' })).toBe('MM11');
   });
 
-  it('leaves out a missing project number and a missing group', () => {
+  it('leaves out a missing group; the participant id stands in for a missing project number', () => {
     const bare = { ...facts, project_number: null, group_id: null };
     expect(buildProbeCode(['sex', 'project_number', 'group_id', 'next_probe_number'], bare)).toBe(
-      'K12',
+      'K04212',
     );
-    expect(buildProbeCode(['project_number'], { ...facts, project_number: '' })).toBe('');
+    expect(buildProbeCode(['group_id'], bare)).toBe('');
   });
 
   it('grows with the probe number and the unit id beyond one digit', () => {
@@ -118,5 +121,35 @@ describe('barcode-safe codes (ADR 035)', () => {
     expect(suffixedProbeCode(base, 99)).toHaveLength(PROBE_CODE_MAX);
     expect(suffixedProbeCode(base, 1234)).toBe(`${'A'.repeat(PROBE_CODE_MAX - 5)}-1234`);
     expect(suffixedProbeCode('K1', 3)).toBe('K1-3');
+  });
+});
+
+describe('the participant part (ADR 041)', () => {
+  it('is the project number where the patient has one', () => {
+    expect(buildProbeCode(['project_number', 'unit_id'], facts)).toBe('A173');
+  });
+
+  it('is the participant number (id, three digits at least) where the patient has none', () => {
+    expect(buildProbeCode(['sex', 'project_number'], { ...facts, project_number: null })).toBe(
+      'K042',
+    );
+    expect(buildProbeCode(['project_number'], { ...facts, project_number: '' })).toBe('042');
+    expect(
+      buildProbeCode(['project_number'], { ...facts, project_number: null, participant_id: 12345 }),
+    ).toBe('12345');
+  });
+
+  it('takes the id also for a number that gives nothing to a code', () => {
+    expect(buildProbeCode(['project_number'], { ...facts, project_number: ' ~^_ ' })).toBe('042');
+    expect(participantPart('~', 7)).toBe('007');
+    expect(participantPart('Łódź 1', 7)).toBe('Łódź 1');
+  });
+
+  it('compares numbers as a code carries them: case, spaces, accents and signs do not count', () => {
+    expect(participantKey('FDC-001')).toBe('fdc-001');
+    expect(participantKey('fdc 001')).toBe('fdc001');
+    expect(participantKey('ŁÓDŹ-1')).toBe(participantKey('lodz-1'));
+    expect(participantKey(null)).toBe('');
+    expect(participantKey('~^')).toBe('');
   });
 });

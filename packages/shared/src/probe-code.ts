@@ -56,8 +56,10 @@ export function barcodeSafe(value: string): string {
  */
 export interface ProbeCodeFacts {
   sex: 'M' | 'K';
-  /** The participant number (the patient's project number); empty when none was given. */
+  /** The patient's project number; null (or nothing a code can carry) when none was given. */
   project_number: string | null;
+  /** The participant number (the patient's id): stands in for a missing project number. */
+  participant_id: number;
   unit_id: number;
   /** The patient's n-th sample, from 1. */
   next_probe_number: number;
@@ -65,6 +67,27 @@ export interface ProbeCodeFacts {
   group_id: number | null;
   type_of_material: 'venous' | 'capillary';
   collect_place: 'clinic' | 'home';
+}
+
+/**
+ * The key two project numbers are compared by (ADR 041): what a code carries of the number
+ * (`barcodeSafe`), in lower case, as codes are compared. The database's unique index
+ * `patients_project_number_key` computes the same with `portal_participant_key` (migration
+ * 0023). Empty: the number gives nothing to a code, so it is no number.
+ */
+export function participantKey(projectNumber: string | null | undefined): string {
+  return barcodeSafe(projectNumber ?? '').toLowerCase();
+}
+
+/**
+ * The "Numer uczestnika" part of a code (ADR 041): the patient's project number, or, where the
+ * patient has none (records from before numbers were unique and required), the participant
+ * number (the patient's id) padded to three digits, so that every code names its participant.
+ */
+export function participantPart(projectNumber: string | null, participantId: number): string {
+  return participantKey(projectNumber) !== ''
+    ? (projectNumber ?? '')
+    : String(participantId).padStart(3, '0');
 }
 
 const MATERIAL = { venous: 'Z', capillary: 'W' } as const;
@@ -75,7 +98,7 @@ function partValue(part: ProbeCodePart, facts: ProbeCodeFacts): string {
     case 'sex':
       return facts.sex;
     case 'project_number':
-      return facts.project_number ?? '';
+      return participantPart(facts.project_number, facts.participant_id);
     case 'unit_id':
       return String(facts.unit_id);
     case 'next_probe_number':

@@ -45,6 +45,11 @@ export const validationMessages = {
     // The report's columns (docs/product-rules.md "Validation" 'empty' / 'not valid').
     empty: 'Nie wybrano żadnej kolumny raportu',
     not_valid: 'Raport wymaga co najmniej dwóch kolumn',
+    // ADR 041.
+    project_number_taken:
+      'Ten numer projektu ma już inny uczestnik badania (wielkość liter, spacje i polskie znaki nie mają znaczenia)',
+    carrier_unfit_material:
+      'Ten rodzaj pojemnika nie jest przeznaczony do wybranego rodzaju materiału: potwierdź, że to zamierzone',
   },
   en: {
     required: 'This field is required',
@@ -82,6 +87,10 @@ export const validationMessages = {
     pdf_needs_a_label: 'A PDF needs at least one label: give a number from 1',
     empty: 'No report column was chosen',
     not_valid: 'A report needs at least two columns',
+    project_number_taken:
+      'Another participant of the study already has this project number (letter case, spaces and accents do not count)',
+    carrier_unfit_material:
+      'This container type is not meant for the chosen material: confirm that it is intended',
   },
 } as const;
 

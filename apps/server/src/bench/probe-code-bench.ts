@@ -87,6 +87,7 @@ function timeInProcess() {
   const facts = {
     sex: 'K' as const,
     project_number: 'B123456',
+    participant_id: 1,
     unit_id: 12,
     next_probe_number: 41,
     group_id: 2,

@@ -85,7 +85,9 @@ select a.id,
   (${sqlTextArray(CITIES)})[1 + ${pick('p.g', 11, CITIES.length)}],
   (500000000 + ${pick('p.g', 12, 299999999)})::text,
   case when ${pick('p.g', 13, 2)} = 0 then 'pacjent' || p.g || '@example.pl' end,
-  50 + ${pick('p.g', 14, 70)}, 150 + ${pick('p.g', 15, 45)}, 'FDC-KARDIO-2026',
+  50 + ${pick('p.g', 14, 70)}, 150 + ${pick('p.g', 15, 45)},
+  -- One active patient per project number (ADR 041).
+  'FDC-' || lpad(p.g::text, 6, '0'),
   true, true, ${pick('p.g', 16, 10)} = 0, true, d.id, d.unit_id
 from people p
 join accounts a on a.g = p.g

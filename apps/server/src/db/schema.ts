@@ -314,6 +314,11 @@ export const patients = pgTable(
       .on(t.pesel)
       .where(sql`${t.deleted_at} is null`),
     uniqueIndex('patients_user_id_key').on(t.user_id),
+    // Migration 0023: one active patient per project number, compared as a sample code carries
+    // it (ADR 041).
+    uniqueIndex('patients_project_number_key')
+      .on(sql`portal_participant_key(${t.project_number})`)
+      .where(sql`${t.deleted_at} is null and portal_participant_key(${t.project_number}) <> ''`),
     index('patients_unit_id_idx').on(t.unit_id),
     index('patients_doctor_id_idx').on(t.doctor_id),
     check('patients_pesel_check', sql`${t.pesel} ~ '^[0-9]{11}$'`),
@@ -521,11 +526,25 @@ export const visits = pgTable(
 // patient data: audited by triggers.
 
 /** What a sample is carried in (a tube, a dried-blood card). */
-export const carriers = pgTable('carriers', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  is_visible: boolean('is_visible').notNull().default(true),
-});
+export const carriers = pgTable(
+  'carriers',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    is_visible: boolean('is_visible').notNull().default(true),
+    /** The materials the carrier takes (migration 0023, ADR 041). */
+    materials: text('materials', { enum: ['venous', 'capillary'] })
+      .array()
+      .notNull()
+      .default(sql`'{venous,capillary}'`),
+  },
+  (t) => [
+    check(
+      'carriers_materials_check',
+      sql`cardinality(${t.materials}) > 0 and ${t.materials} <@ array['venous', 'capillary']::text[]`,
+    ),
+  ],
+);
 
 export const PROBE_STATUSES = ['collected', 'sent', 'received'] as const;
 

@@ -44,6 +44,8 @@ export const queryKeys = {
   doctor: (id: number | null) => [ENTITY.doctors, 'detail', id] as const,
   admin: (id: number | null) => [ENTITY.admins, 'detail', id] as const,
   patient: (id: number | null) => [ENTITY.patients, 'detail', id] as const,
+  /** The project number the registration wizard offers (ADR 041). */
+  nextProjectNumber: () => [ENTITY.patients, 'next_project_number'] as const,
   peselStatus: (pesel: string, exceptId: number | null) =>
     [ENTITY.patients, 'validate_pesel', pesel, exceptId] as const,
   patientNotes: (patientId: number) => [ENTITY.patients, patientId, 'notes'] as const,
@@ -74,6 +76,9 @@ export const queryKeys = {
   calendarMonth: (unitId: number, year: number, month: number) =>
     [ENTITY.calendar, unitId, 'count', year, month] as const,
   calendarDay: (unitId: number, date: string) => [ENTITY.calendar, unitId, 'day', date] as const,
+  /** The day's booked visits shown beside its rules (ADR 041). */
+  calendarDayVisits: (unitId: number, date: string) =>
+    [ENTITY.calendar, unitId, 'visits', date] as const,
   /** A panel's documents (doctor or patient). */
   panelDocuments: (panel: string) => [ENTITY.documents, panel] as const,
   /** One kit order with its kits and their tracking histories. */

@@ -35,6 +35,11 @@ const ruleFields = {
   ended_at: timeField(),
   type: z.enum(CALENDAR_RULE_TYPES, { error: 'invalid' }),
   is_global: z.boolean({ error: 'invalid' }).default(false),
+  /**
+   * The caller has seen the booked visits this write closes and blocks anyway (ADR 041);
+   * without it such a write answers 409 `visits_booked` with the visits.
+   */
+  confirm_booked_visits: z.boolean({ error: 'invalid' }).optional(),
 };
 
 /**
@@ -112,6 +117,34 @@ export const calendarRule = z.object({
   version: z.number().int(),
 });
 export type CalendarRule = z.infer<typeof calendarRule>;
+
+/** A booked visit a calendar write would leave in closed hours (ADR 041). */
+export const calendarBookedVisit = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  patient: z.object({ id: z.number().int(), firstname: z.string(), surname: z.string() }),
+});
+export type CalendarBookedVisit = z.infer<typeof calendarBookedVisit>;
+
+/**
+ * A calendar write's 409: `exist_rule`, `conflict`, or `visits_booked` with the booked visits
+ * the write would close (sent again with `confirm_booked_visits`, it is made).
+ */
+export const calendarWriteConflict = z.object({
+  status: z.string(),
+  visits: z.array(calendarBookedVisit).optional(),
+});
+export type CalendarWriteConflict = z.infer<typeof calendarWriteConflict>;
+
+/** DELETE /api/units/calendar/{id}?confirm_booked_visits=true (deleting an unblock closes hours). */
+export const calendarDeleteQuery = z.object({
+  confirm_booked_visits: z
+    .enum(['true', 'false', '1', '0'], { error: 'invalid' })
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+});
 
 export const calendarRuleSaved = z.object({ status: z.literal('success'), data: calendarRule });
 export type CalendarRuleSaved = z.infer<typeof calendarRuleSaved>;

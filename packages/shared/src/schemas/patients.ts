@@ -356,3 +356,10 @@ export const peselStatus = z.object({
   status: z.enum(['success', 'exist_patient', 'validation_error']),
 });
 export type PeselStatus = z.infer<typeof peselStatus>['status'];
+
+/**
+ * GET /api/patients/next_project_number: the project number the registration wizard offers
+ * (ADR 041), free among active patients and never a deleted one's; editable, not reserved.
+ */
+export const nextProjectNumber = z.object({ project_number: z.string() });
+export type NextProjectNumber = z.infer<typeof nextProjectNumber>;

@@ -63,6 +63,12 @@ export const probeBody = z.object({
    * patient, only with `collect_place: "home"` (422 `invalid` otherwise, checked on the server).
    */
   probe_set_kit_id: idField().nullish(),
+  /**
+   * The nurse confirmed a carrier that is not meant for the material (a DBS card with venous
+   * blood, ADR 041); without it such a sample is refused, 422 `carrier_unfit_material` on
+   * `carrier_id`.
+   */
+  carrier_unfit_confirmed: z.boolean({ error: 'invalid' }).optional(),
 });
 export type ProbeBody = z.infer<typeof probeBody>;
 export type ProbeBodyInput = z.input<typeof probeBody>;
@@ -186,7 +192,24 @@ export const probeList = z.object({ data: z.array(probe) });
 export const orderLink = z.object({ url: z.string() });
 
 /** GET /api/probes/carriers. */
-export const carrier = z.object({ id: z.number().int(), name: z.string() });
+export const carrier = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The materials the carrier is meant for (ADR 041); a DBS card takes capillary blood only. */
+  materials: z.array(z.enum(TYPES_OF_MATERIAL)),
+});
+export type Carrier = z.infer<typeof carrier>;
+
+/**
+ * Whether a carrier is meant for a material (ADR 041): the one rule the sample dialog asks
+ * about and the server holds to (`carrier_unfit_material` unless confirmed).
+ */
+export function carrierFitsMaterial(
+  carrier: { materials: readonly string[] },
+  material: (typeof TYPES_OF_MATERIAL)[number],
+): boolean {
+  return carrier.materials.includes(material);
+}
 export const carrierList = z.object({ data: z.array(carrier) });
 
 /**

@@ -44,9 +44,17 @@ export const daySlot = z.object({
   started_at: z.string(),
   ended_at: z.string(),
   visit: slotVisit.nullable(),
+  /**
+   * Present (true) on a booked visit whose hours are no longer open (blocked after it was
+   * booked, or already past): listed so that a booked visit is never hidden (ADR 041).
+   */
+  closed: z.literal(true).optional(),
 });
 export type DaySlot = z.infer<typeof daySlot>;
-/** Every open slot of the day, booked or free; empty on weekends, past and blocked days. */
+/**
+ * Every open slot of the day, booked or free (none on weekends, past and blocked days), and
+ * every live visit of the day outside them, marked `closed`; ordered by time.
+ */
 export const slotsResponse = z.object({ data: z.array(daySlot) });
 export type SlotsResponse = z.infer<typeof slotsResponse>;
 

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   calendarCountQuery,
+  calendarDeleteQuery,
   calendarFiltersQuery,
   calendarRuleBody,
   calendarRuleList,
   calendarRuleSaved,
   calendarRuleUpdateBody,
   calendarRulesCount,
+  calendarWriteConflict,
   errorResponse,
   idParams,
   successResponse,
@@ -56,12 +58,13 @@ export const calendarRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       config: { access: 'calendar.manage' },
       schema: {
         tags,
-        summary: 'Adds a rule; 409 exist_rule for an exact duplicate',
+        summary:
+          'Adds a rule; 409 exist_rule for an exact duplicate, visits_booked (with the visits) when it closes hours of booked visits and confirm_booked_visits is not true (ADR 041)',
         body: calendarRuleBody,
         response: {
           201: calendarRuleSaved,
           ...refusals,
-          409: errorResponse,
+          409: calendarWriteConflict,
           422: validationErrorResponse,
         },
       },
@@ -79,13 +82,13 @@ export const calendarRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       schema: {
         tags,
         summary:
-          'Changes a rule in its unit; 409 conflict for a stale `version`, exist_rule for a duplicate',
+          'Changes a rule in its unit; 409 conflict for a stale `version`, exist_rule for a duplicate, visits_booked (with the visits) when it closes hours of booked visits unless confirm_booked_visits',
         params: idParams,
         body: calendarRuleUpdateBody,
         response: {
           200: calendarRuleSaved,
           ...refusals,
-          409: errorResponse,
+          409: calendarWriteConflict,
           422: validationErrorResponse,
         },
       },
@@ -102,13 +105,25 @@ export const calendarRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }
       config: { access: 'calendar.manage' },
       schema: {
         tags,
-        summary: 'Deletes a rule (switching a whole-day block off deletes its rule)',
+        summary:
+          'Deletes a rule (switching a whole-day block off deletes its rule); deleting an unblock whose hours hold booked visits answers 409 visits_booked unless ?confirm_booked_visits=true',
         params: idParams,
-        response: { 200: successResponse, ...refusals, 422: validationErrorResponse },
+        querystring: calendarDeleteQuery,
+        response: {
+          200: successResponse,
+          ...refusals,
+          409: calendarWriteConflict,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => {
-      await service.deleteRule(db, actorOf(request), request.params.id);
+      await service.deleteRule(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.query.confirm_booked_visits,
+      );
       return { status: 'success' as const };
     },
   );

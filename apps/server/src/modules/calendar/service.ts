@@ -17,6 +17,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { reachRule } from '../../policies/calendar.js';
 import type { RuleRow } from '../../policies/calendar.js';
 import { reachUnit } from '../../policies/units.js';
+import { guardBookedVisits } from './booked-visits.js';
 
 function present(row: RuleRow): CalendarRule {
   return {
@@ -140,14 +141,20 @@ export async function rulesCount(
   return { data, global_rules };
 }
 
+/**
+ * Adds a rule. One that closes hours of booked visits answers 409 `visits_booked` with them
+ * unless `confirm_booked_visits` (ADR 041).
+ */
 export async function createRule(
   db: Database,
   actor: Actor,
-  body: CalendarRuleBody,
+  { confirm_booked_visits, ...body }: CalendarRuleBody,
+  now: Date = new Date(),
 ): Promise<CalendarRule> {
   await reachUnit(db, actor, body.unit_id);
   return duplicateAware(() =>
     inTransaction(db, actor.userId, async (tx) => {
+      await guardBookedVisits(tx, body.unit_id, null, body, !!confirm_booked_visits, now);
       const [row] = await tx.insert(unitCalendarRules).values(body).returning();
       return present(row!);
     }),
@@ -156,19 +163,29 @@ export async function createRule(
 
 /**
  * Changes the hours, operation, date or reach of a rule in its own unit. With `version` it is
- * claimed like every edit (ADR 018): a stale one answers 409 `conflict`.
+ * claimed like every edit (ADR 018): a stale one answers 409 `conflict`. A change that closes
+ * hours of booked visits answers 409 `visits_booked` unless confirmed (ADR 041).
  */
 export async function updateRule(
   db: Database,
   actor: Actor,
   id: number,
-  { unit_id, version, ...fields }: CalendarRuleUpdateBody,
+  { unit_id, version, confirm_booked_visits, ...fields }: CalendarRuleUpdateBody,
+  now: Date = new Date(),
 ): Promise<CalendarRule> {
   const existing = await reachRule(db, actor, id);
   if (unit_id !== undefined && unit_id !== existing.unit_id)
     throw invalid({ unit_id: ['invalid'] });
   return duplicateAware(() =>
     inTransaction(db, actor.userId, async (tx) => {
+      await guardBookedVisits(
+        tx,
+        existing.unit_id,
+        existing,
+        { ...existing, ...fields },
+        !!confirm_booked_visits,
+        now,
+      );
       const [row] = await tx
         .update(unitCalendarRules)
         .set({ ...fields, version: sql`${unitCalendarRules.version} + 1`, updated_at: new Date() })
@@ -191,9 +208,20 @@ export async function updateRule(
   );
 }
 
-export async function deleteRule(db: Database, actor: Actor, id: number): Promise<void> {
-  await reachRule(db, actor, id);
-  await inTransaction(db, actor.userId, (tx) =>
-    tx.delete(unitCalendarRules).where(eq(unitCalendarRules.id, id)),
-  );
+/**
+ * Deletes a rule. Deleting an unblock closes its hours again: with booked visits in them it
+ * answers 409 `visits_booked` unless confirmed (ADR 041).
+ */
+export async function deleteRule(
+  db: Database,
+  actor: Actor,
+  id: number,
+  confirmed = false,
+  now: Date = new Date(),
+): Promise<void> {
+  const existing = await reachRule(db, actor, id);
+  await inTransaction(db, actor.userId, async (tx) => {
+    await guardBookedVisits(tx, existing.unit_id, existing, null, confirmed, now);
+    await tx.delete(unitCalendarRules).where(eq(unitCalendarRules.id, id));
+  });
 }

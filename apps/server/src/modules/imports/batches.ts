@@ -166,28 +166,12 @@ export function maskPesel(pesel: string): string {
 }
 
 /**
- * Whether the database holds project numbers unique (among active patients, issue 21 item 4,
- * written by another change): until such an index exists, a shared project number holds no
- * patient back.
- */
-async function projectNumbersUnique(tx: Transaction): Promise<boolean> {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sql`pg_indexes`)
-    .where(
-      sql`tablename = 'patients' and schemaname = current_schema()
-        and indexdef ilike 'create unique index%project_number%'`,
-    );
-  return (row?.n ?? 0) > 0;
-}
-
-/**
  * The batch's flushed patients, each with the first reason it cannot come back (null: it can):
- * an active patient with the same PESEL, e-mail (any case) or, where project numbers are unique,
- * the same non-blank project number.
+ * an active patient with the same PESEL, e-mail (any case) or project number (compared by the
+ * database's `portal_participant_key`, as its unique index does, ADR 041), or an earlier patient
+ * of the same batch with that project number (older batches could share one).
  */
 async function flushedPatients(tx: Transaction, id: number, flushedAt: Date) {
-  const checkProjectNumbers = await projectNumbersUnique(tx);
   // Written out with the table's name: drizzle leaves a column unqualified in a one-table select,
   // where the subqueries' own `a` would take it.
   const active = sql`a.deleted_at is null and a.id <> "patients"."id"`;
@@ -204,9 +188,12 @@ async function flushedPatients(tx: Transaction, id: number, flushedAt: Date) {
         when "patients"."email" is not null and exists (select 1 from patients a
           where ${active} and a.email is not null and lower(a.email) = lower("patients"."email"))
           then 'email_taken'
-        when ${checkProjectNumbers} and nullif(btrim("patients"."project_number"), '') is not null
+        when portal_participant_key("patients"."project_number") <> ''
           and exists (select 1 from patients a
-            where ${active} and a.project_number = "patients"."project_number")
+            where (${active} or (a.import_batch_id = ${id} and a.deleted_at = ${flushedAt}
+                and a.id < "patients"."id"))
+              and portal_participant_key(a.project_number)
+                = portal_participant_key("patients"."project_number"))
           then 'project_number_taken'
       end`,
     })

@@ -230,6 +230,26 @@ describe('POST /api/data_import/patient_data', () => {
     const edge = patientRows(1, { project_number: 'FDC-2026\r\n' });
     expect((await importPatients(edge)).statusCode).toBe(200);
   });
+
+  it('refuses a project number taken in the file or by an active patient (ADR 041)', async () => {
+    const message = validationMessage('project_number_taken');
+    const stamp = Date.now();
+    const held = await registerPatient(t, doctor, { project_number: `IMP-${stamp}-1` });
+    expect(held.id).toBeGreaterThan(0);
+    const rows = patientRows(3);
+    rows[0]!.project_number = `imp-${stamp}-1`; // the registered patient's, in another case
+    rows[1]!.project_number = `IMP-${stamp}-2`;
+    rows[2]!.project_number = ` imp-${stamp}-2 `; // the row above's, in another case
+    const res = await importPatients(rows);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(errorsOf(res).sort()).toEqual(
+      [
+        `pacjenci.csv, wiersz 4, kolumna project_number: ${message}`,
+        `pacjenci.csv, wiersz 2, kolumna project_number: ${message}`,
+      ].sort(),
+    );
+    expect(await patientCount(rows.map((r) => r.pesel))).toBe(0);
+  });
 });
 
 describe('POST /api/data_import/results', () => {

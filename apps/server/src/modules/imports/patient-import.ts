@@ -1,4 +1,4 @@
-import { patientCreateBody } from '@portal/shared';
+import { participantKey, patientCreateBody } from '@portal/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Database, Queryable, Transaction } from '../../db/client.js';
@@ -170,8 +170,8 @@ function referenceErrors(input: CreateInput, refs: References): [string, string]
 }
 
 /**
- * Checks every row as the registration wizard would (schema, references, PESEL and e-mail unique
- * in the file and among active patients) and lists every error.
+ * Checks every row as the registration wizard would (schema, references, PESEL, e-mail and project
+ * number unique in the file and among active patients) and lists every error.
  */
 export async function preparePatients(
   db: Database,
@@ -182,6 +182,7 @@ export async function preparePatients(
   const prepared: PreparedPatient[] = [];
   const peselRows = new Map<string, ImportRow>();
   const emailRows = new Map<string, ImportRow>();
+  const projectRows = new Map<string, ImportRow>();
   // 50,000 rows take seconds to check: other requests get a turn every 10 ms (ADR 036).
   const turn = turnTaker();
   for (const row of rows) {
@@ -204,6 +205,11 @@ export async function preparePatients(
     const email = input.personal.email;
     if (email && emailRows.has(email)) rowErrors.push(['email', 'exist_patient']);
     else if (email) emailRows.set(email, row);
+    // One active patient per project number, compared as a code carries it (ADR 041).
+    const projectKey = participantKey(input.personal.project_number);
+    if (projectKey && projectRows.has(projectKey))
+      rowErrors.push(['project_number', 'project_number_taken']);
+    else if (projectKey) projectRows.set(projectKey, row);
     for (const [column, code] of rowErrors) errors.push(patientError(row, column, code));
     if (!rowErrors.length) prepared.push({ row, input });
   }
@@ -226,6 +232,21 @@ export async function preparePatients(
   );
   for (const { value } of takenEmails) {
     errors.push(patientError(emailRows.get(value)!, 'email', 'exist_patient'));
+  }
+  const takenProjects = await inChunks([...projectRows.keys()], (chunk) =>
+    db
+      .selectDistinct({ value: sql<string>`portal_participant_key(${patients.project_number})` })
+      .from(patients)
+      .where(
+        and(
+          inArray(sql`portal_participant_key(${patients.project_number})`, chunk),
+          isNull(patients.deleted_at),
+          sql`portal_participant_key(${patients.project_number}) <> ''`,
+        ),
+      ),
+  );
+  for (const { value } of takenProjects) {
+    errors.push(patientError(projectRows.get(value)!, 'project_number', 'project_number_taken'));
   }
   return { prepared, errors };
 }

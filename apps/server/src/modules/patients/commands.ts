@@ -10,7 +10,7 @@ import {
   restoreAccount,
   softDeleteAccount,
 } from '../../lib/accounts.js';
-import { conflict, isUniqueViolation } from '../../lib/errors.js';
+import { conflict, invalid, isUniqueViolation } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
@@ -36,6 +36,11 @@ function mapDuplicatePatient(error: unknown): never {
     isUniqueViolation(error, 'patients_email_lower_key')
   ) {
     throw conflict('exist_patient');
+  }
+  // ADR 041: one active patient per project number; the index decides, so two registrations
+  // offered the same next number at once cannot both keep it.
+  if (isUniqueViolation(error, 'patients_project_number_key')) {
+    throw invalid({ 'personal.project_number': ['project_number_taken'] });
   }
   throw error;
 }
@@ -123,13 +128,20 @@ export async function deletePatient(db: Database, actor: Actor, id: number) {
   await inTransaction(db, actor.userId, (tx) => softDeleteAccount(tx, patients, id, row.user_id));
 }
 
-/** Refused (exist_patient) when another active patient has taken the PESEL or e-mail meanwhile. */
+/**
+ * Refused (exist_patient) when another active patient has taken the PESEL or e-mail meanwhile,
+ * and (project_number_taken) the project number.
+ */
 export async function restorePatient(db: Database, actor: Actor, id: number) {
   const row = await findReachablePatient(db, actor, id);
   if (!row.deleted_at) return;
   try {
     await inTransaction(db, actor.userId, (tx) => restoreAccount(tx, patients, id, row.user_id));
   } catch (error) {
+    // Another active patient took the project number meanwhile (ADR 041): a conflict to
+    // resolve by editing one of them, not a field of this request.
+    if (isUniqueViolation(error, 'patients_project_number_key'))
+      throw conflict('project_number_taken');
     mapDuplicatePatient(error);
   }
 }

@@ -43,7 +43,8 @@ function registration(
       email: `Zofia.Wojcik.${pesel}@example.pl`,
       weight: 72.5,
       height: 168,
-      project_number: 'FDC-2026',
+      // One active patient per project number (ADR 041): each registration gets its own.
+      project_number: `FDC-${pesel}`,
       doctor_id: doctor.doctor.id,
       unit_id: doctor.doctor.unit_id,
       acceptance: true,
@@ -462,7 +463,7 @@ describe('single-line fields and JSON numbers (issue 20)', () => {
     const stored = (
       await t.request('GET', `/api/patients/${created.id}`, { token })
     ).json<PatientDetail>();
-    expect(stored).toMatchObject({ project_number: 'FDC-2026', version: 1 });
+    expect(stored).toMatchObject({ project_number: body.personal.project_number, version: 1 });
   });
 
   it('refuses a line break in every single-line field of the wizard, and keeps no trailing one', async () => {

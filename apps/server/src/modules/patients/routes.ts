@@ -15,6 +15,7 @@ import {
   patientOptions,
   patientOptionsQuery,
   patientUpdateBody,
+  nextProjectNumber,
   peselQuery,
   peselStatus,
   successResponse,
@@ -26,6 +27,7 @@ import { loginAddress } from '../credentials/address.js';
 import * as commands from './commands.js';
 import { listPatientCards, listPatients } from './list.js';
 import * as options from './options.js';
+import { nextProjectNumber as offerProjectNumber } from './project-numbers.js';
 import * as queries from './queries.js';
 
 const tags = ['patients'];
@@ -110,6 +112,20 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       },
     },
     (request) => options.allPatients(db, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/patients/next_project_number',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary:
+          "The project number the registration wizard offers: the next of the latest series, free among active patients and never a deleted one's; not reserved (ADR 041)",
+        response: { 200: nextProjectNumber, 401: errorResponse, 403: errorResponse },
+      },
+    },
+    () => offerProjectNumber(db),
   );
 
   app.get(
@@ -226,7 +242,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       schema: {
         tags,
         summary:
-          'Restores a deleted patient; 409 exist_patient when an active patient has its PESEL or e-mail',
+          'Restores a deleted patient; 409 exist_patient when an active patient has its PESEL or e-mail, project_number_taken when its project number',
         params: idParams,
         response: { 200: successResponse, 404: errorResponse, 409: errorResponse },
       },

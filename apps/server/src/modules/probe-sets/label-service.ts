@@ -1,4 +1,4 @@
-import { barcodeSafe, kitCode } from '@portal/shared';
+import { barcodeSafe, kitCode, participantPart } from '@portal/shared';
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, probeSetKits } from '../../db/schema.js';
@@ -36,7 +36,8 @@ export async function kitLabels(db: Database, actor: Actor, id: number): Promise
       .from(patients)
       .where(eq(patients.id, set.patient_id)),
   ]);
-  const participant = barcodeSafe(patient?.project_number ?? '');
+  // The participant as the sample codes name it: the project number, else the id (ADR 041).
+  const participant = barcodeSafe(participantPart(patient?.project_number ?? null, set.patient_id));
   return {
     labels: kits.map(({ kit_number }) => ({
       code: kitCode(id, kit_number),

@@ -33,7 +33,8 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       config: { access: 'probes.read' },
       schema: {
         tags,
-        summary: 'The visible carriers a sample can travel in, by name',
+        summary:
+          'The visible carriers (container types) a sample can travel in, by name, with the materials each is meant for',
         response: { 200: carrierList, 401: errorResponse, 403: errorResponse },
       },
     },
@@ -76,7 +77,7 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       schema: {
         tags,
         summary:
-          'Creates a sample with its number built from the saved configuration: 409 patient_deleted; 422 on an unknown visit, medicine or carrier or a future date',
+          'Creates a sample with its number built from the saved configuration: 409 patient_deleted; 422 on an unknown visit, medicine or carrier, a future date, or carrier_unfit_material for a carrier not meant for the material unless carrier_unfit_confirmed (ADR 041)',
         body: probeBody,
         response: {
           201: probeCreated,

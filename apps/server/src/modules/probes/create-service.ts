@@ -1,5 +1,17 @@
-import { SETTING_DEFAULTS, suffixedProbeCode, warsawToday } from '@portal/shared';
-import type { LaboratoryValue, Probe, ProbeBody, ProbeDetail, ShippingValue } from '@portal/shared';
+import {
+  SETTING_DEFAULTS,
+  carrierFitsMaterial,
+  suffixedProbeCode,
+  warsawToday,
+} from '@portal/shared';
+import type {
+  Carrier,
+  LaboratoryValue,
+  Probe,
+  ProbeBody,
+  ProbeDetail,
+  ShippingValue,
+} from '@portal/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -28,10 +40,10 @@ import { labRefusalsOf } from './lab-refusals.js';
 import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
 import { loadProbe, loadProbes } from './queries.js';
 
-/** Visible carriers by name (the creation dialog's choice). */
-export async function listCarriers(db: Queryable): Promise<{ id: number; name: string }[]> {
+/** Visible carriers by name with the materials they take (the creation dialog's choice). */
+export async function listCarriers(db: Queryable): Promise<Carrier[]> {
   return db
-    .select({ id: carriers.id, name: carriers.name })
+    .select({ id: carriers.id, name: carriers.name, materials: carriers.materials })
     .from(carriers)
     .where(eq(carriers.is_visible, true))
     .orderBy(asc(carriers.name), asc(carriers.id));
@@ -93,7 +105,7 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
       : Promise.resolve([{ id: 0 }]),
     db.select({ id: medicines.id }).from(medicines).where(inArray(medicines.id, medicineIds)),
     db
-      .select({ id: carriers.id })
+      .select({ id: carriers.id, materials: carriers.materials })
       .from(carriers)
       .where(and(eq(carriers.id, body.carrier_id), eq(carriers.is_visible, true))),
     // A kit of an accepted order of the same patient (an accepted order stays accepted).
@@ -115,6 +127,13 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
   if (visit.length === 0) errors.visit_id = ['invalid'];
   if (foundMedicines.length !== medicineIds.length) errors.medicine_ids = ['invalid'];
   if (carrier.length === 0) errors.carrier_id = ['invalid'];
+  // A carrier not meant for the material (a DBS card with venous blood) only when the nurse
+  // confirmed it (ADR 041).
+  else if (
+    !carrierFitsMaterial(carrier[0]!, body.type_of_material) &&
+    !body.carrier_unfit_confirmed
+  )
+    errors.carrier_id = ['carrier_unfit_material'];
   // A kit is sent home: a sample drawn in the clinic was not drawn with one.
   if (kit.length === 0 || (body.probe_set_kit_id && body.collect_place !== 'home'))
     errors.probe_set_kit_id = ['invalid'];

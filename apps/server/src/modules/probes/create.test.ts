@@ -106,6 +106,12 @@ const DEFAULT_CONFIG = [
   'material_type_and_place',
 ];
 
+async function setProjectNumber(patientId: number, value: string) {
+  await inTransaction(t.db, admin.session.user.id, (tx) =>
+    tx.update(patients).set({ project_number: value }).where(eq(patients.id, patientId)),
+  );
+}
+
 describe('carriers and the order link', () => {
   it('lists the visible carriers by name', async () => {
     const res = await t.request('GET', '/api/probes/carriers', as(doctor));
@@ -122,6 +128,52 @@ describe('carriers and the order link', () => {
       .returning({ id: carriers.id });
     const res = await t.request('GET', '/api/probes/carriers', as(doctor));
     expect(res.json<{ data: { id: number }[] }>().data.map((c) => c.id)).not.toContain(hidden!.id);
+  });
+
+  it('says which materials each carrier takes: a DBS card and a microsampler capillary blood only (ADR 041)', async () => {
+    const res = await t.request('GET', '/api/probes/carriers', as(doctor));
+    const byName = new Map(
+      res.json<{ data: { name: string; materials: string[] }[] }>().data.map((c) => [c.name, c]),
+    );
+    expect(byName.get('Karta DBS (sucha kropla krwi)')?.materials).toEqual(['capillary']);
+    expect(byName.get('Mikrosampler wolumetryczny (VAMS)')?.materials).toEqual(['capillary']);
+    expect(byName.get('Probówka EDTA')?.materials).toEqual(['venous', 'capillary']);
+  });
+
+  it('refuses a DBS card with venous blood unless the nurse confirmed it (ADR 041)', async () => {
+    const [dbs] = await t.db
+      .select({ id: carriers.id })
+      .from(carriers)
+      .where(eq(carriers.name, 'Karta DBS (sucha kropla krwi)'));
+    const patient = await registerPatient(t, doctor);
+    const refused = await create(patient.id, { carrier_id: dbs!.id, type_of_material: 'venous' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      status: 'validation_error',
+      errors: {
+        carrier_id: [
+          'Ten rodzaj pojemnika nie jest przeznaczony do wybranego rodzaju materiału: potwierdź, że to zamierzone',
+        ],
+      },
+    });
+    expect(
+      await t.db.select({ id: probes.id }).from(probes).where(eq(probes.patient_id, patient.id)),
+    ).toEqual([]);
+    const capillary = await create(patient.id, {
+      carrier_id: dbs!.id,
+      type_of_material: 'capillary',
+    });
+    expect(capillary.statusCode, capillary.body).toBe(201);
+    const confirmed = await create(patient.id, {
+      carrier_id: dbs!.id,
+      type_of_material: 'venous',
+      carrier_unfit_confirmed: true,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect(confirmed.json<{ probe: Probe }>().probe).toMatchObject({
+      type_of_material: 'venous',
+      carrier: { id: dbs!.id },
+    });
   });
 
   it("answers the postal service's page from the shipping setting", async () => {
@@ -159,11 +211,30 @@ describe('the number preview', () => {
   });
 
   it('falls back to the default configuration when the saved one gives an empty code', async () => {
-    await setConfig(['project_number', 'group_id']);
+    await setConfig(['group_id']);
     const patient = await registerPatient(t, doctor);
     await t.db.delete(patientInclusions).where(eq(patientInclusions.patient_id, patient.id));
     const res = await preview(patient.id);
-    expect(res.json()).toEqual({ code: `M${doctor.doctor.unit_id}1ZP` });
+    // The default's participant part: the id, as the patient has no project number (ADR 041).
+    const participant = String(patient.id).padStart(3, '0');
+    expect(res.json()).toEqual({ code: `M${participant}${doctor.doctor.unit_id}1ZP` });
+    await setConfig(DEFAULT_CONFIG);
+  });
+
+  it('names the participant by the id where the patient has no project number (ADR 041)', async () => {
+    await setConfig(['project_number', 'group_id']);
+    const patient = await registerPatient(t, doctor);
+    await t.db.delete(patientInclusions).where(eq(patientInclusions.patient_id, patient.id));
+    expect((await preview(patient.id)).json()).toEqual({
+      code: String(patient.id).padStart(3, '0'),
+    });
+    // A number that gives nothing to a code is no number either.
+    await setProjectNumber(patient.id, '~ ^');
+    expect((await preview(patient.id)).json()).toEqual({
+      code: String(patient.id).padStart(3, '0'),
+    });
+    await setProjectNumber(patient.id, 'FDC-9');
+    expect((await preview(patient.id)).json()).toEqual({ code: 'FDC-9' });
     await setConfig(DEFAULT_CONFIG);
   });
 
@@ -208,7 +279,10 @@ describe('POST /api/probes', () => {
       results_out_of_norm: [],
       version: 1,
     });
-    expect(probe.probe.code).toBe(`M${doctor.doctor.unit_id}11ZP`);
+    // No project number: the participant's id stands in (ADR 041).
+    expect(probe.probe.code).toBe(
+      `M${String(patient.id).padStart(3, '0')}${doctor.doctor.unit_id}11ZP`,
+    );
 
     const rows = await t.db
       .select()
@@ -390,12 +464,6 @@ describe('barcode-safe codes (ADR 035)', () => {
     patient_address_city: 'Łódź',
   });
 
-  async function setProjectNumber(patientId: number, value: string) {
-    await inTransaction(t.db, admin.session.user.id, (tx) =>
-      tx.update(patients).set({ project_number: value }).where(eq(patients.id, patientId)),
-    );
-  }
-
   it('transliterates and strips a hostile participant number in the preview, the sample and its labels', async () => {
     await setConfig(DEFAULT_CONFIG);
     const patient = await registerPatient(t, doctor, { pesel: freshPesel('K') });
@@ -429,7 +497,8 @@ describe('barcode-safe codes (ADR 035)', () => {
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
       const patient = await registerPatient(t, doctor);
-      await setProjectNumber(patient.id, long);
+      // Unique numbers (ADR 041) that differ only past what the code can hold.
+      await setProjectNumber(patient.id, `${long}${i}`);
       const res = await create(patient.id);
       expect(res.statusCode, res.body).toBe(201);
       codes.push(res.json<{ probe: Probe }>().probe.code);
@@ -445,9 +514,14 @@ describe('barcode-safe codes (ADR 035)', () => {
     const stamp = Date.now() % 1_000_000;
     const first = await registerPatient(t, doctor);
     await setProjectNumber(first.id, `ab${stamp}`);
+    const a = await create(first.id);
+    // One active patient per project number (ADR 041): the number is free again once its
+    // patient is deleted, and the earlier sample's code stays taken.
+    expect((await t.request('DELETE', `/api/patients/${first.id}`, as(doctor))).statusCode).toBe(
+      200,
+    );
     const second = await registerPatient(t, doctor);
     await setProjectNumber(second.id, `AB${stamp}`);
-    const a = await create(first.id);
     const b = await create(second.id);
     expect(a.json<{ probe: Probe }>().probe.code).toBe(`ab${stamp}`);
     expect(b.json<{ probe: Probe }>().probe.code).toBe(`AB${stamp}-2`);
@@ -596,7 +670,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
     await setConfig(['project_number']);
     const stamp = Date.now() % 1_000_000;
     const crowd = [];
-    for (const number of [`kz${stamp}`, `KZ${stamp}`, `Kz${stamp}`, `kZ${stamp}`]) {
+    // Unique project numbers (ADR 041) whose codes, cut to the 29 characters the builder
+    // gives, differ only in letter case.
+    const tail = 'X'.repeat(30);
+    for (const number of [
+      `kz${stamp}${tail}1`,
+      `KZ${stamp}${tail}2`,
+      `Kz${stamp}${tail}3`,
+      `kZ${stamp}${tail}4`,
+    ]) {
       const patient = await registerPatient(t, doctor);
       await inTransaction(t.db, admin.session.user.id, (tx) =>
         tx.update(patients).set({ project_number: number }).where(eq(patients.id, patient.id)),

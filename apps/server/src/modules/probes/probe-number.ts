@@ -27,6 +27,7 @@ export function probeConfigFrom(stored: unknown): ProbeConfigValue {
 }
 
 const factColumns = {
+  id: patients.id,
   sex: patients.sex,
   project_number: patients.project_number,
   unit_id: patients.unit_id,
@@ -40,6 +41,7 @@ const factColumns = {
 };
 
 export type PatientCodeFacts = {
+  id: number;
   sex: 'M' | 'K';
   project_number: string | null;
   unit_id: number;
@@ -123,6 +125,7 @@ function factsFor(
   return {
     sex: facts.sex,
     project_number: facts.project_number,
+    participant_id: facts.id,
     unit_id: facts.unit_id,
     next_probe_number: facts.last_probe_number + 1,
     group_id: facts.group_id,

@@ -65,8 +65,9 @@ export const rulesForDay = (db: Queryable, unitId: number | SQL, date: string | 
 const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 
 /**
- * Every open slot of a unit's day with the live visit in it (docs/api-conventions.md "Slots").
- * Three short queries, sent together: the setting, the unit with the day's rules, the day's visits.
+ * Every open slot of a unit's day with the live visit in it (docs/api-conventions.md "Slots"), and
+ * the live visits outside open slots marked `closed`. Three short queries, sent together: the
+ * setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
   db: Database,
@@ -106,7 +107,25 @@ export async function unitDaySlots(
         : null,
     };
   });
-  return { data };
+  // A booked visit whose hours were blocked after it was booked (or have passed) is still
+  // booked: it is listed, marked closed, never hidden (ADR 041).
+  const offered = new Set(data.map((slot) => slot.started_at));
+  const outside: DaySlot[] = booked
+    .filter((v) => !offered.has(v.started_at))
+    .map((v) => ({
+      started_at: v.started_at,
+      ended_at: v.ended_at,
+      visit: {
+        id: v.id,
+        patient_id: v.patient_id,
+        patient: { firstname: v.firstname, surname: v.surname },
+      },
+      closed: true as const,
+    }));
+  if (outside.length === 0) return { data };
+  return {
+    data: [...data, ...outside].sort((a, b) => a.started_at.localeCompare(b.started_at)),
+  };
 }
 
 /**
@@ -130,6 +149,7 @@ function slotQueries(db: Database) {
         id: visits.id,
         patient_id: visits.patient_id,
         started_at: visits.started_at,
+        ended_at: visits.ended_at,
         firstname: patients.firstname,
         surname: patients.surname,
       })

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  NextProjectNumber,
   PatientCreated,
   PatientDetail,
   PeselStatus,
@@ -35,6 +36,20 @@ export function usePeselStatus(pesel: string, exceptId?: number) {
     select: (answer) => answer.status,
     enabled: complete,
     staleTime: 0,
+  });
+}
+
+/**
+ * GET /api/patients/next_project_number: the number the registration wizard offers (ADR 041),
+ * asked afresh each time the wizard opens (another registration may have taken it).
+ */
+export function useNextProjectNumber() {
+  return useQuery({
+    queryKey: queryKeys.nextProjectNumber(),
+    queryFn: ({ signal }) =>
+      api.request<NextProjectNumber>('/patients/next_project_number', { signal }),
+    staleTime: 0,
+    refetchOnMount: 'always',
   });
 }
 

@@ -21,14 +21,16 @@ import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   COLLECT_PLACES,
+  carrierFitsMaterial,
   formatDay,
   probeBody,
   TYPES_OF_MATERIAL,
   TYPES_OF_TEST,
   warsawToday,
 } from '@portal/shared';
-import type { PatientDetail } from '@portal/shared';
+import type { PatientDetail, ProbeBody } from '@portal/shared';
 import { useMedicines } from '../../api/lookups';
+import { confirmAction } from '../../components/confirm';
 import { FormModal } from '../../components/form-modal';
 import { LocalizedDates } from '../../components/localized-dates';
 import { isApiError } from '../../lib/api';
@@ -102,6 +104,11 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
   const orders = usePatientProbeSets(patient.id, { enabled: can('probe_sets.read') });
 
   const body = probeBodyFrom(patient.id, values);
+  const chosenCarrier = (carriers.data ?? []).find((c) => String(c.id) === values.carrier_id);
+  const unfitCarrier =
+    chosenCarrier && !carrierFitsMaterial(chosenCarrier, values.type_of_material)
+      ? chosenCarrier
+      : null;
   const [previewBody] = useDebouncedValue(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
   const preview = useProbeCodePreview(patient.id, previewBody);
 
@@ -138,7 +145,26 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
       notifyError(t('common.validationError'));
       return;
     }
-    create.mutate(result.data, {
+    // A carrier not meant for the material (a DBS card with venous blood) is asked about
+    // first; the server takes it only with the confirmation (ADR 041).
+    if (unfitCarrier) {
+      confirmAction({
+        question: t('samples.form.unfitQuestion', {
+          carrier: unfitCarrier.name,
+          material: t(`probe.material.${values.type_of_material}`),
+        }),
+        detail: t('samples.form.unfitDetail'),
+        confirmLabel: t('samples.form.unfitConfirm'),
+        cancelLabel: t('common.cancel'),
+        onConfirm: () => send({ ...result.data, carrier_unfit_confirmed: true }),
+      });
+      return;
+    }
+    send(result.data);
+  }
+
+  function send(data: ProbeBody) {
+    create.mutate(data, {
       onSuccess: (probe) => {
         notifySuccess(t('samples.created', { code: probe.code }));
         onClose();
@@ -285,6 +311,14 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
               comboboxProps={{ withinPortal: true }}
             />
           </SimpleGrid>
+          {unfitCarrier && (
+            <Alert color="yellow" variant="light" role="status">
+              {t('samples.form.unfitWarning', {
+                carrier: unfitCarrier.name,
+                material: t(`probe.material.${values.type_of_material}`),
+              })}
+            </Alert>
+          )}
           <Checkbox
             label={t('samples.form.isCito')}
             checked={values.is_cito}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Probe, ProbeBody } from '@portal/shared';
+import type { Carrier, Probe, ProbeBody } from '@portal/shared';
 import { ENTITY, queryKeys } from '../../api/query-keys';
 import { LOOKUP_CACHE } from '../../api/cache-policy';
 import { api } from '../../lib/api-client';
@@ -18,8 +18,7 @@ export function usePatientProbes(patientId: number) {
 export function useProbeCarriers({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.probeCarriers(),
-    queryFn: ({ signal }) =>
-      api.request<{ data: { id: number; name: string }[] }>('/probes/carriers', { signal }),
+    queryFn: ({ signal }) => api.request<{ data: Carrier[] }>('/probes/carriers', { signal }),
     select: (answer) => answer.data,
     enabled,
     ...LOOKUP_CACHE,

@@ -320,10 +320,16 @@ function SlotList({
                 size="compact-sm"
                 variant={item.visit.id === movedVisitId ? 'light' : 'default'}
                 disabled
-                aria-label={t('card.booking.taken', { time, name: who })}
+                // A visit in hours blocked after it was booked stays shown as booked (ADR 041).
+                aria-label={t(item.closed ? 'card.booking.takenClosed' : 'card.booking.taken', {
+                  time,
+                  name: who,
+                })}
                 styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
               >
-                {time} – {who}
+                {item.closed
+                  ? t('card.booking.takenClosed', { time, name: who })
+                  : `${time} – ${who}`}
               </Button>
             );
           }

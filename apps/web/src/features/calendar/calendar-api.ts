@@ -1,12 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  CalendarBookedVisit,
   CalendarRuleBody,
+  CalendarWriteConflict,
   CalendarRuleList,
   CalendarRuleSaved,
   CalendarRulesCount,
   Unit,
+  Visit,
 } from '@portal/shared';
 import { queryKeys } from '../../api/query-keys';
+import { isApiError } from '../../lib/api';
 import { api } from '../../lib/api-client';
 
 /** GET /api/units/{id}: the unit's name for the title. */
@@ -70,11 +74,34 @@ export function useSaveRule(unitId: number) {
   });
 }
 
-/** DELETE /api/units/calendar/{id}. */
+/**
+ * DELETE /api/units/calendar/{id}; `confirm` after the user saw the booked visits that deleting
+ * an unblock closes (ADR 041).
+ */
 export function useDeleteRule(unitId: number) {
   const invalidate = useInvalidateUnit(unitId);
   return useMutation({
-    mutationFn: (id: number) => api.delete<unknown>(`/units/calendar/${id}`),
+    mutationFn: ({ id, confirm = false }: { id: number; confirm?: boolean }) =>
+      api.request<unknown>(`/units/calendar/${id}`, {
+        method: 'DELETE',
+        ...(confirm ? { query: { confirm_booked_visits: 'true' } } : {}),
+      }),
     onSettled: invalidate,
   });
+}
+
+/** GET /api/visits?date&unit_id: the day's booked visits, shown in the day panel (ADR 041). */
+export function useDayVisits(unitId: number, date: string) {
+  return useQuery({
+    queryKey: queryKeys.calendarDayVisits(unitId, date),
+    queryFn: ({ signal }) =>
+      api.request<{ data: Visit[] }>('/visits', { query: { date, unit_id: unitId }, signal }),
+    select: (answer) => answer.data,
+  });
+}
+
+/** The booked visits a refused calendar write would close (409 `visits_booked`), else null. */
+export function bookedVisitsOf(error: unknown): CalendarBookedVisit[] | null {
+  if (!isApiError(error) || error.status !== 'visits_booked') return null;
+  return (error.body as CalendarWriteConflict | undefined)?.visits ?? [];
 }

@@ -26,7 +26,16 @@ import { LocalizedDates } from '../../components/localized-dates';
 import { PageHeader } from '../../components/page-header';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError } from '../../lib/notify';
-import { useDayRules, useDeleteRule, useRulesCount, useSaveRule, useUnit } from './calendar-api';
+import { askAboutBookedVisits } from './booked-visits-question';
+import {
+  bookedVisitsOf,
+  useDayRules,
+  useDayVisits,
+  useDeleteRule,
+  useRulesCount,
+  useSaveRule,
+  useUnit,
+} from './calendar-api';
 import {
   dayOfMonthLabel,
   daySummaries,
@@ -36,7 +45,7 @@ import {
   ruleHours,
   summaryOf,
 } from './calendar-days';
-import { weekdayName } from '../../lib/format';
+import { shortTime, weekdayName } from '../../lib/format';
 import classes from './calendar-page.module.css';
 import { RuleModal } from './rule-modal';
 
@@ -58,27 +67,53 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
   const [asked, setAsked] = useState<boolean | null>(null);
   const settled = { onError: failed, onSettled: () => setAsked(null) };
 
-  const toggleWholeDay = (on: boolean) => {
-    setAsked(on);
-    if (on) {
-      save.mutate(
-        {
-          id: null,
-          body: {
-            unit_id: unitId,
-            date,
-            started_at: WHOLE_DAY_START,
-            ended_at: WHOLE_DAY_END,
-            type: 'disabled',
-            is_global: false,
-          },
+  const blockWholeDay = (confirm: boolean) => {
+    setAsked(true);
+    save.mutate(
+      {
+        id: null,
+        body: {
+          unit_id: unitId,
+          date,
+          started_at: WHOLE_DAY_START,
+          ended_at: WHOLE_DAY_END,
+          type: 'disabled',
+          is_global: false,
+          ...(confirm ? { confirm_booked_visits: true } : {}),
         },
-        settled,
-      );
-    } else if (block) {
-      remove.mutate(block.id, settled);
+      },
+      {
+        // Booked visits that day: the server lists them; the user confirms, or nothing changes
+        // (ADR 041).
+        onError: (error) => {
+          const visits = bookedVisitsOf(error);
+          if (visits) askAboutBookedVisits(visits, () => blockWholeDay(true));
+          else failed(error);
+        },
+        onSettled: () => setAsked(null),
+      },
+    );
+  };
+
+  const toggleWholeDay = (on: boolean) => {
+    if (on) blockWholeDay(false);
+    else if (block) {
+      setAsked(false);
+      remove.mutate({ id: block.id }, settled);
     }
   };
+
+  const deleteRule = (rule: CalendarRule, confirm: boolean) =>
+    remove.mutate(
+      { id: rule.id, confirm },
+      {
+        onError: (error) => {
+          const visits = bookedVisitsOf(error);
+          if (visits) askAboutBookedVisits(visits, () => deleteRule(rule, true));
+          else failed(error);
+        },
+      },
+    );
 
   const askDelete = (rule: CalendarRule) =>
     confirmAction({
@@ -87,7 +122,7 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
         ? t('calendar.deleteGlobalDetail', { hours: ruleHours(rule), weekday })
         : ruleHours(rule),
       danger: true,
-      onConfirm: () => remove.mutate(rule.id, { onError: failed }),
+      onConfirm: () => deleteRule(rule, false),
     });
 
   return (
@@ -173,6 +208,7 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
             {t('calendar.addRule')}
           </Button>
         </Group>
+        <DayVisits unitId={unitId} date={date} />
       </Stack>
       {editing && (
         <RuleModal
@@ -185,6 +221,50 @@ function DayPanel({ unitId, date }: { unitId: number; date: string }) {
         />
       )}
     </Paper>
+  );
+}
+
+/**
+ * The day's booked visits (time and patient), also when the day or their hours are blocked:
+ * blocking never hides or cancels a booked visit (ADR 041).
+ */
+function DayVisits({ unitId, date }: { unitId: number; date: string }) {
+  const { t } = useTranslation();
+  const visits = useDayVisits(unitId, date);
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="calendar-day-visits">
+      <Title order={3} size="h5" id="calendar-day-visits">
+        {t('calendar.dayVisits')}
+      </Title>
+      {visits.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
+      {visits.isError && (
+        <Alert color="red" variant="light">
+          {t(commonErrorKey(visits.error))}
+        </Alert>
+      )}
+      {visits.data && visits.data.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {t('calendar.noDayVisits')}
+        </Text>
+      )}
+      {visits.data && visits.data.length > 0 && (
+        <Stack
+          gap={4}
+          component="ul"
+          className={classes.rules}
+          aria-label={t('calendar.dayVisits')}
+        >
+          {visits.data.map((visit) => (
+            <Text key={visit.id} component="li" size="sm">
+              <Text span fw={600}>
+                {shortTime(visit.started_at)}–{shortTime(visit.ended_at)}
+              </Text>{' '}
+              {visit.patient.surname} {visit.patient.firstname}
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Stack>
   );
 }
 

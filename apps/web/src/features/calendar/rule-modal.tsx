@@ -2,7 +2,7 @@ import { Group, Radio, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { calendarRuleBody } from '@portal/shared';
-import type { CalendarRule, CalendarRuleType } from '@portal/shared';
+import type { CalendarRule, CalendarRuleBody, CalendarRuleType } from '@portal/shared';
 import { FormModal } from '../../components/form-modal';
 import { TimeField } from '../../components/time-field';
 import { isApiError } from '../../lib/api';
@@ -11,7 +11,8 @@ import type { CalendarRuleList } from '@portal/shared';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
 import { useZodForm } from '../../lib/use-zod-form';
-import { useSaveRule } from './calendar-api';
+import { askAboutBookedVisits } from './booked-visits-question';
+import { bookedVisitsOf, useSaveRule } from './calendar-api';
 import { shortTime } from '../../lib/format';
 
 interface RuleFormValues extends Record<string, unknown> {
@@ -64,7 +65,7 @@ export function RuleModal({
     return answer.data.find((stored) => stored.id === rule.id) ?? null;
   };
 
-  const submit = form.onSubmit((body) =>
+  const send = (body: CalendarRuleBody) =>
     save.mutate(
       { id: rule?.id ?? null, body, version },
       {
@@ -73,6 +74,12 @@ export function RuleModal({
           onClose();
         },
         onError: (error) => {
+          // Hours with booked visits: listed, and written only once confirmed (ADR 041).
+          const visits = bookedVisitsOf(error);
+          if (visits) {
+            askAboutBookedVisits(visits, () => send({ ...body, confirm_booked_visits: true }));
+            return;
+          }
           if (isApiError(error) && error.status === 'exist_rule') {
             notifyError(t('calendar.existRule'));
             return;
@@ -80,8 +87,8 @@ export function RuleModal({
           handleSaveError(error, { setServerErrors: form.setServerErrors, reload, setVersion, t });
         },
       },
-    ),
-  );
+    );
+  const submit = form.onSubmit((body) => send(body));
 
   return (
     <FormModal

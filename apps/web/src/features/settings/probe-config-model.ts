@@ -27,6 +27,7 @@ export const DIGIT_PARTS = PROBE_CODE_PARTS.filter(isDigit);
 export const EXAMPLE_FACTS: ProbeCodeFacts = {
   sex: 'M',
   project_number: '17',
+  participant_id: 17,
   unit_id: 3,
   next_probe_number: 4,
   group_id: 2,

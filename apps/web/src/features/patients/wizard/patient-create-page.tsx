@@ -1,4 +1,5 @@
 import { modals } from '@mantine/modals';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { patientCreateBody } from '@portal/shared';
@@ -8,7 +9,7 @@ import { confirmAction } from '../../../components/confirm';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { can } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
-import { useRegisterPatient } from '../../../entities/patients/patients-api';
+import { useNextProjectNumber, useRegisterPatient } from '../../../entities/patients/patients-api';
 import { handOverCredentials } from '../registration-credentials';
 import { resetCreationDraft, useCreationDraft } from './creation-draft';
 import { PatientWizard } from './patient-wizard';
@@ -42,6 +43,18 @@ function CreateWizard({
     doctor_id: ownUnitOnly ? user.doctor_id : null,
   });
   const register = useRegisterPatient();
+  // The next free project number, offered in the field and editable (ADR 041): filled once per
+  // offer while the field is empty, so a number the user typed or cleared is left alone.
+  const next = useNextProjectNumber();
+  const offered = useRef<string | null>(null);
+  const typedNumber = state.personal.project_number;
+  useEffect(() => {
+    const number = next.data?.project_number;
+    if (!number || offered.current === number) return;
+    offered.current = number;
+    if (typedNumber === '')
+      dispatch({ type: 'setPersonal', field: 'project_number', value: number });
+  }, [next.data, typedNumber, dispatch]);
 
   function send(body: CreateBody, print: boolean) {
     register.mutate(body, {
@@ -88,7 +101,12 @@ function CreateWizard({
       confirmLabel: t('patients.wizard.clearConfirm'),
       cancelLabel: t('common.cancel'),
       danger: true,
-      onConfirm: resetCreationDraft,
+      onConfirm: () => {
+        resetCreationDraft();
+        // The emptied form is offered the number again.
+        offered.current = null;
+        void next.refetch();
+      },
     });
   }
 

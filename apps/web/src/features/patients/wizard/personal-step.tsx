@@ -217,7 +217,19 @@ export function PersonalStep({
       </Section>
 
       <Section title={t('patients.personal.sectionProgramme')}>
-        {text('project_number', t('patients.personal.projectNumber'))}
+        {mode === 'create' ? (
+          <TextInput
+            label={t('patients.personal.projectNumber')}
+            description={t('patients.personal.projectNumberHint')}
+            value={values.project_number}
+            onChange={(event) => set('project_number', event.currentTarget.value)}
+            error={error('project_number')}
+            maxLength={STRING_MAX}
+            autoComplete="off"
+          />
+        ) : (
+          text('project_number', t('patients.personal.projectNumber'))
+        )}
         <Select<number>
           label={t('patients.personal.unit')}
           placeholder={t('patients.personal.unitPlaceholder')}
