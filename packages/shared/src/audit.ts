@@ -271,6 +271,8 @@ export const AUDITED_COLUMNS = {
     hours: V,
     patient_sex: 'sex',
     patient_birth_date: V,
+    patient_firstname: V,
+    patient_surname: V,
     reason: 'unmatched_reason',
     raw: H,
     status: 'unmatched_status',

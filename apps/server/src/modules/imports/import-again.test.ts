@@ -224,44 +224,37 @@ describe('import again after a flush', () => {
     expect(active).toHaveLength(1);
   });
 
-  it('where project numbers are unique among active patients, a taken one holds its patient back', async () => {
+  it('a taken project number holds its patient back (compared as the unique index compares them)', async () => {
     const numbered = row('Numerowana', { project_number: `FDC-${freshPesel().slice(-6)}` });
     const plain = row('Bez numeru');
     const batch = await importOk([numbered, plain]);
     await flush();
-    // The index another change of issue 21 adds (project numbers unique among active patients).
-    await asOwner(
-      'create unique index patients_project_number_test_key on patients (project_number) where deleted_at is null',
-    );
-    try {
-      await registerPatient(t, doctor, { project_number: numbered.project_number! });
-      const answer = await restoreOk(batch);
-      expect(answer.restored).toEqual({ patients: 1 });
-      expect(answer.skipped).toMatchObject([
-        { surname: 'Numerowana', reason: 'project_number_taken' },
-      ]);
-    } finally {
-      await asOwner('drop index patients_project_number_test_key');
-    }
+    // Lower case: the same participant key (ADR 041), so the same number.
+    await registerPatient(t, doctor, { project_number: numbered.project_number!.toLowerCase() });
+    const answer = await restoreOk(batch);
+    expect(answer.restored).toEqual({ patients: 1 });
+    expect(answer.skipped).toMatchObject([
+      { surname: 'Numerowana', reason: 'project_number_taken' },
+    ]);
   });
 
   it('all or nothing: a conflict the check cannot see refuses the whole restore and changes nothing', async () => {
-    const a = row('Pierwsza', { project_number: 'ABC-1' });
+    const a = row('Jedynaczka');
     const b = row('Druga');
     const batch = await importOk([a, b]);
     await flush();
-    // A rule stricter than the restore's check (letter case ignored): the index refuses the write
-    // after the check let the patient through, every time.
+    // A rule the restore's check does not know (one active "Jedynaczka" at most): the index
+    // refuses the write after the check let the patient through, every time.
     await asOwner(
-      'create unique index patients_project_number_test_key on patients (lower(project_number)) where deleted_at is null',
+      "create unique index patients_surname_test_key on patients ((1)) where deleted_at is null and lower(surname) = 'jedynaczka'",
     );
     try {
-      await registerPatient(t, doctor, { project_number: 'abc-1' });
+      await registerPatient(t, doctor, { surname: 'jedynaczka' });
       const res = await restore(batch);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ status: 'exist_patient' });
     } finally {
-      await asOwner('drop index patients_project_number_test_key');
+      await asOwner('drop index patients_surname_test_key');
     }
     // Not even the patient without a conflict came back, and the batch is still flushed.
     expect((await patientsOf([a.pesel, b.pesel])).map((p) => p.deleted)).toEqual([true, true]);
