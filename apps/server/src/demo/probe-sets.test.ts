@@ -1,15 +1,15 @@
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeSetKits, probeSets, probes, shipmentEvents, users } from './db/schema.js';
-import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
-import { addDemoPatients } from './demo-patients.js';
-import { addDemoProbeSets } from './demo-probe-sets.js';
-import { createAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { loadProbe } from './modules/probes/queries.js';
-import { createUnit } from './modules/units/service.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
+import { probeSetKits, probeSets, probes, shipmentEvents, users } from '../db/schema.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { addDemoPatients } from './patients.js';
+import { addDemoProbeSets } from './probe-sets.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { loadProbe } from '../modules/probes/queries.js';
+import { createUnit } from '../modules/units/service.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 
 const NOW = new Date('2026-11-18T08:05:00Z');
 

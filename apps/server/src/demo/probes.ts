@@ -1,13 +1,13 @@
 import { addDays, warsawToday } from '@portal/shared';
 import type { ProbeBody, ProbeResultsBody } from '@portal/shared';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { loadDemoAdmin } from './demo-actor.js';
-import { inTransaction } from './db/client.js';
-import type { Database } from './db/client.js';
-import { carriers, patientMedicines, patients, probes, visits } from './db/schema.js';
-import { createProbe } from './modules/probes/create-service.js';
-import { saveProbeResults } from './modules/probes/results-service.js';
-import { saveSetting } from './modules/settings/service.js';
+import { loadDemoAdmin } from './actor.js';
+import { inTransaction } from '../db/client.js';
+import type { Database } from '../db/client.js';
+import { carriers, patientMedicines, patients, probes, visits } from '../db/schema.js';
+import { createProbe } from '../modules/probes/create-service.js';
+import { saveProbeResults } from '../modules/probes/results-service.js';
+import { saveSetting } from '../modules/settings/service.js';
 
 /**
  * The demo's samples (issue 10 item 9): the laboratory setting filled, and samples in every
@@ -35,7 +35,7 @@ type Plan = {
   adverseEvents?: string;
 };
 
-/** Surnames from demo-data.ts; a patient the demo does not hold is skipped. */
+/** Surnames from data.ts; a patient the demo does not hold is skipped. */
 const PLANS: Plan[] = [
   // A woman: ALT 55 U/l is above her 8–41 range (a man's would be in 9–59).
   {

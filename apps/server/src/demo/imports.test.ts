@@ -1,15 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, isNotNull } from 'drizzle-orm';
-import { patients } from './db/schema.js';
-import { addDemoImports, demoImportRows } from './demo-imports.js';
-import { columnNames } from './modules/imports/columns.js';
-import { csvOf } from './test/import-fixture.js';
-import { createTestApp } from './test/harness.js';
-import type { TestApp } from './test/harness.js';
+import { patients } from '../db/schema.js';
+import { addDemoImports, demoImportRows } from './imports.js';
+import { columnNames } from '../modules/imports/columns.js';
+import { csvOf } from '../test/import-fixture.js';
+import { createTestApp } from '../test/harness.js';
+import type { TestApp } from '../test/harness.js';
 
 /** The example a user can try on a fresh demo (unit 1, its doctor 1), kept in the repository. */
-const EXAMPLE = new URL('../../../docs/examples/import-pacjenci.csv', import.meta.url);
+const EXAMPLE = new URL('../../../../docs/examples/import-pacjenci.csv', import.meta.url);
 const exampleCsv = () =>
   `${csvOf(columnNames('patient_data'), demoImportRows({ unit_id: 1, doctor_id: 1 }, 9_880))}\n`;
 

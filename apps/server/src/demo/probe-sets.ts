@@ -1,8 +1,8 @@
 import { warsawToday } from '@portal/shared';
 import { asc, eq, inArray } from 'drizzle-orm';
-import { loadDemoAdmin } from './demo-actor.js';
-import { inTransaction } from './db/client.js';
-import type { Database } from './db/client.js';
+import { loadDemoAdmin } from './actor.js';
+import { inTransaction } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import {
   carriers,
   patientMedicines,
@@ -10,11 +10,11 @@ import {
   probeSetKits,
   probeSets,
   shipmentEvents,
-} from './db/schema.js';
-import { createProbeSet } from './modules/probe-sets/create-service.js';
-import { decideProbeSet, saveTracking } from './modules/probe-sets/service.js';
-import { createProbe } from './modules/probes/create-service.js';
-import type { Actor } from './plugins/policy.js';
+} from '../db/schema.js';
+import { createProbeSet } from '../modules/probe-sets/create-service.js';
+import { decideProbeSet, saveTracking } from '../modules/probe-sets/service.js';
+import { createProbe } from '../modules/probes/create-service.js';
+import type { Actor } from '../plugins/policy.js';
 
 /**
  * The demo's kit orders (issue 11 item 8): orders in every status made through the services the
@@ -52,7 +52,7 @@ type Plan = {
   homeSample?: boolean;
 };
 
-/** Surnames from demo-data.ts; a patient the demo does not hold is skipped. */
+/** Surnames from data.ts; a patient the demo does not hold is skipped. */
 const PLANS: Plan[] = [
   { surname: 'Michalska', daysAgo: 1, amount: 2 },
   { surname: 'Zając', daysAgo: 0, amount: 1 },

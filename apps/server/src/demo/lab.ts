@@ -1,13 +1,13 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Database } from './db/client.js';
-import { patients, probes } from './db/schema.js';
-import type { AppConfig } from './config.js';
-import { SecretBox, resolveSecretKey } from './lib/secrets.js';
-import { buildFakeOru, normalPanel } from './modules/lab/fake-lab.js';
-import type { FakeSample } from './modules/lab/fake-lab.js';
-import { receiveHl7 } from './modules/lab/hl7-service.js';
-import { saveSetting } from './modules/settings/service.js';
-import type { Actor } from './plugins/policy.js';
+import type { Database } from '../db/client.js';
+import { patients, probes } from '../db/schema.js';
+import type { AppConfig } from '../config.js';
+import { SecretBox, resolveSecretKey } from '../lib/secrets.js';
+import { buildFakeOru, normalPanel } from '../modules/lab/fake-lab.js';
+import type { FakeSample } from '../modules/lab/fake-lab.js';
+import { receiveHl7 } from '../modules/lab/hl7-service.js';
+import { saveSetting } from '../modules/settings/service.js';
+import type { Actor } from '../plugins/policy.js';
 
 /** The demo laboratory's account; the password is sealed like any stored secret. */
 export const DEMO_SYNEVO = {

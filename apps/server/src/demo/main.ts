@@ -1,26 +1,26 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
-import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
-import { builtImage } from './db/pglite-image.js';
-import { migrateDatabase } from './db/roles.js';
-import { units, users } from './db/schema.js';
-import { hashPassword } from './lib/passwords.js';
-import { createAdmin, ensureInitialAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { createUnit } from './modules/units/service.js';
-import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './demo-data.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { builtImage } from '../db/pglite-image.js';
+import { migrateDatabase } from '../db/roles.js';
+import { units, users } from '../db/schema.js';
+import { hashPassword } from '../lib/passwords.js';
+import { createAdmin, ensureInitialAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { createUnit } from '../modules/units/service.js';
+import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './data.js';
 import { eq, inArray } from 'drizzle-orm';
-import { addDemoAnnouncements } from './demo-announcements.js';
-import { addDemoPatients } from './demo-patients.js';
-import { addDemoProbes } from './demo-probes.js';
-import { addDemoProbeSets } from './demo-probe-sets.js';
-import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
-import { addDemoDocuments } from './demo-documents.js';
-import { addDemoLab } from './demo-lab.js';
-import { addDemoImports } from './demo-imports.js';
-import { demoPatientLogin } from './demo-patient-login.js';
+import { addDemoAnnouncements } from './announcements.js';
+import { addDemoPatients } from './patients.js';
+import { addDemoProbes } from './probes.js';
+import { addDemoProbeSets } from './probe-sets.js';
+import { addDemoCalendars, addDemoVisits } from './visits.js';
+import { addDemoDocuments } from './documents.js';
+import { addDemoLab } from './lab.js';
+import { addDemoImports } from './imports.js';
+import { demoPatientLogin } from './patient-login.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -28,7 +28,7 @@ import { demoPatientLogin } from './demo-patient-login.js';
  * the portal is stopped: the embedded database may be opened by one process only.
  */
 async function main() {
-  const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+  const webRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
   const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
   const database = await openDatabase(
     config.database.kind === 'pglite'

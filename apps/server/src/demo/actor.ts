@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from './db/client.js';
-import { users } from './db/schema.js';
-import type { Actor } from './plugins/policy.js';
+import type { Database } from '../db/client.js';
+import { users } from '../db/schema.js';
+import type { Actor } from '../plugins/policy.js';
 
 /**
  * The demo writes through the real services, as a signed-in user would: this is that user (no

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from './db/schema.js';
-import { addDemoAnnouncements, DEMO_PHONES } from './demo-announcements.js';
-import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
-import { addDemoPatients } from './demo-patients.js';
-import { listAnnouncements } from './modules/announcements/service.js';
-import { createAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { readSetting } from './modules/settings/service.js';
-import { readSupportPhone } from './modules/settings/support.js';
-import { createUnit } from './modules/units/service.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
+import { users } from '../db/schema.js';
+import { addDemoAnnouncements, DEMO_PHONES } from './announcements.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { addDemoPatients } from './patients.js';
+import { listAnnouncements } from '../modules/announcements/service.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { readSetting } from '../modules/settings/service.js';
+import { readSupportPhone } from '../modules/settings/support.js';
+import { createUnit } from '../modules/units/service.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 
 const NOW = new Date('2026-11-18T08:05:00Z');
 

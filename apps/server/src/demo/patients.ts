@@ -1,14 +1,14 @@
 import { buildPesel } from '@portal/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from './db/client.js';
-import { doctors, messages, users } from './db/schema.js';
-import { newPdf, pdfToBuffer } from './lib/pdf.js';
-import { uploadPatientFile } from './modules/files/service.js';
-import { sendMessage } from './modules/messages/service.js';
-import { createNote } from './modules/notes/service.js';
-import { createPatient } from './modules/patients/commands.js';
-import type { Actor } from './plugins/policy.js';
-import { demoPatients } from './demo-data.js';
+import type { Database } from '../db/client.js';
+import { doctors, messages, users } from '../db/schema.js';
+import { newPdf, pdfToBuffer } from '../lib/pdf.js';
+import { uploadPatientFile } from '../modules/files/service.js';
+import { sendMessage } from '../modules/messages/service.js';
+import { createNote } from '../modules/notes/service.js';
+import { createPatient } from '../modules/patients/commands.js';
+import type { Actor } from '../plugins/policy.js';
+import { demoPatients } from './data.js';
 
 /** A short ECG report as the demo's attachment (a real PDF, so the content check accepts it). */
 async function demoReport(name: string): Promise<Buffer> {

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labMessages, probes, unmatchedResults, users } from './db/schema.js';
-import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
-import { addDemoLab, DEMO_SYNEVO, DEMO_UNMATCHED_CODE } from './demo-lab.js';
-import { addDemoPatients } from './demo-patients.js';
-import { addDemoProbes } from './demo-probes.js';
-import { addDemoCalendars, addDemoVisits } from './demo-visits.js';
-import { SecretBox } from './lib/secrets.js';
-import { createAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { readSynevoCredentials } from './modules/settings/service.js';
-import { createUnit } from './modules/units/service.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
+import { labMessages, probes, unmatchedResults, users } from '../db/schema.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { addDemoLab, DEMO_SYNEVO, DEMO_UNMATCHED_CODE } from './lab.js';
+import { addDemoPatients } from './patients.js';
+import { addDemoProbes } from './probes.js';
+import { addDemoCalendars, addDemoVisits } from './visits.js';
+import { SecretBox } from '../lib/secrets.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { readSynevoCredentials } from '../modules/settings/service.js';
+import { createUnit } from '../modules/units/service.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 
 const NOW = new Date('2026-11-18T08:05:00Z');
 

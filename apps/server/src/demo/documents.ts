@@ -1,7 +1,7 @@
-import { inTransaction } from './db/client.js';
-import type { Database } from './db/client.js';
-import { files } from './db/schema.js';
-import { newPdf, pdfToBuffer } from './lib/pdf.js';
+import { inTransaction } from '../db/client.js';
+import type { Database } from '../db/client.js';
+import { files } from '../db/schema.js';
+import { newPdf, pdfToBuffer } from '../lib/pdf.js';
 
 /** A one-page PDF with a title and a few paragraphs (Polish letters through DejaVu). */
 async function demoPdf(title: string, paragraphs: readonly string[]): Promise<Buffer> {

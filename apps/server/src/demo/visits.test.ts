@@ -8,15 +8,15 @@ import {
 } from '@portal/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, patients, unitCalendarRules, users, visits } from './db/schema.js';
-import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
-import { addDemoPatients } from './demo-patients.js';
-import { addDemoCalendars, addDemoVisits, demoCalendarRules } from './demo-visits.js';
-import { createAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { createUnit } from './modules/units/service.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
+import { auditEntries, patients, unitCalendarRules, users, visits } from '../db/schema.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { addDemoPatients } from './patients.js';
+import { addDemoCalendars, addDemoVisits, demoCalendarRules } from './visits.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { createUnit } from '../modules/units/service.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 
 // A Wednesday morning in Warsaw: the demo's dates are counted from it.
 const NOW = new Date('2026-11-18T08:05:00Z');

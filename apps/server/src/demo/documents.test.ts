@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from './db/schema.js';
-import { addDemoDocuments } from './demo-documents.js';
-import { createAdmin } from './modules/admins/service.js';
-import { listPanelDocuments } from './modules/documents/service.js';
-import { checkAttachment } from './modules/files/content-check.js';
-import { files } from './db/schema.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
-import type { Actor } from './plugins/policy.js';
+import { users } from '../db/schema.js';
+import { addDemoDocuments } from './documents.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { listPanelDocuments } from '../modules/documents/service.js';
+import { checkAttachment } from '../modules/files/content-check.js';
+import { files } from '../db/schema.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
+import type { Actor } from '../plugins/policy.js';
 
 describe('demo documents', () => {
   let database: TestDatabase;

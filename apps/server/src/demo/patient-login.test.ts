@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from './db/schema.js';
-import { demoAdmins, demoDoctors, demoUnits } from './demo-data.js';
-import { demoPatientLogin } from './demo-patient-login.js';
-import { addDemoPatients } from './demo-patients.js';
-import { createAdmin } from './modules/admins/service.js';
-import { createDoctor } from './modules/doctors/service.js';
-import { createUnit } from './modules/units/service.js';
-import { verifyPassword } from './lib/passwords.js';
-import { openTestDatabase } from './test/harness.js';
-import type { TestDatabase } from './test/harness.js';
+import { users } from '../db/schema.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { demoPatientLogin } from './patient-login.js';
+import { addDemoPatients } from './patients.js';
+import { createAdmin } from '../modules/admins/service.js';
+import { createDoctor } from '../modules/doctors/service.js';
+import { createUnit } from '../modules/units/service.js';
+import { verifyPassword } from '../lib/passwords.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
 
 describe('the demo patient login', () => {
   let database: TestDatabase;
