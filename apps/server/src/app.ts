@@ -9,6 +9,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
@@ -53,7 +54,7 @@ import { patientApiTag } from './modules/me/openapi.js';
 import { probeSetLabelRoutes } from './modules/probe-sets/label-routes.js';
 import { probeSetRoutes } from './modules/probe-sets/routes.js';
 import { trackingProviderFor } from './modules/shipments/job.js';
-import type { TrackingProvider } from './modules/shipments/provider.js';
+import type { TrackingProvider } from './lib/tracking-provider.js';
 import { shipmentRoutes } from './modules/shipments/routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { importRoutes } from './modules/imports/routes.js';
@@ -62,19 +63,6 @@ import { unmatchedRoutes } from './modules/lab/unmatched-routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
 import { visitRecordRoutes } from './modules/visits/record-routes.js';
-
-/** What every feature module receives. */
-export interface AppDeps {
-  db: Database;
-  config: AppConfig;
-  throttle: LoginThrottle;
-  /** Background jobs: modules register handlers by name and send jobs (ADR 009). */
-  jobs: JobQueue;
-  /** Seals stored secrets (ADR 010); null when there is no key, and saving a secret is refused. */
-  secrets: SecretBox | null;
-  /** Where kit shipment statuses come from (config TRACKING_PROVIDER; tests pass their own). */
-  tracking: TrackingProvider;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -16,7 +16,7 @@ import { createAdmin } from '../modules/admins/service.js';
 import { REFRESH_COOKIE } from '../modules/auth/routes.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
 import { FakeTrackingProvider } from '../modules/shipments/fake-provider.js';
-import type { TrackingProvider } from '../modules/shipments/provider.js';
+import type { TrackingProvider } from '../lib/tracking-provider.js';
 import { createUnit } from '../modules/units/service.js';
 import { databaseUrl, withServer } from './server-database.js';
 import { dropDatabase } from '../db/drop-database.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { credentialsSheetBody, validationErrorResponse } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { requestLocale } from '../../plugins/errors.js';
 import { readSupportPhone } from '../settings/support.js';
 import { loginAddress } from './address.js';

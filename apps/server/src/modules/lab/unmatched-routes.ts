@@ -11,7 +11,7 @@ import {
   unmatchedSaved,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { discardUnmatched, listUnmatched, matchUnmatched } from './unmatched-service.js';
 

@@ -15,7 +15,7 @@ import {
   validationErrorResponse,
   visitList,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { contentDisposition } from '../files/service.js';
 import * as me from './service.js';

@@ -20,7 +20,7 @@ import {
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { loginAddress } from '../credentials/address.js';
 import * as commands from './commands.js';
