@@ -4,12 +4,11 @@ import { users } from '../db/schema.js';
 import { addDemoAnnouncements, DEMO_PHONES } from './announcements.js';
 import { demoAdmins, demoDoctors, demoUnits } from './data.js';
 import { addDemoPatients } from './patients.js';
-import { listAnnouncements } from '../modules/announcements/service.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { readSetting } from '../modules/settings/service.js';
-import { readSupportPhone } from '../modules/settings/support.js';
-import { createUnit } from '../modules/units/service.js';
+import { listAnnouncements } from '../modules/announcements/index.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { readSetting, readSupportPhone } from '../modules/settings/index.js';
+import { createUnit } from '../modules/units/index.js';
 import { openTestDatabase } from '../test/harness.js';
 import type { TestDatabase } from '../test/harness.js';
 

@@ -3,8 +3,8 @@ import { demoActor } from './actor.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { doctors, globalMessageReads, globalMessages, patients, users } from '../db/schema.js';
-import { sendAnnouncement } from '../modules/announcements/service.js';
-import { saveSetting } from '../modules/settings/service.js';
+import { sendAnnouncement } from '../modules/announcements/index.js';
+import { saveSetting } from '../modules/settings/index.js';
 
 /**
  * The demo's announcements and phone numbers (issue 11): the courier's and the support line's

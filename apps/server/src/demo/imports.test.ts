@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, isNotNull } from 'drizzle-orm';
 import { patients } from '../db/schema.js';
 import { addDemoImports, demoImportRows } from './imports.js';
-import { columnNames } from '../modules/imports/columns.js';
+import { columnNames } from '../modules/imports/index.js';
 import { csvOf } from '../test/import-fixture.js';
 import { createTestApp } from '../test/harness.js';
 import type { TestApp } from '../test/harness.js';

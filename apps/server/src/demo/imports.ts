@@ -3,8 +3,7 @@ import { asc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { doctors, users } from '../db/schema.js';
 import type { Actor } from '../plugins/policy.js';
-import { runImport } from '../modules/imports/service.js';
-import { buildTemplate, examplePatients } from '../modules/imports/templates.js';
+import { runImport, buildTemplate, examplePatients } from '../modules/imports/index.js';
 
 /** 50 example patients of a unit and its doctor, PESELs apart from the other demo patients. */
 export function demoImportRows(

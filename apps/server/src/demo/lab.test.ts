@@ -8,10 +8,10 @@ import { addDemoPatients } from './patients.js';
 import { addDemoProbes } from './probes.js';
 import { addDemoCalendars, addDemoVisits } from './visits.js';
 import { SecretBox } from '../lib/secrets.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { readSynevoCredentials } from '../modules/settings/service.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { readSynevoCredentials } from '../modules/settings/index.js';
+import { createUnit } from '../modules/units/index.js';
 import { openTestDatabase } from '../test/harness.js';
 import type { TestDatabase } from '../test/harness.js';
 

@@ -3,10 +3,9 @@ import type { Database } from '../db/client.js';
 import { patients, probes } from '../db/schema.js';
 import type { AppConfig } from '../config.js';
 import { SecretBox, resolveSecretKey } from '../lib/secrets.js';
-import { buildFakeOru, normalPanel } from '../modules/lab/fake-lab.js';
-import type { FakeSample } from '../modules/lab/fake-lab.js';
-import { receiveHl7 } from '../modules/lab/hl7-service.js';
-import { saveSetting } from '../modules/settings/service.js';
+import { buildFakeOru, normalPanel, receiveHl7 } from '../modules/lab/index.js';
+import type { FakeSample } from '../modules/lab/index.js';
+import { saveSetting } from '../modules/settings/index.js';
 import type { Actor } from '../plugins/policy.js';
 
 /** The demo laboratory's account; the password is sealed like any stored secret. */

@@ -2,7 +2,7 @@ import { asc, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { patients } from '../db/schema.js';
 import { loadDemoAdmin } from './actor.js';
-import { printPatientPassword } from '../modules/patients/commands.js';
+import { printPatientPassword } from '../modules/patients/index.js';
 
 /**
  * The first demo patient's login with a new generated password, as an administrator prints it

@@ -3,10 +3,10 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { doctors, messages, users } from '../db/schema.js';
 import { newPdf, pdfToBuffer } from '../lib/pdf.js';
-import { uploadPatientFile } from '../modules/files/service.js';
-import { sendMessage } from '../modules/messages/service.js';
-import { createNote } from '../modules/notes/service.js';
-import { createPatient } from '../modules/patients/commands.js';
+import { uploadPatientFile } from '../modules/files/index.js';
+import { sendMessage } from '../modules/messages/index.js';
+import { createNote } from '../modules/notes/index.js';
+import { createPatient } from '../modules/patients/index.js';
 import type { Actor } from '../plugins/policy.js';
 import { demoPatients } from './data.js';
 

@@ -4,10 +4,10 @@ import { probeSetKits, probeSets, probes, shipmentEvents, users } from '../db/sc
 import { demoAdmins, demoDoctors, demoUnits } from './data.js';
 import { addDemoPatients } from './patients.js';
 import { addDemoProbeSets } from './probe-sets.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { loadProbe } from '../modules/probes/queries.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { loadProbe } from '../modules/probes/index.js';
+import { createUnit } from '../modules/units/index.js';
 import { openTestDatabase } from '../test/harness.js';
 import type { TestDatabase } from '../test/harness.js';
 

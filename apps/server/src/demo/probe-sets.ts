@@ -11,9 +11,8 @@ import {
   probeSets,
   shipmentEvents,
 } from '../db/schema.js';
-import { createProbeSet } from '../modules/probe-sets/create-service.js';
-import { decideProbeSet, saveTracking } from '../modules/probe-sets/service.js';
-import { createProbe } from '../modules/probes/create-service.js';
+import { createProbeSet, decideProbeSet, saveTracking } from '../modules/probe-sets/index.js';
+import { createProbe } from '../modules/probes/index.js';
 import type { Actor } from '../plugins/policy.js';
 
 /**

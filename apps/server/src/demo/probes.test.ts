@@ -5,10 +5,10 @@ import { demoAdmins, demoDoctors, demoUnits } from './data.js';
 import { addDemoPatients } from './patients.js';
 import { addDemoProbes, DEMO_LABORATORY } from './probes.js';
 import { addDemoCalendars, addDemoVisits } from './visits.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { loadProbe } from '../modules/probes/queries.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { loadProbe } from '../modules/probes/index.js';
+import { createUnit } from '../modules/units/index.js';
 import { openTestDatabase } from '../test/harness.js';
 import type { TestDatabase } from '../test/harness.js';
 

@@ -5,9 +5,8 @@ import { loadDemoAdmin } from './actor.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { carriers, patientMedicines, patients, probes, visits } from '../db/schema.js';
-import { createProbe } from '../modules/probes/create-service.js';
-import { saveProbeResults } from '../modules/probes/results-service.js';
-import { saveSetting } from '../modules/settings/service.js';
+import { createProbe, saveProbeResults } from '../modules/probes/index.js';
+import { saveSetting } from '../modules/settings/index.js';
 
 /**
  * The demo's samples (issue 10 item 9): the laboratory setting filled, and samples in every

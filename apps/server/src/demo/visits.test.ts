@@ -12,9 +12,9 @@ import { auditEntries, patients, unitCalendarRules, users, visits } from '../db/
 import { demoAdmins, demoDoctors, demoUnits } from './data.js';
 import { addDemoPatients } from './patients.js';
 import { addDemoCalendars, addDemoVisits, demoCalendarRules } from './visits.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { createUnit } from '../modules/units/index.js';
 import { openTestDatabase } from '../test/harness.js';
 import type { TestDatabase } from '../test/harness.js';
 

@@ -16,7 +16,7 @@ import { asc, isNull } from 'drizzle-orm';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { patients, unitCalendarRules, units, visits } from '../db/schema.js';
-import { readSetting } from '../modules/settings/service.js';
+import { readSetting } from '../modules/settings/index.js';
 
 /**
  * The demo's work hours and visits (issue 9 item 8): every unit gets a calendar a clinic would

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { credentialsSheetBody, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { requestLocale } from '../../plugins/errors.js';
-import { readSupportPhone } from '../settings/support.js';
+import { readSupportPhone } from '../settings/index.js';
 import { loginAddress } from './address.js';
 import { credentialsSheet } from './sheet.js';
 

@@ -16,7 +16,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
-import { loginAddress } from '../credentials/address.js';
+import { loginAddress } from '../credentials/index.js';
 import * as service from './service.js';
 
 const tags = ['doctors'];

@@ -7,7 +7,8 @@ import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { unitScope } from '../../policies/units.js';
-import { liveVisit, loadVisits } from './queries.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { loadVisits } from './queries.js';
 import { reachUnit } from './slots-service.js';
 
 /**

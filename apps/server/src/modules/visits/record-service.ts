@@ -9,8 +9,9 @@ import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableVisit } from '../../policies/visits.js';
-import { evaluateVisitAlerts } from '../probes/safety.js';
-import { liveVisit, loadVisit } from './queries.js';
+import { evaluateVisitAlerts } from '../probes/index.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { loadVisit } from './queries.js';
 
 /** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
 export async function getVisit(db: Database, actor: Actor, id: number): Promise<Visit> {
