@@ -310,6 +310,10 @@ export const patients = pgTable(
   (t) => [
     uniqueIndex('patients_pesel_key').on(t.pesel),
     uniqueIndex('patients_user_id_key').on(t.user_id),
+    // One active patient per e-mail (migration 0004).
+    uniqueIndex('patients_email_lower_key')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deleted_at} is null and ${t.email} is not null`),
     index('patients_unit_id_idx').on(t.unit_id),
     index('patients_doctor_id_idx').on(t.doctor_id),
     check('patients_pesel_check', sql`${t.pesel} ~ '^[0-9]{11}$'`),
@@ -513,7 +517,7 @@ export const visits = pgTable(
 /** What a sample is carried in (a tube, a dried-blood card). */
 export const carriers = pgTable('carriers', {
   id: serial('id').primaryKey(),
-  name: text('name').notNull(),
+  name: text('name').notNull().unique('carriers_name_key'),
   is_visible: boolean('is_visible').notNull().default(true),
 });
 
@@ -637,18 +641,28 @@ export const probeMedicines = pgTable(
 );
 
 /** Reference ranges, seeded from data/reference-ranges.json; `below` is a "<" limit. */
-export const referenceRanges = pgTable('reference_ranges', {
-  id: serial('id').primaryKey(),
-  kind: text('kind', { enum: ['biochemistry', 'drug', 'ecg'] }).notNull(),
-  /** `alt`, `ast`, `creatine`, `bilirubine`, an ECG parameter, or a drug's INN. */
-  analyte: text('analyte').notNull(),
-  unit: text('unit').notNull(),
-  /** Null: both sexes. */
-  sex: text('sex', { enum: ['M', 'K'] }),
-  min: decimal('min'),
-  max: decimal('max'),
-  below: decimal('below'),
-});
+export const referenceRanges = pgTable(
+  'reference_ranges',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: ['biochemistry', 'drug', 'ecg'] }).notNull(),
+    /** `alt`, `ast`, `creatine`, `bilirubine`, an ECG parameter, or a drug's INN. */
+    analyte: text('analyte').notNull(),
+    unit: text('unit').notNull(),
+    /** Null: both sexes. */
+    sex: text('sex', { enum: ['M', 'K'] }),
+    min: decimal('min'),
+    max: decimal('max'),
+    below: decimal('below'),
+  },
+  (t) => [
+    uniqueIndex('reference_ranges_analyte_sex_key').on(
+      t.kind,
+      t.analyte,
+      sql`coalesce(${t.sex}, '')`,
+    ),
+  ],
+);
 
 /** The safety rules of design §5 with their numbers (`params`), switchable per study. */
 export const safetyRules = pgTable('safety_rules', {
@@ -678,7 +692,16 @@ export const safetyAlerts = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at)],
+  (t) => [
+    index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at),
+    // One open alert per rule and sample, and per rule and visit (migration 0013).
+    uniqueIndex('safety_alerts_open_probe_key')
+      .on(t.rule, t.probe_id)
+      .where(sql`${t.acknowledged_at} is null and ${t.probe_id} is not null`),
+    uniqueIndex('safety_alerts_open_visit_key')
+      .on(t.rule, t.visit_id)
+      .where(sql`${t.acknowledged_at} is null and ${t.visit_id} is not null`),
+  ],
 );
 
 /** Kit-order statuses (spec §3): 0 registered, 1 accepted, 2 rejected. */
@@ -815,7 +838,13 @@ export const labMessages = pgTable(
     raw: text('raw').notNull(),
     received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('lab_messages_received_at_idx').on(t.received_at, t.id)],
+  (t) => [
+    index('lab_messages_received_at_idx').on(t.received_at, t.id),
+    // A message is accepted once: its control id again is a repeat (migration 0016).
+    uniqueIndex('lab_messages_accepted_control_id_key')
+      .on(t.control_id)
+      .where(sql`${t.status} = 'accepted'`),
+  ],
 );
 
 export const IMPORT_BATCH_MODES = ['patient_data', 'results'] as const;
