@@ -3,9 +3,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedOnce } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { doctors, patients, sessions, users } from '../db/schema.js';
-import type { Actor } from '../plugins/policy.js';
-import { unauthorized } from './errors.js';
-import { tokenDigest } from './tokens.js';
+import type { Actor } from './policy.js';
+import { unauthorized } from '../lib/errors.js';
+import { tokenDigest } from '../lib/tokens.js';
 
 // Every request's session check, below the modules: the auth plugin runs it before any module's
 // route, and the auth module (login, refresh, logout) issues the sessions it reads (ADR 047).
