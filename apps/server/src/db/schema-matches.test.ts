@@ -159,7 +159,7 @@ function declaredDefault(column: PgColumn): string | null {
   }
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value as string | number | boolean);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function sameDefault(declared: string | null, actual: string | null): boolean {
