@@ -1,8 +1,31 @@
 import js from '@eslint/js';
+import { fileURLToPath } from 'node:url';
 import boundaries from 'eslint-plugin-boundaries';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/** The server imports './x.js' for './x.ts' (NodeNext); this resolver follows that for boundaries. */
+const serverResolver = fileURLToPath(new URL('./scripts/eslint-resolve-ts.cjs', import.meta.url));
+
+/**
+ * The server's app layer: what composes the modules (app.ts, main.ts, the demo, the bench, test
+ * helpers). config.ts and app-deps.ts stand beside app.ts but belong to the core: every layer
+ * reads them.
+ */
+const serverApp = {
+  element: { types: 'server-app', fileInternalPath: ['!(config|app-deps).ts', '*/**'] },
+};
+
+/** A server module is used through its entry file, never through its inner files (ADR 047). */
+const serverModuleEntryOnly = {
+  disallow: {
+    to: { element: { types: 'server-module', fileInternalPath: '!index.ts' } },
+  },
+  message:
+    'Import another server module through its entry file (modules/{{to.element.captured.module}}/index.ts), not its inner files (ADR 047).',
+};
 
 export default tseslint.config(
   {
@@ -139,6 +162,77 @@ export default tseslint.config(
     },
   },
   {
+    // Server modules have a public surface (ADR 047). What a module under
+    // apps/server/src/modules/<name>/ offers the rest of the server is exported from its
+    // index.ts; everything else there is its own. The core below the modules (db, lib, plugins,
+    // policies, jobs, config.ts, app-deps.ts) imports no module and nothing of the app; a module
+    // imports other modules' entries and the core, never the app (app.ts, main.ts, the demo, the
+    // bench, test helpers), which composes them. Modules import each other without cycles
+    // (import-x/no-cycle, type-only imports aside). Tested in apps/server/src/lint-modules.test.ts.
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { boundaries, 'import-x': importX },
+    settings: {
+      'import/resolver': { [serverResolver]: {} },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Packages cannot import the server back: the cycle search stays in this repository.
+      'import-x/ignore': ['node_modules'],
+      'boundaries/root-path': import.meta.dirname,
+      'boundaries/elements': [
+        {
+          type: 'server-module',
+          pattern: 'apps/server/src/modules/*',
+          capture: ['module'],
+          partialMatch: false,
+        },
+        {
+          type: 'server-core',
+          pattern: 'apps/server/src/(db|lib|plugins|policies|jobs)',
+          partialMatch: false,
+        },
+        { type: 'server-app', pattern: 'apps/server/src', partialMatch: false },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            serverModuleEntryOnly,
+            {
+              from: { element: { types: 'server-core' } },
+              disallow: { to: [{ element: { types: 'server-module' } }, serverApp] },
+              message:
+                'The server core (db, lib, plugins, policies, jobs) imports no module and no app file (ADR 047).',
+            },
+            {
+              from: { element: { types: 'server-module' } },
+              disallow: { to: serverApp },
+              message:
+                'A server module imports no app file (app.ts, main.ts, demo, bench, test helpers) (ADR 047).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests build the app and use the test helpers, wherever they stand; another module's inner
+    // files stay closed to them too.
+    files: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'allow', policies: [serverModuleEntryOnly] }],
+    },
+  },
+  {
+    // Nothing imports a test file, so the cycle search starts from the code alone.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
     // Every write transaction names its actor for the audit triggers: inTransaction() in
     // db/client.ts is the one place that opens a transaction (ADR 006).
     files: ['apps/server/src/**/*.ts'],
@@ -167,5 +261,10 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs', '**/*.config.ts', 'scripts/**', 'docs/**/*.ts'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // CommonJS on purpose: ESLint's resolver interface loads it with require().
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -9,6 +9,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
@@ -23,58 +24,45 @@ import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
 import { noStorePlugin } from './plugins/no-store.js';
 import { webAppPlugin } from './plugins/web-app.js';
-import { adminRoutes } from './modules/admins/routes.js';
-import { auditRoutes } from './modules/audit/routes.js';
-import { authRoutes } from './modules/auth/routes.js';
-import { calendarRoutes } from './modules/calendar/routes.js';
-import { credentialsRoutes } from './modules/credentials/routes.js';
-import { doctorRoutes } from './modules/doctors/routes.js';
-import { fileRoutes } from './modules/files/routes.js';
-import { healthRoutes } from './modules/health/routes.js';
-import { lookupRoutes } from './modules/lookups/routes.js';
+import { adminRoutes } from './modules/admins/index.js';
+import { auditRoutes } from './modules/audit/index.js';
+import { authRoutes } from './modules/auth/index.js';
+import { calendarRoutes } from './modules/calendar/index.js';
+import { credentialsRoutes } from './modules/credentials/index.js';
+import { doctorRoutes } from './modules/doctors/index.js';
+import { fileRoutes } from './modules/files/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { lookupRoutes } from './modules/lookups/index.js';
 import { forgetListTotals } from './lib/list-totals.js';
-import { messageRoutes } from './modules/messages/routes.js';
-import { noteRoutes } from './modules/notes/routes.js';
-import { patientRoutes } from './modules/patients/routes.js';
-import { settingRoutes } from './modules/settings/routes.js';
-import { unitRoutes } from './modules/units/routes.js';
-import { bookingRoutes } from './modules/visits/booking-routes.js';
-import { alertRoutes } from './modules/probes/alerts-routes.js';
-import { probeRoutes } from './modules/probes/create-routes.js';
-import { labelRoutes } from './modules/probes/label-routes.js';
-import { probeListRoutes } from './modules/probes/list-routes.js';
-import { receiveRoutes } from './modules/probes/receive-routes.js';
-import { probeResultsRoutes } from './modules/probes/results-routes.js';
-import { overdueRoutes } from './modules/visits/overdue-routes.js';
-import { announcementRoutes } from './modules/announcements/routes.js';
-import { documentRoutes } from './modules/documents/routes.js';
-import { meRoutes } from './modules/me/routes.js';
-import { patientApiTag } from './modules/me/openapi.js';
-import { probeSetLabelRoutes } from './modules/probe-sets/label-routes.js';
-import { probeSetRoutes } from './modules/probe-sets/routes.js';
-import { trackingProviderFor } from './modules/shipments/job.js';
-import type { TrackingProvider } from './modules/shipments/provider.js';
-import { shipmentRoutes } from './modules/shipments/routes.js';
-import { exportRoutes } from './modules/exports/routes.js';
-import { importRoutes } from './modules/imports/routes.js';
-import { hl7Routes } from './modules/lab/hl7-routes.js';
-import { unmatchedRoutes } from './modules/lab/unmatched-routes.js';
-import { reportRoutes } from './modules/reports/routes.js';
-import { patientVisitRoutes } from './modules/visits/patient-visits-routes.js';
-import { visitRecordRoutes } from './modules/visits/record-routes.js';
-
-/** What every feature module receives. */
-export interface AppDeps {
-  db: Database;
-  config: AppConfig;
-  throttle: LoginThrottle;
-  /** Background jobs: modules register handlers by name and send jobs (ADR 009). */
-  jobs: JobQueue;
-  /** Seals stored secrets (ADR 010); null when there is no key, and saving a secret is refused. */
-  secrets: SecretBox | null;
-  /** Where kit shipment statuses come from (config TRACKING_PROVIDER; tests pass their own). */
-  tracking: TrackingProvider;
-}
+import { messageRoutes } from './modules/messages/index.js';
+import { noteRoutes } from './modules/notes/index.js';
+import { patientRoutes } from './modules/patients/index.js';
+import { settingRoutes } from './modules/settings/index.js';
+import { unitRoutes } from './modules/units/index.js';
+import {
+  bookingRoutes,
+  overdueRoutes,
+  patientVisitRoutes,
+  visitRecordRoutes,
+} from './modules/visits/index.js';
+import {
+  alertRoutes,
+  probeRoutes,
+  labelRoutes,
+  probeListRoutes,
+  receiveRoutes,
+  probeResultsRoutes,
+} from './modules/probes/index.js';
+import { announcementRoutes } from './modules/announcements/index.js';
+import { documentRoutes } from './modules/documents/index.js';
+import { meRoutes, patientApiTag } from './modules/me/index.js';
+import { probeSetLabelRoutes, probeSetRoutes } from './modules/probe-sets/index.js';
+import { trackingProviderFor, shipmentRoutes } from './modules/shipments/index.js';
+import type { TrackingProvider } from './lib/tracking-provider.js';
+import { exportRoutes } from './modules/exports/index.js';
+import { importRoutes } from './modules/imports/index.js';
+import { hl7Routes, unmatchedRoutes } from './modules/lab/index.js';
+import { reportRoutes } from './modules/reports/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

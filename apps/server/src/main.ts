@@ -14,7 +14,7 @@ async function main() {
   const config = loadConfig(process.env, existsSync(webRoot) ? webRoot : null);
   // Fastify and every feature module load while the database opens: file reads, PGlite's
   // WebAssembly compilation and the image's writes run off the main thread (ADR 020).
-  const modules = Promise.all([import('./app.js'), import('./modules/admins/service.js')]);
+  const modules = Promise.all([import('./app.js'), import('./modules/admins/index.js')]);
   modules.catch(() => undefined); // awaited below; a failed open must not also report this
   const database = await openDatabase(
     config.database.kind === 'pglite'

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { ensureInitialAdmin } from '../modules/admins/service.js';
-import { buildFakeOru } from '../modules/lab/fake-lab.js';
-import type { FakeObservation } from '../modules/lab/fake-lab.js';
+import { ensureInitialAdmin } from '../modules/admins/index.js';
+import { buildFakeOru } from '../modules/lab/index.js';
+import type { FakeObservation } from '../modules/lab/index.js';
 import type { BenchDatabase } from './databases.js';
 
 const MESSAGES = Number(process.env.BENCH_HL7_MESSAGES ?? 1_000);

@@ -1,8 +1,8 @@
 import { doctorBody } from '@portal/shared';
 import { performance } from 'node:perf_hooks';
-import { createDoctor } from '../modules/doctors/service.js';
-import { buildTemplate, examplePatients } from '../modules/imports/templates.js';
-import { createUnit } from '../modules/units/service.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { buildTemplate, examplePatients } from '../modules/imports/index.js';
+import { createUnit } from '../modules/units/index.js';
 import type { Client } from './cases.js';
 import type { BenchDatabase } from './databases.js';
 

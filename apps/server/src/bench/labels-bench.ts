@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { labelPdf, labelZpl } from '../modules/probes/label-service.js';
-import type { LabelFacts } from '../modules/probes/label-service.js';
+import { labelPdf, labelZpl } from '../modules/probes/index.js';
+import type { LabelFacts } from '../modules/probes/index.js';
 import { timeRounds } from './stats.js';
 
 const FACTS: LabelFacts = {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { SETTING_DEFAULTS, buildProbeCode } from '@portal/shared';
 import type { Database, SqlExecutor } from '../db/client.js';
-import { readCodeFacts } from '../modules/probes/probe-number.js';
+import { readCodeFacts } from '../modules/probes/index.js';
 import type { Client } from './cases.js';
 import { httpRequest, keepAlive } from './http-client.js';
 import { percentile } from './stats.js';

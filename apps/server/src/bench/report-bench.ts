@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { REPORT_COLUMNS } from '@portal/shared';
 import type { SqlExecutor } from '../db/client.js';
 import type { Database } from '../db/client.js';
-import { REPORT_HEADERS, loadReportPage, reportCell } from '../modules/reports/report-service.js';
+import { REPORT_HEADERS, loadReportPage, reportCell } from '../modules/reports/index.js';
 import type { Client } from './cases.js';
 import type { DownloadAnswer, DownloadOrder } from './report-download.js';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { ensureInitialAdmin } from '../modules/admins/service.js';
+import { ensureInitialAdmin } from '../modules/admins/index.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
 import { measureColdStart } from './cold-start.js';

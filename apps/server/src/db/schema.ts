@@ -319,6 +319,10 @@ export const patients = pgTable(
     uniqueIndex('patients_project_number_key')
       .on(sql`portal_participant_key(${t.project_number})`)
       .where(sql`${t.deleted_at} is null and portal_participant_key(${t.project_number}) <> ''`),
+    // One active patient per e-mail (migration 0004).
+    uniqueIndex('patients_email_lower_key')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deleted_at} is null and ${t.email} is not null`),
     index('patients_unit_id_idx').on(t.unit_id),
     index('patients_doctor_id_idx').on(t.doctor_id),
     check('patients_pesel_check', sql`${t.pesel} ~ '^[0-9]{11}$'`),
@@ -530,7 +534,7 @@ export const carriers = pgTable(
   'carriers',
   {
     id: serial('id').primaryKey(),
-    name: text('name').notNull(),
+    name: text('name').notNull().unique('carriers_name_key'),
     is_visible: boolean('is_visible').notNull().default(true),
     /** The materials the carrier takes (migration 0023, ADR 041). */
     materials: text('materials', { enum: ['venous', 'capillary'] })
@@ -666,18 +670,28 @@ export const probeMedicines = pgTable(
 );
 
 /** Reference ranges, seeded from data/reference-ranges.json; `below` is a "<" limit. */
-export const referenceRanges = pgTable('reference_ranges', {
-  id: serial('id').primaryKey(),
-  kind: text('kind', { enum: ['biochemistry', 'drug', 'ecg'] }).notNull(),
-  /** `alt`, `ast`, `creatine`, `bilirubine`, an ECG parameter, or a drug's INN. */
-  analyte: text('analyte').notNull(),
-  unit: text('unit').notNull(),
-  /** Null: both sexes. */
-  sex: text('sex', { enum: ['M', 'K'] }),
-  min: decimal('min'),
-  max: decimal('max'),
-  below: decimal('below'),
-});
+export const referenceRanges = pgTable(
+  'reference_ranges',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: ['biochemistry', 'drug', 'ecg'] }).notNull(),
+    /** `alt`, `ast`, `creatine`, `bilirubine`, an ECG parameter, or a drug's INN. */
+    analyte: text('analyte').notNull(),
+    unit: text('unit').notNull(),
+    /** Null: both sexes. */
+    sex: text('sex', { enum: ['M', 'K'] }),
+    min: decimal('min'),
+    max: decimal('max'),
+    below: decimal('below'),
+  },
+  (t) => [
+    uniqueIndex('reference_ranges_analyte_sex_key').on(
+      t.kind,
+      t.analyte,
+      sql`coalesce(${t.sex}, '')`,
+    ),
+  ],
+);
 
 /**
  * The safety rules of docs/product-rules.md "Safety alerts" with their numbers (`params`),
@@ -710,7 +724,16 @@ export const safetyAlerts = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at)],
+  (t) => [
+    index('safety_alerts_patient_id_idx').on(t.patient_id, t.created_at),
+    // One open alert per rule and sample, and per rule and visit (migration 0013).
+    uniqueIndex('safety_alerts_open_probe_key')
+      .on(t.rule, t.probe_id)
+      .where(sql`${t.acknowledged_at} is null and ${t.probe_id} is not null`),
+    uniqueIndex('safety_alerts_open_visit_key')
+      .on(t.rule, t.visit_id)
+      .where(sql`${t.acknowledged_at} is null and ${t.visit_id} is not null`),
+  ],
 );
 
 /**
@@ -860,6 +883,10 @@ export const labMessages = pgTable(
     index('lab_messages_refused_probe_codes_idx')
       .using('gin', t.probe_codes)
       .where(sql`${t.status} = 'rejected'`),
+    // A message is accepted once: its control id again is a repeat (migration 0016).
+    uniqueIndex('lab_messages_accepted_control_id_key')
+      .on(t.control_id)
+      .where(sql`${t.status} = 'accepted'`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
-import { authenticate } from '../modules/auth/service.js';
+import { authenticate } from './session-check.js';
 import { can } from './policy.js';
 import type { Access, Actor } from './policy.js';
 import type { Database } from '../db/client.js';

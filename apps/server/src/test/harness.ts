@@ -12,12 +12,12 @@ import type { Database, DatabaseHandle } from '../db/client.js';
 import { LoginThrottle, defaultThrottleLimits } from '../lib/login-throttle.js';
 import type { LogDestination } from '../lib/logger.js';
 import type { ThrottleLimits } from '../lib/login-throttle.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { REFRESH_COOKIE } from '../modules/auth/routes.js';
-import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/service.js';
-import { FakeTrackingProvider } from '../modules/shipments/fake-provider.js';
-import type { TrackingProvider } from '../modules/shipments/provider.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { REFRESH_COOKIE } from '../modules/auth/index.js';
+import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/index.js';
+import { FakeTrackingProvider } from '../modules/shipments/index.js';
+import type { TrackingProvider } from '../lib/tracking-provider.js';
+import { createUnit } from '../modules/units/index.js';
 import { databaseUrl, withServer } from './server-database.js';
 import { dropDatabase } from '../db/drop-database.js';
 

@@ -4,10 +4,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { inTransaction } from '../db/client.js';
 import { admins, probeSetKits, probeSets } from '../db/schema.js';
-import { createAdmin } from '../modules/admins/service.js';
-import { createDoctor } from '../modules/doctors/service.js';
-import { createPatient } from '../modules/patients/commands.js';
-import { createUnit } from '../modules/units/service.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { createPatient } from '../modules/patients/index.js';
+import { createUnit } from '../modules/units/index.js';
 import type { Actor } from '../plugins/policy.js';
 
 let serial = 0;

@@ -13,9 +13,9 @@ import {
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
-import { loginAddress } from '../credentials/address.js';
+import { loginAddress } from '../credentials/index.js';
 import * as service from './service.js';
 
 const tags = ['admins'];

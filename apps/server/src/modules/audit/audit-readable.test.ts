@@ -9,8 +9,8 @@ import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { csvOf, postImport } from '../../test/import-fixture.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { columnNames } from '../imports/columns.js';
-import { buildFakeOru, normalPanel } from '../lab/fake-lab.js';
+import { columnNames } from '../imports/index.js';
+import { buildFakeOru, normalPanel } from '../lab/index.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditList, auditQuery, validationErrorResponse } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import * as service from './service.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -15,7 +15,7 @@ import { ACCOUNT_ROLES } from '@portal/shared';
 import type { AccountRole } from '@portal/shared';
 import { unauthorized } from '../../lib/errors.js';
 import { actorOf } from '../../plugins/auth.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import * as auth from './service.js';
 import type { IssuedSession } from './service.js';
 

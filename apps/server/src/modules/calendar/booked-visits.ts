@@ -4,8 +4,8 @@ import { and, asc, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients, unitCalendarRules, visits } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import { liveVisit } from '../visits/queries.js';
-import { visitSettings } from '../visits/slots-service.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { visitSettings } from '../visits/index.js';
 
 /** A rule as a write leaves or finds it; `id` names a stored one. */
 type RuleChange = SlotRule & { id?: number };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { credentialsSheetBody, validationErrorResponse } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { requestLocale } from '../../plugins/errors.js';
-import { readSupportPhone } from '../settings/support.js';
+import { readSupportPhone } from '../settings/index.js';
 import { loginAddress } from './address.js';
 import { credentialsSheet } from './sheet.js';
 

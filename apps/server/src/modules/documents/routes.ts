@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, panelDocumentList, text } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { listPanelDocuments } from './service.js';
 

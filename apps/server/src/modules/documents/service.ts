@@ -6,7 +6,7 @@ import { files } from '../../db/schema.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { can } from '../../plugins/policy.js';
 import type { Actor } from '../../plugins/policy.js';
-import { cleanFileName } from '../files/file-name.js';
+import { cleanFileName } from '../files/index.js';
 
 const isPanel = (panel: string): panel is DocumentPanel =>
   (DOCUMENT_PANELS as readonly string[]).includes(panel);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { ODM_FILE_NAME, loadOdmMetadata, odmDocument } from './odm-service.js';
 
 /** The CDISC ODM 1.3.2 export (ADR 032). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, config }) => {
   // The embedded database lives in this process and has one connection: a ping would wait behind

@@ -13,7 +13,7 @@ import {
 } from '../../db/schema.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { evaluateProbeAlerts } from '../probes/safety.js';
+import { evaluateProbeAlerts } from '../probes/index.js';
 import { putProbeState, putValue } from './results-import.js';
 
 const CHUNK = 1000;

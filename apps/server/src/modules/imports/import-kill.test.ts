@@ -13,8 +13,8 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { dropDatabase } from '../../db/drop-database.js';
 import { migrateDatabase } from '../../db/roles.js';
 import { databaseUrl, withServer } from '../../test/server-database.js';
-import { createDoctor } from '../doctors/service.js';
-import { createUnit } from '../units/service.js';
+import { createDoctor } from '../doctors/index.js';
+import { createUnit } from '../units/index.js';
 import { buildTemplate, examplePatients } from './templates.js';
 
 /*

@@ -14,8 +14,8 @@ import {
   units,
   users,
 } from '../../db/schema.js';
-import type { CreateInput } from '../patients/references.js';
-import { exclusionColumns, personalColumns } from '../patients/sections.js';
+import type { CreateInput } from '../patients/index.js';
+import { exclusionColumns, personalColumns } from '../patients/index.js';
 import { booleanCell, numberCell, peselCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import { turnTaker } from '../../lib/turns.js';

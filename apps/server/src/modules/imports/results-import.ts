@@ -9,10 +9,20 @@ import {
   unmatchedResults,
 } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
-import { applyLabResults, medicineIdOf } from '../lab/apply-results.js';
-import type { LabAnalyte, LabResult } from '../lab/apply-results.js';
-import { patientMismatch, samplesByCode, sexFromText } from '../lab/patient-check.js';
-import type { PatientMismatch, SampleOfPatient, SentPatient } from '../lab/patient-check.js';
+import {
+  applyLabResults,
+  medicineIdOf,
+  patientMismatch,
+  samplesByCode,
+  sexFromText,
+} from '../lab/index.js';
+import type {
+  LabAnalyte,
+  LabResult,
+  PatientMismatch,
+  SampleOfPatient,
+  SentPatient,
+} from '../lab/index.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import type { ImportRow } from './read/types.js';

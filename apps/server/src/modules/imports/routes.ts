@@ -12,7 +12,7 @@ import {
   restoreResult,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { readMultipart } from '../../lib/multipart.js';
 import { actorOf } from '../../plugins/auth.js';
 import { listBatches, restoreBatch } from './batches.js';

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import { labMessages, medicines, probeMedicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/service.js';
+import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/index.js';
 import { applyLabResultsMany, medicineIdOf } from './apply-results.js';
 import type { IncomingComments, LabAnalyte, SampleResults } from './apply-results.js';
 import { UNKNOWN_HEADER, ackBytes, buildAck } from './hl7-ack.js';

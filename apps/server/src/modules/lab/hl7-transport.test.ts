@@ -8,7 +8,7 @@ import { labMessages } from '../../db/schema.js';
 import { defaultThrottleLimits } from '../../lib/login-throttle.js';
 import { createTestApp, unique } from '../../test/harness.js';
 import type { ReadyAdmin, TestApp } from '../../test/harness.js';
-import { readSetting } from '../settings/service.js';
+import { readSetting } from '../settings/index.js';
 import { buildFakeOru, normalPanel } from './fake-lab.js';
 import { HL7_KEPT_HEAD_BYTES, HL7_MAX_MESSAGE_BYTES, charsetOf } from './hl7-transport.js';
 

@@ -14,7 +14,7 @@ import { createTestApp, unique } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { readSetting } from '../settings/service.js';
+import { readSetting } from '../settings/index.js';
 import { buildFakeOru, normalPanel } from './fake-lab.js';
 import type { FakeSample } from './fake-lab.js';
 import { HL7_MAX_MESSAGE_BYTES } from './hl7-transport.js';

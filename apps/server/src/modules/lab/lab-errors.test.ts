@@ -6,7 +6,7 @@ import { createTestApp, unique } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { readSetting } from '../settings/service.js';
+import { readSetting } from '../settings/index.js';
 import { buildFakeOru, normalPanel } from './fake-lab.js';
 
 /**

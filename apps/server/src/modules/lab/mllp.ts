@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { readSetting } from '../settings/service.js';
+import { readSetting } from '../settings/index.js';
 import {
   HL7_KEPT_HEAD_BYTES,
   HL7_MAX_MESSAGE_BYTES,

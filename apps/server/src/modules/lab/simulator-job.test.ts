@@ -7,7 +7,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { insertPatient } from '../../test/kit-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { restartablePortals } from '../../test/restartable-portal.js';
-import { saveSetting } from '../settings/service.js';
+import { saveSetting } from '../settings/index.js';
 import { LAB_SIMULATOR_JOB, simulatorVariant } from './simulator.js';
 
 /** As shipments/job.test.ts: a database that outlives the app; each start is a process restart. */

@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.js';
 import { labMessages, medicines, patients, probeMedicines, probes } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { readSynevoCredentials } from '../settings/service.js';
+import { readSynevoCredentials } from '../settings/index.js';
 import { buildFakeOru } from './fake-lab.js';
 import type { FakeObservation, FakeSample } from './fake-lab.js';
 import { HOURS_CODE } from './hl7-parse.js';

@@ -14,7 +14,7 @@ import {
   validationErrorResponse,
   wouldReplaceResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import {
   discardUnmatched,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { criteriaGroupList, exclusionCriteriaList, medicineList } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import * as service from './service.js';
 
 const tags = ['study configuration'];

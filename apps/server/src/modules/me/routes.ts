@@ -15,9 +15,9 @@ import {
   validationErrorResponse,
   visitList,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
-import { contentDisposition } from '../files/service.js';
+import { contentDisposition } from '../files/index.js';
 import * as me from './service.js';
 
 /** The OpenAPI tag of the patient API; its description (how a patient app uses it) is in openapi.ts. */

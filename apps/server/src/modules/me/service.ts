@@ -30,12 +30,11 @@ import {
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { ownPatientId } from '../../policies/patients.js';
-import { cleanFileName } from '../files/file-name.js';
-import { createProbeSet } from '../probe-sets/create-service.js';
-import { loadProbeSets } from '../probe-sets/queries.js';
-import { loadProbes } from '../probes/queries.js';
-import { readSetting } from '../settings/service.js';
-import { loadVisits } from '../visits/queries.js';
+import { cleanFileName } from '../files/index.js';
+import { createProbeSet, loadProbeSets } from '../probe-sets/index.js';
+import { loadProbes } from '../probes/index.js';
+import { readSetting } from '../settings/index.js';
+import { loadVisits } from '../visits/index.js';
 
 /** The panel whose documents patients read (the documents feature uploads them). */
 const PATIENT_DOCUMENTS = 'patient_documents';

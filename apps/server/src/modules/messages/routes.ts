@@ -10,7 +10,7 @@ import {
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 

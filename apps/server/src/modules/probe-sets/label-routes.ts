@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, idParams, kitLabelQuery, validationErrorResponse } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
-import { labelsPdf, labelsZpl } from '../probes/label-service.js';
+import { labelsPdf, labelsZpl } from '../probes/index.js';
 import { kitLabels } from './label-service.js';
 
 const tags = ['probe-sets'];

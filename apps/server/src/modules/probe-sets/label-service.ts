@@ -5,7 +5,7 @@ import { patients, probeSetKits } from '../../db/schema.js';
 import { conflict } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findReachableProbeSet } from '../../policies/probe-sets.js';
-import type { LabelContent } from '../probes/label-service.js';
+import type { LabelContent } from '../probes/index.js';
 
 /** The labels of an order's kits and how many of each the order asked for. */
 export interface KitLabels {

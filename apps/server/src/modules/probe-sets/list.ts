@@ -8,7 +8,7 @@ import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
-import { patientSearch } from '../patients/search.js';
+import { patientSearch } from '../patients/index.js';
 import { orderShipment } from './queries.js';
 
 /**

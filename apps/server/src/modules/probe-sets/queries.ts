@@ -3,7 +3,8 @@ import type { SQL } from 'drizzle-orm';
 import type { ProbeSet, ProbeSetKit, Shipment } from '@portal/shared';
 import type { Queryable } from '../../db/client.js';
 import { patients, probeSetKits, probeSets, shipmentEvents } from '../../db/schema.js';
-import { userNameSql } from '../probes/queries.js';
+import { userNameSql } from '../probes/index.js';
+import { shipmentOf } from '../shipments/index.js';
 
 type KitRow = typeof probeSetKits.$inferSelect;
 
@@ -16,18 +17,6 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
     else groups.set(key(item), [item]);
   }
   return groups;
-}
-
-/** A kit's shipment: null until a waybill is saved. */
-export function shipmentOf(
-  kit: Pick<KitRow, 'tracking_code' | 'last_status' | 'last_status_date'>,
-): Shipment | null {
-  if (!kit.tracking_code) return null;
-  return {
-    tracking_code: kit.tracking_code,
-    last_status: kit.last_status,
-    last_status_date: kit.last_status_date?.toISOString() ?? null,
-  };
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '@portal/shared';
 import type { ProbeSetBody } from '@portal/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { createProbeSet } from './create-service.js';
 import { listProbeSets } from './list.js';

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { findReachableKit, findReachableProbeSet } from '../../policies/probe-sets.js';
-import { loadProbes } from '../probes/queries.js';
+import { loadProbes } from '../probes/index.js';
 import { loadProbeSet, loadProbeSets } from './queries.js';
 
 /** The job that asks the tracking provider about one kit (handled by modules/shipments). */

@@ -10,7 +10,7 @@ import {
   idParams,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { acknowledgeAlert, listAlerts } from './alerts-service.js';
 

@@ -11,7 +11,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { findReachableAlert } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
-import { patientSearch } from '../patients/search.js';
+import { patientSearch } from '../patients/index.js';
 import { userNameSql } from './queries.js';
 
 /**

@@ -35,7 +35,7 @@ import {
 } from '../../policies/patients.js';
 import { findReachableProbe } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
-import { liveVisit } from '../visits/queries.js';
+import { liveVisit } from '../../lib/live-visit.js';
 import { labRefusalsOf } from './lab-refusals.js';
 import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
 import { loadProbe, loadProbes } from './queries.js';

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, probeSetKits, probes } from '../../db/schema.js';
-import { shipmentOf } from '../probe-sets/queries.js';
+import { shipmentOf } from '../shipments/index.js';
 import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';

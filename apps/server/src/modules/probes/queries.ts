@@ -4,7 +4,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
-import { shipmentOf } from '../probe-sets/queries.js';
+import { shipmentOf } from '../shipments/index.js';
 import {
   carriers,
   doctors,

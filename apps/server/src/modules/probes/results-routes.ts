@@ -6,7 +6,7 @@ import {
   probeSaved,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { saveProbeResults } from './results-service.js';
 

@@ -7,7 +7,7 @@ import {
   reportColumnsInOrder,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { REPORT_FILE_NAME, reportPages, writeReport } from './report-service.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -8,7 +8,7 @@ import {
   supportResponse,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 import { readSupportPhone } from './support.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_STEPS, FakeTrackingProvider } from './fake-provider.js';
-import type { TrackingEvent } from './provider.js';
+import type { TrackingEvent } from '../../lib/tracking-provider.js';
 
 const NOW = new Date('2026-11-27T09:00:00.000Z');
 const signal = new AbortController().signal;

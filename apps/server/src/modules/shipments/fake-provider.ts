@@ -1,4 +1,9 @@
-import type { TrackingEvent, TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
+import type {
+  TrackingEvent,
+  TrackingProvider,
+  TrackingQuery,
+  TrackingResult,
+} from '../../lib/tracking-provider.js';
 
 /** The way a kit travels in the fake (the post's wording, as the demo's histories): posted, sent, sorted, out for delivery, delivered. */
 export const FAKE_STEPS: readonly { status: string; place: string }[] = [

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { FakeTrackingProvider } from './fake-provider.js';
 import { PocztaPolskaProvider } from './poczta-polska.js';
-import type { TrackingProvider } from './provider.js';
+import type { TrackingProvider } from '../../lib/tracking-provider.js';
 import { refreshShipments } from './refresh.js';
 
 /** The job's name; `{kit_id}` refreshes one kit (a new waybill), `{}` every kit that is due. */

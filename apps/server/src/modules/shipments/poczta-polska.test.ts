@@ -7,7 +7,7 @@ import { probeSetKits } from '../../db/schema.js';
 import { openTestDatabase } from '../../test/harness.js';
 import { insertOrder, insertPatient } from '../../test/kit-fixture.js';
 import { faultMessage, parseWarsawTime, PocztaPolskaProvider } from './poczta-polska.js';
-import { TrackingError } from './provider.js';
+import { TrackingError } from '../../lib/tracking-provider.js';
 import { refreshShipments } from './refresh.js';
 
 /** An answer shaped like the service's (Axis2: ns/ax21 prefixes), status and events given. */

@@ -1,7 +1,12 @@
 import { XMLParser } from 'fast-xml-parser';
 import { WARSAW } from '@portal/shared';
-import { TrackingError } from './provider.js';
-import type { TrackingEvent, TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
+import { TrackingError } from '../../lib/tracking-provider.js';
+import type {
+  TrackingEvent,
+  TrackingProvider,
+  TrackingQuery,
+  TrackingResult,
+} from '../../lib/tracking-provider.js';
 
 /** Poczta Polska's public tracking web service (SOAP 1.1). */
 export const POCZTA_POLSKA_URL = 'https://tt.poczta-polska.pl/Sledzenie/services/Sledzenie';

@@ -6,8 +6,12 @@ import { openTestDatabase } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/harness.js';
 import { FAKE_STEPS, FakeTrackingProvider } from './fake-provider.js';
 import { insertOrder, insertPatient, waybill } from '../../test/kit-fixture.js';
-import { TrackingError } from './provider.js';
-import type { TrackingProvider, TrackingQuery, TrackingResult } from './provider.js';
+import { TrackingError } from '../../lib/tracking-provider.js';
+import type {
+  TrackingProvider,
+  TrackingQuery,
+  TrackingResult,
+} from '../../lib/tracking-provider.js';
 import { refreshShipments } from './refresh.js';
 
 /** Counts every question per waybill; optionally slow, to overlap two refreshes. */

@@ -3,8 +3,12 @@ import type { TrackingRefreshResult } from '@portal/shared';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeSetKits, shipmentEvents } from '../../db/schema.js';
-import { TrackingError } from './provider.js';
-import type { TrackingEvent, TrackingProvider, TrackingResult } from './provider.js';
+import { TrackingError } from '../../lib/tracking-provider.js';
+import type {
+  TrackingEvent,
+  TrackingProvider,
+  TrackingResult,
+} from '../../lib/tracking-provider.js';
 
 /**
  * The numbers of a refresh (docs/product-rules.md "Shipments", ADR 031). A batch of `BATCH` kits is

@@ -5,7 +5,7 @@ import {
   trackingRefreshResult,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { findReachableProbeSet } from '../../policies/probe-sets.js';
 import { registerTrackingJob } from './job.js';

@@ -12,7 +12,7 @@ import {
   unitUpdateBody,
   validationErrorResponse,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 

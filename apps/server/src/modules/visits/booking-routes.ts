@@ -16,7 +16,7 @@ import {
   visitsCountQuery,
   visitsQuery,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { bookVisit, cancelVisit, nextVisitWindow as windowOf, rescheduleVisit } from './booking.js';
 import { listVisits, visitsCountOfMonth, visitsOfDay } from './day-lists.js';

@@ -17,7 +17,8 @@ import { findChangeablePatient, findReachablePatient } from '../../policies/pati
 import { unitScope } from '../../policies/units.js';
 import { assertVisitMovable, findReachableVisit, visitAbilities } from '../../policies/visits.js';
 import type { VisitRow } from '../../policies/visits.js';
-import { liveVisit, loadVisit, presentVisit } from './queries.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { loadVisit, presentVisit } from './queries.js';
 import {
   rulesForDay,
   visitSettingQuery,

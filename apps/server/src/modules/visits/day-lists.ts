@@ -7,7 +7,8 @@ import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachUnit, unitScope } from '../../policies/units.js';
-import { liveVisit, loadVisits } from './queries.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { loadVisits } from './queries.js';
 
 /**
  * The units a day list or month count covers: the named one (404 when out of reach or missing,

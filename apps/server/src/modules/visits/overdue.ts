@@ -9,8 +9,8 @@ import { listTotal, totalKey } from '../../lib/list-totals.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { reachesUnit, unitScope } from '../../policies/units.js';
-import { readSetting } from '../settings/service.js';
-import { patientSearch } from '../patients/search.js';
+import { readSetting } from '../settings/index.js';
+import { patientSearch } from '../patients/index.js';
 
 /**
  * Overdue visits (docs/product-rules.md "Visit windows", ADR 029): patients (not deleted, not

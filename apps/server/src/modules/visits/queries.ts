@@ -1,16 +1,14 @@
 import { ecgOutOfNorm } from '@portal/shared';
 import type { Visit } from '@portal/shared';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { doctors, files, patients, probes, visits } from '../../db/schema.js';
 import type { Actor } from '../../plugins/policy.js';
 import { visitAbilities } from '../../policies/visits.js';
+import { liveVisit } from '../../lib/live-visit.js';
 
 export type VisitRow = typeof visits.$inferSelect;
-
-/** Live (not cancelled) visits only: every reader of visits starts from this. */
-export const liveVisit = isNull(visits.cancelled_at);
 
 /**
  * The visits matching `where` (live ones only), in its API shape (docs/api-conventions.md), ordered by date and

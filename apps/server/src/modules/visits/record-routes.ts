@@ -8,7 +8,7 @@ import {
   visitResultsBody,
   visitSaved,
 } from '@portal/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './record-service.js';
 

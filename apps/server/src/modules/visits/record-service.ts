@@ -9,8 +9,9 @@ import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { assertVisitRecordable, findReachableVisit } from '../../policies/visits.js';
-import { evaluateVisitAlerts } from '../probes/safety.js';
-import { liveVisit, loadVisit } from './queries.js';
+import { evaluateVisitAlerts } from '../probes/index.js';
+import { liveVisit } from '../../lib/live-visit.js';
+import { loadVisit } from './queries.js';
 
 /**
  * One reachable live visit in its API shape (docs/api-conventions.md) (another unit's or a

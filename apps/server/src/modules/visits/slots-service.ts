@@ -8,7 +8,7 @@ import { patients, settings, unitCalendarRules, units, visits } from '../../db/s
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachesUnit } from '../../policies/units.js';
-import { liveVisit } from './queries.js';
+import { liveVisit } from '../../lib/live-visit.js';
 
 /**
  * The `visits` setting over its defaults (as GET /api/settings/visits shows it), read on any

@@ -1,7 +1,7 @@
 import type { ErrorList } from './error-list.js';
 import { dateFromText } from './dates.js';
-import type { XmlNode } from './xml.js';
-import { child, list, tagLines, text } from './xml.js';
+import type { XmlNode } from './xml-nodes.js';
+import { child, list, tagLines, text } from './xml-nodes.js';
 import { NO_DATA_ROWS, RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
 

@@ -3,14 +3,14 @@ import {
   ODM_GROUP_SAMPLE,
   ODM_ITEMS_SAMPLE,
   ODM_UNITS,
-} from '../../exports/odm-oids.js';
-import { BIOCHEMISTRY_ANALYTES } from '../../lab/apply-results.js';
+} from '../../exports/index.js';
+import { BIOCHEMISTRY_ANALYTES } from '../../lab/index.js';
 import { dateFromText } from './dates.js';
 import type { ErrorList } from './error-list.js';
 import { RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
-import type { XmlNode } from './xml.js';
-import { child, list, tagLines, text } from './xml.js';
+import type { XmlNode } from './xml-nodes.js';
+import { child, list, tagLines, text } from './xml-nodes.js';
 
 /** The sample's results by OID (`alt`, …), as the import names them. */
 const ITEM_ANALYTES: Record<string, string> = Object.fromEntries(

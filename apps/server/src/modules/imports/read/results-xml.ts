@@ -1,8 +1,8 @@
 import type { ErrorList } from './error-list.js';
 import { NO_DATA_ROWS, RESULT_LAYOUT_COLUMNS } from './types.js';
 import type { CellValue, ImportRow, ImportTable } from './types.js';
-import type { XmlNode } from './xml.js';
-import { list, tagLines } from './xml.js';
+import type { XmlNode } from './xml-nodes.js';
+import { list, tagLines } from './xml-nodes.js';
 
 /** The root element of the results template as XML; each result is one RESULTS_XML_RECORD. */
 export const RESULTS_XML_ROOT = 'wyniki';
