@@ -6,7 +6,7 @@ import { inTransaction } from './db/client.js';
 import type { Database } from './db/client.js';
 import { carriers, patientMedicines, patients, probes, visits } from './db/schema.js';
 import { createProbe } from './modules/probes/create-service.js';
-import { saveProbeResults } from './modules/probes/results-service.js';
+import { saveProbeResults } from './modules/results/index.js';
 import { saveSetting } from './modules/settings/service.js';
 
 /**

@@ -432,7 +432,7 @@ describe('flush and restore put back every field a results batch changed', () =>
       results_source: 'hand',
       lab_ranges: null,
     });
-    // A raised safety signal stays until a doctor acknowledges it (probes/safety.ts).
+    // A raised safety signal stays until a doctor acknowledges it (safety-alerts/safety.ts).
     expect(await alerts()).toMatchObject([{ rule: 'hys_law', details: { alt: 400 } }]);
 
     expect((await restore(first)).statusCode).toBe(200);

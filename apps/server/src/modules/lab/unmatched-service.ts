@@ -10,9 +10,9 @@ import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
-import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from './apply-results.js';
+import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from '../results/index.js';
 import { labRange } from './hl7-parse.js';
-import type { LabResult } from './apply-results.js';
+import type { LabResult } from '../results/index.js';
 
 type UnmatchedRow = typeof unmatchedResults.$inferSelect;
 type Status = UnmatchedResult['status'];

@@ -9,7 +9,7 @@ import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableVisit } from '../../policies/visits.js';
-import { evaluateVisitAlerts } from '../probes/safety.js';
+import { evaluateVisitAlerts } from '../safety-alerts/index.js';
 import { liveVisit, loadVisit } from './queries.js';
 
 /** One reachable live visit in the shape of design §6 (another unit's or a cancelled one: 404). */
@@ -27,7 +27,7 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
  * day on in Europe/Warsaw (409 `too_early` before: a visit that has not happened cannot be
  * done); a deleted patient's visit is read-only (409 `patient_deleted`); a stale `version`
  * answers 409 `conflict`. The audit trigger on visits records every changed column. The QTcF
- * safety rules run in the same transaction (modules/probes/safety.ts).
+ * safety rules run in the same transaction (modules/safety-alerts/safety.ts).
  */
 export async function recordVisit(
   db: Database,

@@ -8,7 +8,7 @@ import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { isFutureDay } from './results-service.js';
+import { isFutureDay } from './hand-entry.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;

@@ -8,8 +8,8 @@ import { conflict, invalid, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableProbe } from '../../policies/probes.js';
-import { loadProbe } from './queries.js';
-import { evaluateProbeAlerts } from './safety.js';
+import { loadProbe } from '../probes/queries.js';
+import { evaluateProbeAlerts } from '../safety-alerts/index.js';
 
 /** How far a client's clock may run ahead of the server's (ADR 037). */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;

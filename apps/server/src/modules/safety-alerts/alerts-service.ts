@@ -12,7 +12,7 @@ import { patientScope } from '../../policies/patients.js';
 import { findReachableAlert } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
 import { patientSearch } from '../patients/search.js';
-import { userNameSql } from './queries.js';
+import { userNameSql } from '../probes/queries.js';
 
 /** Alerts matching `where`, in the shape of design §6 with the patient's and acknowledger's names. */
 async function loadAlerts(db: Queryable, where: SQL | undefined): Promise<SafetyAlert[]> {
