@@ -4,8 +4,6 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
 import {
   importBatches,
-  importProbeStates,
-  importResultValues,
   patients,
   sessions,
   unmatchedResults,
