@@ -31,7 +31,7 @@ type Plan = {
   collectPlace?: ProbeBody['collect_place'];
   /** Attach it to the patient's latest recorded visit. */
   withVisit?: boolean;
-  results?: (medicineIds: number[]) => ProbeResultsBody;
+  results?: (medicineIds: number[]) => Omit<ProbeResultsBody, 'version'>;
   adverseEvents?: string;
 };
 
@@ -176,7 +176,12 @@ export async function addDemoProbes(
     if (plan.results) {
       const results = plan.results(medicineIds);
       const analysed = addDays(day, 1) > today ? today : addDays(day, 1);
+      const [stored] = await db
+        .select({ version: probes.version })
+        .from(probes)
+        .where(eq(probes.id, probe.id));
       await saveProbeResults(db, actor, probe.id, {
+        version: stored!.version,
         ...results,
         ...(results.concentrations_results
           ? {

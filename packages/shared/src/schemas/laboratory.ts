@@ -45,11 +45,11 @@ export const unmatchedListQuery = pagedListQuery(['created_at'] as const).extend
 export const unmatchedPage = pagedResponse(unmatchedResult);
 
 /** PUT /api/lab/unmatched/{id}: attach to a sample (design §6). */
-export const matchBody = z.object({ probe_id: requiredId(), version: versionField().optional() });
+export const matchBody = z.object({ probe_id: requiredId(), version: versionField() });
 /** PUT /api/lab/unmatched/{id}/discard: with a reason. */
 export const discardBody = z.object({
   reason: requiredMultilineText(1000),
-  version: versionField().optional(),
+  version: versionField(),
 });
 export const unmatchedSaved = z.object({ status: z.literal('success'), result: unmatchedResult });
 /** 409 from match or discard: the result was matched or discarded already. */

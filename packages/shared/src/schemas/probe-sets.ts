@@ -64,11 +64,11 @@ export type OwnProbeSetBody = z.infer<typeof ownProbeSetBody>;
 export const probeSetDecisionBody = z.discriminatedUnion(
   'status',
   [
-    z.object({ status: z.literal(1), version: versionField().optional() }),
+    z.object({ status: z.literal(1), version: versionField() }),
     z.object({
       status: z.literal(2),
       reason: requiredMultilineText(1000),
-      version: versionField().optional(),
+      version: versionField(),
     }),
   ],
   { error: 'invalid' },
@@ -78,7 +78,7 @@ export type ProbeSetDecisionBody = z.infer<typeof probeSetDecisionBody>;
 /** PUT /api/probe-sets/tracking/{kit id}: a kit's waybill, only on an accepted set. */
 export const trackingBody = z.object({
   tracking_code: trackingCodeField(),
-  version: versionField().optional(),
+  version: versionField(),
 });
 export type TrackingBody = z.infer<typeof trackingBody>;
 

@@ -216,7 +216,7 @@ export const probePage = pagedResponse(probeListItem);
 /** PUT /api/probes/{id}: the adverse events (rich text; empty clears them). */
 export const adverseEventsBody = z.object({
   adverse_events: multilineText({ max: RICH_TEXT_MAX, trim: false }).nullable(),
-  version: versionField().optional(),
+  version: versionField(),
 });
 
 /**
@@ -269,7 +269,7 @@ export const probeResultsBody = z
           .optional(),
       })
       .optional(),
-    version: versionField().optional(),
+    version: versionField(),
   })
   .refine((body) => body.biochemistry_results || body.concentrations_results, {
     error: 'required',
@@ -356,7 +356,7 @@ export type AlertListQuery = z.infer<typeof alertListQuery>;
 export const alertPage = pagedResponse(safetyAlert);
 export const acknowledgeBody = z.object({
   comment: optionalMultilineText(1000),
-  version: versionField().optional(),
+  version: versionField(),
 });
 export const alertSaved = z.object({ status: z.literal('success'), alert: safetyAlert });
 export type AlertSaved = z.infer<typeof alertSaved>;

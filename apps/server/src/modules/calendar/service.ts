@@ -13,6 +13,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { unitCalendarRules, units } from '../../db/schema.js';
 import { conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachesUnit } from '../../policies/units.js';
 
@@ -169,8 +170,8 @@ export async function createRule(
 }
 
 /**
- * Changes the hours, operation, date or reach of a rule in its own unit. With `version` it is
- * claimed like every edit (ADR 018): a stale one answers 409 `conflict`.
+ * Changes the hours, operation, date or reach of a rule in its own unit, claimed like every
+ * edit (ADR 018): a stale `version` answers 409 `conflict`.
  */
 export async function updateRule(
   db: Database,
@@ -183,24 +184,11 @@ export async function updateRule(
     throw invalid({ unit_id: ['invalid'] });
   return duplicateAware(() =>
     inTransaction(db, actor.userId, async (tx) => {
-      const [row] = await tx
-        .update(unitCalendarRules)
-        .set({ ...fields, version: sql`${unitCalendarRules.version} + 1`, updated_at: new Date() })
-        .where(
-          and(
-            eq(unitCalendarRules.id, id),
-            version === undefined ? undefined : eq(unitCalendarRules.version, version),
-          ),
-        )
-        .returning();
-      if (!row) {
-        const [still] = await tx
-          .select({ id: unitCalendarRules.id })
-          .from(unitCalendarRules)
-          .where(eq(unitCalendarRules.id, id));
-        throw still ? conflict('conflict') : notFound();
-      }
-      return present(row);
+      await claimVersion(tx, unitCalendarRules, id, version, {
+        set: { ...fields, updated_at: new Date() },
+      });
+      const [row] = await tx.select().from(unitCalendarRules).where(eq(unitCalendarRules.id, id));
+      return present(row!);
     }),
   );
 }

@@ -125,7 +125,7 @@ export async function matchUnmatched(
   db: Database,
   actor: Actor,
   id: number,
-  body: { probe_id: number; version?: number | undefined },
+  body: { probe_id: number; version: number },
 ): Promise<UnmatchedResult> {
   const row = await findUnmatched(db, id);
   if (row.status !== 'open') throw conflict('already_resolved');
@@ -172,11 +172,11 @@ export async function matchUnmatched(
   return result;
 }
 
-const openRow = (id: number, version: number | undefined) =>
+const openRow = (id: number, version: number) =>
   and(
     eq(unmatchedResults.id, id),
     eq(unmatchedResults.status, 'open'),
-    version === undefined ? undefined : eq(unmatchedResults.version, version),
+    eq(unmatchedResults.version, version),
   );
 
 /**
@@ -187,7 +187,7 @@ export async function discardUnmatched(
   db: Database,
   actor: Actor,
   id: number,
-  body: { reason: string; version?: number | undefined },
+  body: { reason: string; version: number },
 ): Promise<UnmatchedResult> {
   const row = await findUnmatched(db, id);
   if (row.status !== 'open') throw conflict('already_resolved');

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import {
   assertPatientActive,
@@ -247,29 +248,16 @@ export async function saveAdverseEvents(
   db: Database,
   actor: Actor,
   id: number,
-  body: { adverse_events: string | null; version?: number | undefined },
+  body: { adverse_events: string | null; version: number },
 ): Promise<Probe> {
   const probe = await findReachableProbe(db, actor, id);
   await findChangeablePatient(db, actor, probe.patient_id);
   const clean = body.adverse_events === null ? '' : sanitizeRichText(body.adverse_events);
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(probes)
-      .set({
-        adverse_events: clean && !isBlankRichText(clean) ? clean : null,
-        version: sql`${probes.version} + 1`,
-        updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(probes.id, id),
-          body.version === undefined ? undefined : eq(probes.version, body.version),
-        ),
-      )
-      .returning({ id: probes.id });
-    return row;
-  });
-  if (!updated) throw conflict('conflict');
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, probes, id, body.version, {
+      set: { adverse_events: clean && !isBlankRichText(clean) ? clean : null, updated_at: new Date() },
+    }),
+  );
   return getProbe(db, actor, id);
 }
 

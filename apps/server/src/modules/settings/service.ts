@@ -21,6 +21,7 @@ import type { Database } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { claimSettingVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 
 type Row = typeof settings.$inferSelect;
@@ -132,6 +133,7 @@ export async function saveSetting(
       updated_at: new Date(),
     };
     if (body.version === undefined) {
+      // The spec's POST carries the value alone: the save wins (ADR 010).
       const [saved] = await tx
         .insert(settings)
         .values({ key: name, ...changes })
@@ -142,19 +144,8 @@ export async function saveSetting(
         .returning();
       return saved;
     }
-    if (body.version === 0) {
-      const [saved] = await tx
-        .insert(settings)
-        .values({ key: name, ...changes })
-        .onConflictDoNothing()
-        .returning();
-      return saved;
-    }
-    const [saved] = await tx
-      .update(settings)
-      .set({ ...changes, version: sql`${settings.version} + 1` })
-      .where(and(eq(settings.key, name), eq(settings.version, body.version)))
-      .returning();
+    await claimSettingVersion(tx, settings, name, body.version, { set: changes });
+    const [saved] = await tx.select().from(settings).where(eq(settings.key, name));
     return saved;
   });
   // Nothing written: someone saved since this client read the setting.

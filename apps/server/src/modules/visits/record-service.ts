@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableVisit } from '../../policies/visits.js';
@@ -42,36 +43,20 @@ export async function recordVisit(
 
   const results = withCorrections(body.results);
   const comment = body.comment ? sanitizeRichText(body.comment) : '';
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(visits)
-      .set({
+  // Cancelled meanwhile (404) or saved by someone else since it was read (409).
+  await inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, visits, id, body.version, {
+      set: {
         is_done: body.isDone,
         comment: comment && !isBlankRichText(comment) ? comment : null,
         ...results,
-        version: sql`${visits.version} + 1`,
         updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(visits.id, id),
-          liveVisit,
-          body.version === undefined ? undefined : eq(visits.version, body.version),
-        ),
-      )
-      .returning({ id: visits.id });
+      },
+      state: { where: liveVisit },
+    });
     // The safety rules on QTcF (design §5) in the same transaction as the ECG they judge.
-    if (row) await evaluateVisitAlerts(tx, id);
-    return row;
+    await evaluateVisitAlerts(tx, id);
   });
-  if (!updated) {
-    // Cancelled meanwhile (404) or saved by someone else since it was read (409).
-    const [still] = await db
-      .select({ id: visits.id })
-      .from(visits)
-      .where(and(eq(visits.id, id), liveVisit));
-    throw still ? conflict('conflict') : notFound();
-  }
   return getVisit(db, actor, id);
 }
 
@@ -95,26 +80,11 @@ export async function saveVisitNotes(
   const notes = cleaned && !isBlankRichText(cleaned) ? cleaned : null;
   // Sanitising may lengthen links (target and rel are added): the stored text keeps the limit.
   if (notes !== null && notes.length > VISIT_NOTES_MAX) throw invalid({ notes: ['too_long'] });
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(visits)
-      .set({ notes, version: sql`${visits.version} + 1`, updated_at: new Date() })
-      .where(
-        and(
-          eq(visits.id, id),
-          liveVisit,
-          body.version === undefined ? undefined : eq(visits.version, body.version),
-        ),
-      )
-      .returning({ id: visits.id });
-    return row;
-  });
-  if (!updated) {
-    const [still] = await db
-      .select({ id: visits.id })
-      .from(visits)
-      .where(and(eq(visits.id, id), liveVisit));
-    throw still ? conflict('conflict') : notFound();
-  }
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, visits, id, body.version, {
+      set: { notes, updated_at: new Date() },
+      state: { where: liveVisit },
+    }),
+  );
   return getVisit(db, actor, id);
 }

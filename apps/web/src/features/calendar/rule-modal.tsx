@@ -66,7 +66,7 @@ export function RuleModal({
 
   const submit = form.onSubmit((body) =>
     save.mutate(
-      { id: rule?.id ?? null, body, version },
+      rule && version !== undefined ? { id: rule.id, body, version } : { id: null, body },
       {
         onSuccess: () => {
           notifySuccess(t('common.saved'));
