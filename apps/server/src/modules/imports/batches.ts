@@ -2,13 +2,7 @@ import type { ImportBatch } from '@portal/shared';
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
-import {
-  importBatches,
-  patients,
-  sessions,
-  unmatchedResults,
-  users,
-} from '../../db/schema.js';
+import { importBatches, patients, sessions, unmatchedResults, users } from '../../db/schema.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
 import { putBackResults } from '../results/index.js';

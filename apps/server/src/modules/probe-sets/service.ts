@@ -1,5 +1,5 @@
 import type { Probe, ProbeSet, ProbeSetDecisionBody, TrackingBody } from '@portal/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeSetKits, probeSets, probes, shipmentEvents } from '../../db/schema.js';

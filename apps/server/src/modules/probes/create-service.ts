@@ -1,6 +1,6 @@
-import { SETTING_DEFAULTS, suffixedProbeCode, warsawToday } from '@portal/shared';
-import type { LaboratoryValue, Probe, ProbeBody, ShippingValue } from '@portal/shared';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { settingWithDefaults, suffixedProbeCode, warsawToday } from '@portal/shared';
+import type { Probe, ProbeBody } from '@portal/shared';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import {
@@ -13,7 +13,7 @@ import {
   settings,
   visits,
 } from '../../db/schema.js';
-import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
+import { AppError, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -45,18 +45,9 @@ async function settingValue(db: Queryable, key: string): Promise<unknown> {
   return row?.value;
 }
 
-function objectOver<T extends object>(defaults: T, stored: unknown): T {
-  return stored && typeof stored === 'object' && !Array.isArray(stored)
-    ? { ...defaults, ...(stored as Partial<T>) }
-    : defaults;
-}
-
 /** The postal service's page for ordering a courier (setting `shipping`). */
 export async function orderLink(db: Queryable): Promise<{ url: string }> {
-  const value = objectOver<ShippingValue>(
-    SETTING_DEFAULTS.shipping,
-    await settingValue(db, 'shipping'),
-  );
+  const value = settingWithDefaults('shipping', await settingValue(db, 'shipping'));
   return { url: value.url };
 }
 
@@ -175,10 +166,7 @@ export async function createProbe(
     // Deleted meanwhile: the same answer as before the transaction.
     if (!facts) throw notFound();
     assertPatientActive(facts);
-    const lab = objectOver<LaboratoryValue>(
-      SETTING_DEFAULTS.laboratory,
-      await settingValue(tx, 'laboratory'),
-    );
+    const lab = settingWithDefaults('laboratory', await settingValue(tx, 'laboratory'));
     const hasLab = lab.address.trim() !== '';
     const base = codeFor(facts, body);
     const values = {
@@ -255,7 +243,10 @@ export async function saveAdverseEvents(
   const clean = body.adverse_events === null ? '' : sanitizeRichText(body.adverse_events);
   await inTransaction(db, actor.userId, (tx) =>
     claimVersion(tx, probes, id, body.version, {
-      set: { adverse_events: clean && !isBlankRichText(clean) ? clean : null, updated_at: new Date() },
+      set: {
+        adverse_events: clean && !isBlankRichText(clean) ? clean : null,
+        updated_at: new Date(),
+      },
     }),
   );
   return getProbe(db, actor, id);

@@ -1,21 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
-  SETTING_DEFAULTS,
   SYNEVO_LAST_ERROR,
   issuesByField,
   settingValueSchemas,
+  settingWithDefaults,
 } from '@portal/shared';
-import type {
-  LaboratoryValue,
-  PhoneValue,
-  ShippingValue,
-  ProbeConfigValue,
-  SettingBody,
-  SettingValues,
-  SynevoView,
-  VisitsValue,
-  WritableSettingName,
-} from '@portal/shared';
+import type { SettingBody, SettingValues, SynevoView, WritableSettingName } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
@@ -44,34 +34,14 @@ async function rowOf(db: Database, name: string): Promise<Row | undefined> {
   return row;
 }
 
-/** A stored object value over the defaults, so a key added to a schema later reads sensibly. */
-function merged<T extends object>(defaults: T, stored: unknown): T {
-  return stored && typeof stored === 'object' && !Array.isArray(stored)
-    ? { ...defaults, ...(stored as Partial<T>) }
-    : defaults;
-}
-
 function present(name: WritableSettingName, row: Row | undefined): SettingValues[typeof name] {
-  const stored: unknown = row?.value;
-  switch (name) {
-    case 'probe_config':
-      return Array.isArray(stored) ? (stored as ProbeConfigValue) : SETTING_DEFAULTS.probe_config;
-    case 'synevo':
-      // The password never leaves the server: only whether one is stored.
-      return {
-        ...merged<SynevoView>(SETTING_DEFAULTS.synevo, stored),
-        password: '',
-        password_set: Boolean(row?.secret),
-      };
-    case 'phone':
-      return merged<PhoneValue>(SETTING_DEFAULTS.phone, stored);
-    case 'visits':
-      return merged<VisitsValue>(SETTING_DEFAULTS.visits, stored);
-    case 'laboratory':
-      return merged<LaboratoryValue>(SETTING_DEFAULTS.laboratory, stored);
-    case 'shipping':
-      return merged<ShippingValue>(SETTING_DEFAULTS.shipping, stored);
-  }
+  if (name !== 'synevo') return settingWithDefaults(name, row?.value);
+  // The password never leaves the server: only whether one is stored.
+  return {
+    ...settingWithDefaults('synevo', row?.value),
+    password: '',
+    password_set: Boolean(row?.secret),
+  };
 }
 
 /** A setting's value (its default while never saved) and version; unknown names answer 404. */

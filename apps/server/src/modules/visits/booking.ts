@@ -6,7 +6,14 @@ import {
   visitWindowOf,
   warsawDay,
 } from '@portal/shared';
-import type { NextVisitWindow, SlotRule, Visit, VisitBody, VisitUpdateBody, VisitsValue } from '@portal/shared';
+import type {
+  NextVisitWindow,
+  SlotRule,
+  Visit,
+  VisitBody,
+  VisitUpdateBody,
+  VisitsValue,
+} from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { asActor, inTransaction, preparedStatement } from '../../db/client.js';

@@ -1,6 +1,5 @@
 import { VISIT_NOTES_MAX, withCorrections, warsawToday } from '@portal/shared';
 import type { Visit, VisitNotesBody, VisitResultsBody } from '@portal/shared';
-import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
