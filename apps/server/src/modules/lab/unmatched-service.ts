@@ -6,8 +6,9 @@ import type { Database, Queryable } from '../../db/client.js';
 import { probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from '../results/index.js';
@@ -67,14 +68,14 @@ export async function listUnmatched(
     .where(where)
     .orderBy(sql`${unmatchedResults.created_at} ${dir}`, sql`${unmatchedResults.id} ${dir}`)
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const data =
     ids.length === 0
       ? []
       : inOrderOf(ids, await loadUnmatched(db, inArray(unmatchedResults.id, ids)), (r) => r.id);
   const counted = await total;
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }
 
 /**

@@ -5,9 +5,10 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { patients, safetyAlerts } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
 import { claimVersion } from '../../lib/versions.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { findReachableAlert } from '../../policies/probes.js';
@@ -89,14 +90,14 @@ export async function listAlerts(
     .where(where)
     .orderBy(sql`${safetyAlerts.created_at} ${dir}`, sql`${safetyAlerts.id} ${dir}`)
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const data =
     ids.length === 0
       ? []
       : inOrderOf(ids, await loadAlerts(db, inArray(safetyAlerts.id, ids)), (row) => row.id);
   const counted = await total;
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }
 
 /**
