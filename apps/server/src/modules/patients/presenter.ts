@@ -10,6 +10,8 @@ export interface PatientRelations extends VisitDates {
   inclusion: PatientDetail['inclusion'];
   medicines: PatientDetail['medicines'];
   additional_medicines: PatientDetail['additional_medicines'];
+  /** How many samples the patient has (counted on the (patient_id, probe_number) index). */
+  probes_count: number;
 }
 
 /** The patient card: every field named, so that a new column is never sent out by accident. */
@@ -45,8 +47,7 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     inclusion: related.inclusion,
     medicines: related.medicines,
     additional_medicines: related.additional_medicines,
-    // Samples arrive with issue 10.
-    probes_count: 0,
+    probes_count: related.probes_count,
     past_visit_date: related.past_visit_date,
     next_visit_date: related.next_visit_date,
     created_at: row.created_at.toISOString(),
