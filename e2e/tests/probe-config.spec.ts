@@ -35,14 +35,37 @@ async function openConfig(page: Page, request: Parameters<typeof openSignedIn>[1
   await expect(items(page)).toHaveCount(DEFAULT_CONFIG.length);
 }
 
+/** Resolves after the browser has painted two more frames. */
+async function nextFrames(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}
+
+/**
+ * Waits until an element rests: its box is the same before and after two painted frames (the
+ * sortable list animates parts into place after every move and drop).
+ */
+async function settled(page: Page, locator: Locator) {
+  await expect
+    .poll(async () => {
+      const before = JSON.stringify(await locator.boundingBox());
+      await nextFrames(page);
+      return before === JSON.stringify(await locator.boundingBox());
+    })
+    .toBe(true);
+}
+
 /**
  * A pointer drag as a hand makes it: dnd-kit's pointer sensor starts after a few pixels, and the
- * list re-measures and animates as the part passes, so the pointer moves in paced steps to the
- * target's centre and rests there before the drop.
+ * list re-measures and animates as the part passes, so the pointer moves in steps, each painted
+ * before the next, to the target's centre, and drops once the dragged part rests there.
  */
 async function drag(page: Page, from: Locator, to: Locator) {
   // The parts still glide into place after the previous drop: measure once they rest.
-  await page.waitForTimeout(500);
+  await settled(page, from);
+  await settled(page, to);
   const start = await from.boundingBox();
   const end = await to.boundingBox();
   if (!start || !end) throw new Error('drag: element not on screen');
@@ -55,9 +78,9 @@ async function drag(page: Page, from: Locator, to: Locator) {
   const steps = 20;
   for (let step = 1; step <= steps; step += 1) {
     await page.mouse.move(x0 + ((x1 - x0) * step) / steps, y0 + ((y1 - y0) * step) / steps);
-    await page.waitForTimeout(30);
+    await nextFrames(page);
   }
-  await page.waitForTimeout(300);
+  await settled(page, from);
   await page.mouse.up();
 }
 
@@ -83,7 +106,7 @@ test.describe('Konfiguracja numeru próbki', () => {
     await page.keyboard.press('Space');
     for (let step = 0; step < 6; step += 1) {
       await page.keyboard.press('ArrowLeft');
-      await page.waitForTimeout(80);
+      await settled(page, handle(page, 'Cyfra 0'));
     }
     await page.keyboard.press('Space');
     await expect(example(page)).toHaveText(`0${DEFAULT_EXAMPLE}`);

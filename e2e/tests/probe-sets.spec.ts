@@ -18,7 +18,8 @@ const FAKE_STATUS =
 
 interface Order {
   id: number;
-  sets: { id: number; kit_number: number }[];
+  version: number;
+  sets: { id: number; kit_number: number; version: number }[];
 }
 
 function samplesPath(patientId: number) {
@@ -222,7 +223,10 @@ test.describe('Zestawy próbek', () => {
     // Someone else accepts while this screen still shows the order as new.
     await page.goto(`/probe-sets/${decidedElsewhere.id}`);
     await expect(page.getByTestId('order-status')).toHaveText('Nowe');
-    await api.call('PUT', `/probe-sets/${decidedElsewhere.id}`, { status: 1 });
+    await api.call('PUT', `/probe-sets/${decidedElsewhere.id}`, {
+      status: 1,
+      version: decidedElsewhere.version,
+    });
     await page.getByRole('button', { name: 'Odrzuć' }).click();
     await page.getByRole('textbox', { name: 'Powód odrzucenia' }).fill('Za późno');
     await page.getByRole('dialog').getByRole('button', { name: 'Odrzuć' }).click();
@@ -237,7 +241,7 @@ test.describe('Zestawy próbek', () => {
   }) => {
     const { patient } = await arrange(api);
     const accepted = await order(api, patient.id, 2);
-    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1, version: accepted.version });
     await order(api, patient.id); // a new order: its kits are not offered
 
     await openSignedIn(page, request, samplesPath(patient.id));
@@ -281,7 +285,7 @@ test.describe('Zestawy próbek', () => {
     const { credentials, patient } = await arrange(api);
     const fresh = await order(api, patient.id);
     const accepted = await order(api, patient.id, 2);
-    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1, version: accepted.version });
     const printer: FakePrinter = {
       defaultDevice: DEVICE,
       status: READY,
@@ -340,9 +344,10 @@ test.describe('Zestawy próbek', () => {
     const { credentials, patient } = await arrange(api);
     const fresh = await order(api, patient.id);
     const accepted = await order(api, patient.id);
-    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1, version: accepted.version });
     await api.call('PUT', `/probe-sets/tracking/${accepted.sets[0]!.id}`, {
       tracking_code: 'RR111222333PL',
+      version: accepted.sets[0]!.version,
     });
 
     await openSignedIn(page, request, '/probe-sets', 'doctor', credentials);
@@ -376,7 +381,7 @@ test.describe('Zestawy próbek na telefonie', () => {
   }) => {
     const { patient } = await arrange(api);
     const accepted = await order(api, patient.id, 2);
-    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1 });
+    await api.call('PUT', `/probe-sets/${accepted.id}`, { status: 1, version: accepted.version });
 
     await openSignedIn(page, request, '/probe-sets');
     await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();

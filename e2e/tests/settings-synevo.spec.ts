@@ -21,6 +21,8 @@ test.describe(TITLE, () => {
       'GET',
       '/settings/synevo',
     );
+    // The page's clock is ours: the toast's 7 seconds pass at once, not in real time.
+    await page.clock.install();
     await openSignedIn(page, request, '/settings/synevo');
     await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();
 
@@ -31,7 +33,7 @@ test.describe(TITLE, () => {
       .filter({ hasText: 'Ostatni błąd integracji' });
     await expect(error).toBeVisible();
     await expect(error).toContainText('Ostatni błąd integracji');
-    await page.waitForTimeout(7000);
+    await page.clock.runFor(7000);
     await expect(error).toBeVisible();
     await expectAccessible(page, 'synevo with its last error');
     await error.getByRole('button', { name: 'Zamknij' }).click();

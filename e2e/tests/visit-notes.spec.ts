@@ -60,12 +60,16 @@ test.describe('Notatki wizyty (ADR 038)', () => {
     // The server kept them: a reload shows the same, and the API answers them.
     await page.reload();
     await expect(page.getByTestId('visit-notes').locator('strong')).toHaveText('Holter EKG');
-    const stored = await api.call<{ notes: string | null }>('GET', `/visits/${booked.visit.id}`);
+    const stored = await api.call<{ notes: string | null; version: number }>(
+      'GET',
+      `/visits/${booked.visit.id}`,
+    );
     expect(stored.notes).toContain('<strong>Holter EKG</strong>');
 
     // Someone else saves meanwhile: this screen's version is stale, it says so and reloads.
     await api.call('PUT', `/visits/${booked.visit.id}/notes`, {
       notes: '<p>Zmiana koordynatora</p>',
+      version: stored.version,
     });
     await page
       .getByRole('region', { name: 'Notatki' })

@@ -45,14 +45,9 @@ import {
   patientVisitRoutes,
   visitRecordRoutes,
 } from './modules/visits/index.js';
-import {
-  alertRoutes,
-  probeRoutes,
-  labelRoutes,
-  probeListRoutes,
-  receiveRoutes,
-  probeResultsRoutes,
-} from './modules/probes/index.js';
+import { probeRoutes, labelRoutes, probeListRoutes, receiveRoutes } from './modules/probes/index.js';
+import { alertRoutes } from './modules/safety-alerts/index.js';
+import { probeResultsRoutes } from './modules/results/index.js';
 import { announcementRoutes } from './modules/announcements/index.js';
 import { documentRoutes } from './modules/documents/index.js';
 import { meRoutes, patientApiTag } from './modules/me/index.js';

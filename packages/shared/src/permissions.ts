@@ -57,4 +57,44 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * Which permissions each role holds: the one table (the server's policy decides with it,
+ * apps/server/src/plugins/policy.ts, and sends the signed-in user's list with the session).
+ */
+export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
+  // Administrators manage the whole study: every staff permission there is.
+  admin: PERMISSIONS.filter((permission) => permission !== 'patient.self'),
+  // Doctors work with the patients of their own unit only (apps/server/src/policies/units.ts) and are read-only
+  // on units, doctors and administrators.
+  doctor: [
+    'units.read',
+    'credentials.print',
+    'doctors.lookup',
+    'lookups.read',
+    'patients.read',
+    'patients.write',
+    // The own unit's calendar only (policies/units.ts reachesUnit).
+    'calendar.manage',
+    // Visits of the own unit's patients (policies/visits.ts).
+    'visits.read',
+    'visits.write',
+    // Samples and safety alerts of the own unit's patients (policies/probes.ts, alerts.ts).
+    'probes.read',
+    'probes.write',
+    'probes.results',
+    'alerts.read',
+    'alerts.acknowledge',
+    // Kit orders of the own unit's patients: read and order; deciding is the coordinators'.
+    'probe_sets.read',
+    'probe_sets.order',
+    // Announcements: send; edit and delete only the own (policies/announcements.ts).
+    'announcements.read',
+    'announcements.write',
+    'documents.read',
+  ],
+  // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
+  // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).
+  patient: ['patient.self'],
+};
+
 export type { AccountRole, Role };

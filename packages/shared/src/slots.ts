@@ -8,7 +8,7 @@
  * "24:00" that a `time` column or an HH:MM field would not hold).
  */
 
-import { addDays } from './time.js';
+import { addDays, warsawWallClock } from './time.js';
 
 /** The part of the `visits` setting that shapes the grid. */
 export interface SlotSettings {
@@ -106,27 +106,6 @@ export function isWholeDayBlock(rule: Pick<SlotRule, 'type' | 'started_at' | 'en
     timeToMinutes(rule.started_at) === 0 &&
     (timeToMinutes(rule.ended_at) ?? 0) >= DAY_END_MINUTE
   );
-}
-
-const clockFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Warsaw',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The Warsaw calendar day and the wall-clock milliseconds since its midnight at an instant. */
-function warsawWallClock(instant: Date): { day: string; ms: number } {
-  const p: Record<string, string> = {};
-  for (const part of clockFormat.formatToParts(instant)) p[part.type] = part.value;
-  const seconds = Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second);
-  // Warsaw's offset is whole minutes, so the milliseconds carry over unchanged.
-  const ms = seconds * 1000 + (((instant.getTime() % 1000) + 1000) % 1000);
-  return { day: `${p.year}-${p.month}-${p.day}`, ms };
 }
 
 /**

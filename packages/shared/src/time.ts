@@ -42,6 +42,36 @@ function warsawClock(instant: Date): WallClock {
   };
 }
 
+/**
+ * The Warsaw calendar day and the wall-clock milliseconds since its midnight at an instant (the
+ * slot computation compares times of day with it).
+ */
+export function warsawWallClock(instant: Date): { day: string; ms: number } {
+  const c = warsawClock(instant);
+  const seconds = Number(c.hour) * 3600 + Number(c.minute) * 60 + Number(c.second);
+  // Warsaw's offset is whole minutes, so the milliseconds carry over unchanged.
+  const ms = seconds * 1000 + (((instant.getTime() % 1000) + 1000) % 1000);
+  return { day: `${c.year}-${c.month}-${c.day}`, ms };
+}
+
+/**
+ * The instant of a Warsaw wall-clock reading (months from 1). Near a DST change the offset at a
+ * guess can differ from the offset at the answer, hence two passes.
+ */
+export function warsawInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): Date {
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  let guess = wall - warsawOffsetMs(wall);
+  guess = wall - warsawOffsetMs(guess);
+  return new Date(guess);
+}
+
 function toDate(instant: Date | string | number): Date {
   return instant instanceof Date ? instant : new Date(instant);
 }
@@ -76,11 +106,7 @@ function warsawOffsetMs(instant: number): number {
 export function warsawDayStart(day: string): Date {
   const match = DAY_PATTERN.exec(day);
   if (!match) throw new RangeError(`not a YYYY-MM-DD day: ${day}`);
-  const midnightUtc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  // The offset of a guess can differ from the offset at the answer only near a DST change.
-  let guess = midnightUtc - warsawOffsetMs(midnightUtc);
-  guess = midnightUtc - warsawOffsetMs(guess);
-  return new Date(guess);
+  return warsawInstant(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
 /**

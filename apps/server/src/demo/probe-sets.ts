@@ -132,16 +132,24 @@ export async function addDemoProbeSets(
       counts.registered += 1;
       continue;
     }
-    set = await decideProbeSet(db, actor, set.id, plan.decision);
+    set = await decideProbeSet(db, actor, set.id, { ...plan.decision, version: set.version });
     if (plan.decision.status === 2) {
       counts.rejected += 1;
       continue;
     }
     counts.accepted += 1;
     for (const [index, kit] of (plan.kits ?? []).entries()) {
-      const kitId = set.sets[index]?.id;
-      if (kitId === undefined) continue;
-      await saveTracking(db, actor, kitId, { tracking_code: kit.code }, noJobs, quiet);
+      const saved = set.sets[index];
+      if (saved === undefined) continue;
+      const kitId = saved.id;
+      await saveTracking(
+        db,
+        actor,
+        kitId,
+        { tracking_code: kit.code, version: saved.version },
+        noJobs,
+        quiet,
+      );
       await writeHistory(db, actor.userId, kitId, kit.history, ordered, now);
     }
     if (plan.homeSample && set.sets[0])

@@ -5,7 +5,8 @@ import { loadDemoAdmin } from './actor.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/client.js';
 import { carriers, patientMedicines, patients, probes, visits } from '../db/schema.js';
-import { createProbe, saveProbeResults } from '../modules/probes/index.js';
+import { createProbe } from '../modules/probes/index.js';
+import { saveProbeResults } from '../modules/results/index.js';
 import { saveSetting } from '../modules/settings/index.js';
 
 /**
@@ -30,7 +31,7 @@ type Plan = {
   collectPlace?: ProbeBody['collect_place'];
   /** Attach it to the patient's latest recorded visit. */
   withVisit?: boolean;
-  results?: (medicineIds: number[]) => ProbeResultsBody;
+  results?: (medicineIds: number[]) => Omit<ProbeResultsBody, 'version'>;
   adverseEvents?: string;
 };
 
@@ -180,7 +181,12 @@ export async function addDemoProbes(
     if (plan.results) {
       const results = plan.results(medicineIds);
       const analysed = addDays(day, 1) > today ? today : addDays(day, 1);
+      const [stored] = await db
+        .select({ version: probes.version })
+        .from(probes)
+        .where(eq(probes.id, probe.id));
       await saveProbeResults(db, actor, probe.id, {
+        version: stored!.version,
         ...results,
         ...(results.concentrations_results
           ? {

@@ -127,3 +127,16 @@ export function inOrderOf<T>(ids: readonly number[], rows: readonly T[], idOf: (
     return row === undefined ? [] : [row];
   });
 }
+
+/**
+ * The answer of a paged list (`page`/`limit`): its rows and how their total was counted. Every
+ * paged list answers this one shape (ADR 046).
+ */
+export function pagedAnswer<T>(data: T[], counted: ListTotal) {
+  return { data, total: counted.total, total_kind: counted.total_kind };
+}
+
+/** The answer of the patients list, which pages by `offset` and names its total `total_count`. */
+export function offsetAnswer<T>(data: T[], counted: ListTotal) {
+  return { data, total_count: counted.total, total_kind: counted.total_kind };
+}

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@portal/shared';
+import { ROLE_PERMISSIONS } from '@portal/shared';
 import type { AccountRole, Permission } from '@portal/shared';
 
 /**
@@ -9,40 +9,12 @@ import type { AccountRole, Permission } from '@portal/shared';
  */
 export type { Permission };
 
+// The table itself lives in packages/shared (ROLE_PERMISSIONS), so the web's tests read the
+// same one; this file decides with it.
 const grants: Record<AccountRole, ReadonlySet<Permission>> = {
-  // Administrators manage the whole study: every staff permission there is.
-  admin: new Set<Permission>(PERMISSIONS.filter((permission) => permission !== 'patient.self')),
-  // Doctors work with the patients of their own unit only (policies/units.ts) and are read-only
-  // on units, doctors and administrators.
-  doctor: new Set<Permission>([
-    'units.read',
-    'credentials.print',
-    'doctors.lookup',
-    'lookups.read',
-    'patients.read',
-    'patients.write',
-    // The own unit's calendar only (policies/units.ts reachesUnit).
-    'calendar.manage',
-    // Visits of the own unit's patients (policies/visits.ts).
-    'visits.read',
-    'visits.write',
-    // Samples and safety alerts of the own unit's patients (policies/probes.ts, alerts.ts).
-    'probes.read',
-    'probes.write',
-    'probes.results',
-    'alerts.read',
-    'alerts.acknowledge',
-    // Kit orders of the own unit's patients: read and order; deciding is the coordinators'.
-    'probe_sets.read',
-    'probe_sets.order',
-    // Announcements: send; edit and delete only the own (policies/announcements.ts).
-    'announcements.read',
-    'announcements.write',
-    'documents.read',
-  ]),
-  // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
-  // them 403, and the row scopes confine them to the own patient row (policies/patients.ts).
-  patient: new Set<Permission>(['patient.self']),
+  admin: new Set(ROLE_PERMISSIONS.admin),
+  doctor: new Set(ROLE_PERMISSIONS.doctor),
+  patient: new Set(ROLE_PERMISSIONS.patient),
 };
 
 /** The signed-in user on whose behalf a request runs. */

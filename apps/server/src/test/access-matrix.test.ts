@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPesel } from '@portal/shared';
 import type { AccountRole, CriteriaGroup, Role } from '@portal/shared';
 import { inTransaction } from '../db/client.js';
-import { probes, safetyAlerts, sessions, visits } from '../db/schema.js';
+import { probes, safetyAlerts, sessions, unitCalendarRules, visits } from '../db/schema.js';
 import { tokenDigest } from '../lib/tokens.js';
 import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
@@ -20,6 +20,10 @@ import type { ReadyPatient } from './patients-fixture.js';
 import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
 import { insertProbe } from './probe-fixture.js';
 import { routeKey } from './routes.js';
+import { withStoredVersion } from './versions.js';
+
+type VersionedTestTable =
+  typeof probes | typeof safetyAlerts | typeof unitCalendarRules | typeof visits;
 import type { RouteKey } from './routes.js';
 
 // Every route the app registers, recorded by an onRoute hook on the instance buildApp creates.
@@ -570,6 +574,8 @@ interface ScopeRow {
   other?: (res: LightMyRequestResponse, target: UnitData) => void;
   /** The own unit's row: 200 unless said otherwise. */
   own?: (res: LightMyRequestResponse, target: UnitData) => void;
+  /** An edit: the record whose stored version the body names (ADR 018). */
+  versioned?: (target: UnitData) => { table: VersionedTestTable; id: number };
 }
 
 const ids = (res: LightMyRequestResponse) =>
@@ -702,6 +708,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/units/calendar/:id',
+    versioned: (u) => ({ table: unitCalendarRules, id: u.ruleId }),
     // The body names the doctor's own unit, as an attacker would.
     request: (u, me) => ({
       url: `/api/units/calendar/${u.ruleId}`,
@@ -761,6 +768,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/visits/:id',
+    versioned: (u) => ({ table: visits, id: u.visitId }),
     request: (u) => ({ url: `/api/visits/${u.visitId}`, body: visitBody(u, '12:00') }),
   },
   {
@@ -842,6 +850,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/visits/:id/results',
+    versioned: (u) => ({ table: visits, id: u.pastVisitId }),
     request: (u) => ({
       url: `/api/visits/${u.pastVisitId}/results`,
       body: { isDone: true, results: { qt: 400, rr: 800, pq: 160, qrs: 90 } },
@@ -849,6 +858,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/visits/:id/notes',
+    versioned: (u) => ({ table: visits, id: u.pastVisitId }),
     request: (u) => ({
       url: `/api/visits/${u.pastVisitId}/notes`,
       body: { notes: '<p>Notatka z wizyty</p>' },
@@ -881,6 +891,7 @@ const scopeRows: ScopeRow[] = [
   { route: 'GET /api/probes/:id', request: (u) => ({ url: `/api/probes/${u.probeId}` }) },
   {
     route: 'PUT /api/probes/:id',
+    versioned: (u) => ({ table: probes, id: u.probeId }),
     request: (u) => ({
       url: `/api/probes/${u.probeId}`,
       body: { adverse_events: '<p>Krwiak</p>' },
@@ -892,6 +903,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/probes/:id/results',
+    versioned: (u) => ({ table: probes, id: u.probeId }),
     request: (u) => ({
       url: `/api/probes/${u.probeId}/results`,
       body: { biochemistry_results: { alt: 40 } },
@@ -958,6 +970,7 @@ const scopeRows: ScopeRow[] = [
   },
   {
     route: 'PUT /api/alerts/:id/acknowledge',
+    versioned: (u) => ({ table: safetyAlerts, id: u.alertId }),
     request: (u) => ({ url: `/api/alerts/${u.alertId}/acknowledge`, body: { comment: 'Znane' } }),
   },
   {
@@ -1247,6 +1260,9 @@ describe('a doctor reaching into another unit', () => {
     const method = route.split(' ')[0] as HTTPMethods;
     const send = async (target: UnitData) => {
       const { url, ...options } = row.request(target, mine);
+      const edited = row.versioned?.(target);
+      if (edited)
+        options.body = await withStoredVersion(t.db, edited.table, edited.id, options.body);
       return t.request(method, url, { ...options, token: mine.doctor.session.token });
     };
 

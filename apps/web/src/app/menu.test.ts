@@ -1,59 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ROLE_PERMISSIONS } from '@portal/shared';
 import type { Permission } from '@portal/shared';
 import { menuFor, menuTree } from './menu';
 
-// What the server's policy grants today (apps/server/src/plugins/policy.ts); the menu follows
-// whatever list the session carries.
-const ADMIN: Permission[] = [
-  'admins.manage',
-  'audit.read',
-  'credentials.print',
-  'doctors.lookup',
-  'doctors.manage',
-  'lookups.read',
-  'patients.all_units',
-  'patients.read',
-  'patients.write',
-  'settings.manage',
-  'units.manage',
-  'units.read',
-  'visits.read',
-  'visits.write',
-  'probes.read',
-  'probes.write',
-  'probes.results',
-  'alerts.read',
-  'alerts.acknowledge',
-  'probe_sets.read',
-  'probe_sets.order',
-  'probe_sets.manage',
-  'announcements.read',
-  'announcements.write',
-  'documents.read',
-  'lab.unmatched',
-  'imports.manage',
-  'reports.generate',
-];
-const DOCTOR: Permission[] = [
-  'credentials.print',
-  'doctors.lookup',
-  'lookups.read',
-  'patients.read',
-  'patients.write',
-  'units.read',
-  'visits.read',
-  'visits.write',
-  'probes.read',
-  'probes.write',
-  'probes.results',
-  'alerts.read',
-  'alerts.acknowledge',
-  'probe_sets.read',
-  'probe_sets.order',
-  'announcements.read',
-  'announcements.write',
-  'documents.read',
-];
+// The server's own table of what each role holds (packages/shared, read by its policy): the
+// menu follows whatever list the session carries.
+const ADMIN: Permission[] = [...ROLE_PERMISSIONS.admin];
+const DOCTOR: Permission[] = [...ROLE_PERMISSIONS.doctor];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
 

@@ -15,14 +15,16 @@ import { richText } from './patient-records.js';
  */
 export const ANNOUNCEMENT_RECEIVER = 1;
 
-/** POST /api/notifications/global and PUT /api/notifications/global/{id}. */
+/** POST /api/notifications/global. */
 export const announcementBody = z.object({
   content: richText(),
   /** Optional; when sent it must be 1 (a number, not "1"). */
   receiver_user_id: z.literal(ANNOUNCEMENT_RECEIVER, { error: 'invalid' }).optional(),
-  version: versionField().optional(),
 });
 export type AnnouncementBody = z.infer<typeof announcementBody>;
+/** PUT /api/notifications/global/{id}: the same and the version that was read (ADR 018). */
+export const announcementUpdateBody = announcementBody.extend({ version: versionField().optional() });
+export type AnnouncementUpdateBody = z.infer<typeof announcementUpdateBody>;
 
 export const announcement = z.object({
   id: z.number().int(),

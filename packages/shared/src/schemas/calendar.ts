@@ -94,8 +94,8 @@ export type CalendarRuleBody = z.infer<typeof calendarRuleBody>;
 
 /**
  * PUT /api/units/calendar/{id}: the same fields. A rule stays in its unit (`unit_id`, when sent,
- * must be the rule's own). `version`, when sent, must be the stored one (409 `conflict`);
- * the spec's clients send the POST body, so it is optional here (ADR 025).
+ * must be the rule's own). `version` is the one that was read; a stale one answers 409
+ * `conflict` (ADR 018).
  */
 export const calendarRuleUpdateBody = z
   .object({

@@ -215,6 +215,25 @@ export const SETTING_DEFAULTS: {
   shipping: { url: 'https://www.pocztex.pl/' },
 };
 
+/**
+ * A key's stored value over its defaults, as every reader sees it (the one place that merges
+ * them, ADR 046): a list (the sample number) is the stored one unless none or an empty one was
+ * stored; an object is the defaults with the stored fields over them, so a field added to a schema
+ * later reads sensibly. The synevo password is never in the stored value (it is sealed apart).
+ */
+export function settingWithDefaults<N extends keyof typeof SETTING_DEFAULTS>(
+  name: N,
+  stored: unknown,
+): (typeof SETTING_DEFAULTS)[N] {
+  const defaults = SETTING_DEFAULTS[name];
+  if (Array.isArray(defaults)) {
+    return (Array.isArray(stored) && stored.length > 0 ? stored : defaults) as typeof defaults;
+  }
+  return stored && typeof stored === 'object' && !Array.isArray(stored)
+    ? { ...defaults, ...stored }
+    : defaults;
+}
+
 /** The keys a client may save, each with the schema of its value. */
 export const settingValueSchemas = {
   probe_config: probeConfigValue,

@@ -62,7 +62,7 @@ export type SlotsResponse = z.infer<typeof slotsResponse>;
  * POST /api/visits and PUT /api/visits/{id}. The unit is the patient's; `ended_at`, when sent,
  * must be the slot's end; `doctor_id` defaults to the patient's doctor; `window_reason` is
  * required when the date lies outside the window of the visit's number (422
- * `window_reason_required` on that field). PUT may send `version` (409 `conflict` when stale).
+ * `window_reason_required` on that field).
  */
 export const visitBody = z.object({
   patient_id: requiredId(),
@@ -71,9 +71,11 @@ export const visitBody = z.object({
   ended_at: timeField().optional(),
   doctor_id: idField().nullish(),
   window_reason: optionalMultilineText(WINDOW_REASON_MAX).nullish(),
-  version: versionField().optional(),
 });
 export type VisitBody = z.infer<typeof visitBody>;
+/** PUT /api/visits/{id}: the same and the version that was read (409 `conflict` when stale). */
+export const visitUpdateBody = visitBody.extend({ version: versionField().optional() });
+export type VisitUpdateBody = z.infer<typeof visitUpdateBody>;
 
 /** One ECG value in ms: a whole number within `ECG_PLAUSIBLE`, or null when not measured. */
 const ecgValue = (parameter: keyof typeof ECG_PLAUSIBLE) =>

@@ -16,7 +16,7 @@ import {
   softDeleteAccount,
 } from '../../lib/accounts.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { countAll, offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -78,7 +78,7 @@ export async function listAdmins(db: Database, query: AdminListQuery) {
     }),
   ]);
   const rows = ids.length === 0 ? [] : await selectAdmins(db).where(inArray(admins.id, ids));
-  return { data: inOrderOf(ids, rows, (row) => row.id).map(present), ...total };
+  return pagedAnswer(inOrderOf(ids, rows, (row) => row.id).map(present), total);
 }
 
 export async function allAdmins(db: Database) {

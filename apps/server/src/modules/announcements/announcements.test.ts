@@ -80,10 +80,19 @@ describe('announcements', () => {
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toEqual({ status: 'conflict' });
-    // The spec's client sends no version (and receiver_user_id fixed 1): the edit wins.
-    const spec = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
+    // Every edit names the version it read (ADR 018): none is 422, not a silent overwrite.
+    const unversioned = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
       token: admin.session.token,
       body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1 },
+    });
+    expect(unversioned.statusCode).toBe(422);
+    expect(unversioned.json()).toEqual({
+      status: 'validation_error',
+      errors: { version: ['To pole musi być wypełnione'] },
+    });
+    const spec = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
+      token: admin.session.token,
+      body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1, version: 2 },
     });
     expect(spec.json()).toMatchObject({
       data: { version: 3, content: '<p>Administrator poprawia</p>' },
@@ -109,7 +118,7 @@ describe('announcements', () => {
     expect(again.statusCode).toBe(404);
     const editGone = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
       token: admin.session.token,
-      body: { content: '<p>x</p>' },
+      body: { content: '<p>x</p>', version: 3 },
     });
     expect(editGone.statusCode).toBe(404);
   });
@@ -151,7 +160,7 @@ describe('announcements', () => {
     );
     expect(cleaned.content).toBe('<p>Ważne</p>');
 
-    const cases: [unknown, Record<string, string[]>][] = [
+    const cases: [Record<string, unknown>, Record<string, string[]>][] = [
       [{}, { content: ['To pole musi być wypełnione'] }],
       [{ content: '' }, { content: ['To pole musi być wypełnione'] }],
       [{ content: '<script>alert(1)</script>' }, { content: ['To pole musi być wypełnione'] }],
@@ -163,7 +172,10 @@ describe('announcements', () => {
         ['POST', URL],
         ['PUT', `${URL}/${cleaned.id}`],
       ] as const) {
-        const res = await t.request(method, url, { token: doctor.session.token, body });
+        const res = await t.request(method, url, {
+          token: doctor.session.token,
+          body: method === 'PUT' ? { ...body, version: 1 } : body,
+        });
         expect(res.statusCode, `${method} ${JSON.stringify(body).slice(0, 40)}`).toBe(422);
         expect(res.json()).toEqual({ status: 'validation_error', errors });
       }
@@ -196,7 +208,11 @@ describe('announcements', () => {
       ] as const) {
         const res = await t.request(method, url, {
           token: admin.session.token,
-          body: { content: '<p>Do jednego</p>', receiver_user_id: receiver },
+          body: {
+            content: '<p>Do jednego</p>',
+            receiver_user_id: receiver,
+            ...(method === 'PUT' ? { version: 1 } : {}),
+          },
         });
         expect(res.statusCode, `${method} ${JSON.stringify(receiver)}`).toBe(422);
         expect(res.json()).toEqual({

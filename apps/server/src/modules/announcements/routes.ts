@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   announcementBody,
+  announcementUpdateBody,
   announcementList,
   announcementSaved,
   errorResponse,
@@ -57,7 +58,7 @@ export const announcementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
           "Edits an announcement: a doctor only the own (403 for another's); a stale `version` " +
           'answers 409 conflict',
         params: idParams,
-        body: announcementBody,
+        body: announcementUpdateBody,
         response: {
           200: announcementSaved,
           ...refusals,

@@ -1,10 +1,11 @@
 import { ANNOUNCEMENT_RECEIVER } from '@portal/shared';
-import type { Announcement, AnnouncementBody } from '@portal/shared';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Announcement, AnnouncementBody, AnnouncementUpdateBody } from '@portal/shared';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { doctors, globalMessageReads, globalMessages } from '../../db/schema.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import { announcementAbilities, assertOwnAnnouncement } from '../../policies/announcements.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -94,34 +95,22 @@ async function findChangeable(db: Database, actor: Actor, id: number) {
 }
 
 /**
- * One statement claims the version and writes the content, so two simultaneous edits cannot
- * interleave: a stale `version` answers 409 conflict. Without a version (the spec's client
- * sends none) the edit wins.
+ * One statement claims the version and writes the content (claimVersion), so two simultaneous
+ * edits cannot interleave: a stale `version` answers 409 conflict (ADR 018).
  */
 export async function updateAnnouncement(
   db: Database,
   actor: Actor,
   id: number,
-  body: AnnouncementBody,
+  body: AnnouncementUpdateBody,
 ) {
   await findChangeable(db, actor, id);
   const content = cleanContent(body.content);
-  const [saved] = await inTransaction(db, actor.userId, (tx) =>
-    tx
-      .update(globalMessages)
-      .set({ content, updated_at: new Date(), version: sql`${globalMessages.version} + 1` })
-      .where(
-        body.version === undefined
-          ? eq(globalMessages.id, id)
-          : and(eq(globalMessages.id, id), eq(globalMessages.version, body.version)),
-      )
-      .returning({ id: globalMessages.id }),
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, globalMessages, id, body.version, {
+      set: { content, updated_at: new Date() },
+    }),
   );
-  if (!saved) {
-    // Deleted meanwhile (404) or saved by someone else since this client read it (409).
-    await findChangeable(db, actor, id);
-    throw conflict('conflict');
-  }
   return loadOne(db, actor, id);
 }
 

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEntries, doctors, patients, users } from '../../db/schema.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import type { TotalPlan } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { namesOf, visibleEntries } from './names.js';
@@ -234,5 +234,5 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
       operation: entry.operation,
     }),
   );
-  return { data, ...total };
+  return pagedAnswer(data, total);
 }

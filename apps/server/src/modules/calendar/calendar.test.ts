@@ -356,7 +356,13 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     const saved = await create({ date: '2027-07-05' });
     const res = await t.request('PUT', `/api/units/calendar/${saved.id}`, {
       ...asAdmin(),
-      body: rule({ date: '2027-07-05', started_at: '09:00', type: 'disabled', is_global: true }),
+      body: rule({
+        date: '2027-07-05',
+        started_at: '09:00',
+        type: 'disabled',
+        is_global: true,
+        version: 1,
+      }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -377,6 +383,33 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     expect(current.json<{ data: CalendarRule }>().data.version).toBe(3);
   });
 
+  it('requires the version it read: none is 422; of three edits at once one wins (ADR 018)', async () => {
+    const saved = await create({ date: '2027-07-08' });
+    const unversioned = await t.request('PUT', `/api/units/calendar/${saved.id}`, {
+      ...asAdmin(),
+      body: rule({ date: '2027-07-08', started_at: '09:00' }),
+    });
+    expect(unversioned.statusCode).toBe(422);
+    expect(unversioned.json()).toEqual({
+      status: 'validation_error',
+      errors: { version: ['To pole musi być wypełnione'] },
+    });
+    // In parallel: on PostgreSQL the claim's row lock makes the later edits wait, then refuse.
+    const edits = await Promise.all(
+      ['09:00', '10:00', '11:00'].map((started_at) =>
+        t.request('PUT', `/api/units/calendar/${saved.id}`, {
+          ...asAdmin(),
+          body: rule({ date: '2027-07-08', started_at, ended_at: '12:00', version: 1 }),
+        }),
+      ),
+    );
+    const codes = edits.map((res) => res.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409]);
+    const winner = edits.find((res) => res.statusCode === 200)!.json<{ data: CalendarRule }>();
+    const stored = (await dayRules(unit.id, '2027-07-08')).find((r) => r.id === saved.id);
+    expect(stored).toEqual({ ...winner.data, version: 2 });
+  });
+
   it('refuses end before start, 25:00 and moving the rule to another unit, changing nothing', async () => {
     const saved = await create({ date: '2027-07-06' });
     for (const [overrides, errors] of [
@@ -386,7 +419,7 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     ] as const) {
       const res = await t.request('PUT', `/api/units/calendar/${saved.id}`, {
         ...asAdmin(),
-        body: rule({ date: '2027-07-06', ...overrides }),
+        body: rule({ date: '2027-07-06', version: 1, ...overrides }),
       });
       expect(res.statusCode).toBe(422);
       expect(res.json()).toEqual({ status: 'validation_error', errors });
@@ -399,7 +432,7 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     const second = await create({ date: '2027-07-07', started_at: '10:00', ended_at: '11:00' });
     const res = await t.request('PUT', `/api/units/calendar/${second.id}`, {
       ...asAdmin(),
-      body: rule({ date: '2027-07-07', started_at: '08:00', ended_at: '09:00' }),
+      body: rule({ date: '2027-07-07', started_at: '08:00', ended_at: '09:00', version: 1 }),
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ status: 'exist_rule' });
@@ -435,7 +468,7 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
   it('answers 404 for a rule that does not exist', async () => {
     const put = await t.request('PUT', '/api/units/calendar/999999', {
       ...asAdmin(),
-      body: rule(),
+      body: rule({ version: 1 }),
     });
     expect(put.statusCode).toBe(404);
     expect(put.json()).toEqual(NOT_FOUND);
@@ -463,7 +496,7 @@ describe('access', () => {
     expect(data.map((d) => d.date)).toContain('2027-08-02');
     const put = await t.request('PUT', `/api/units/calendar/${saved.id}`, {
       ...asDoctor(),
-      body: rule({ date: '2027-08-02', started_at: '07:00' }),
+      body: rule({ date: '2027-08-02', started_at: '07:00', version: 1 }),
     });
     expect(put.statusCode).toBe(200);
     const del = await t.request('DELETE', `/api/units/calendar/${saved.id}`, asDoctor());
@@ -488,12 +521,12 @@ describe('access', () => {
       }),
       t.request('PUT', `/api/units/calendar/${theirs.id}`, {
         ...asDoctor(),
-        body: rule({ unit_id: other.id, date: '2027-08-03', started_at: '05:00' }),
+        body: rule({ unit_id: other.id, date: '2027-08-03', started_at: '05:00', version: 1 }),
       }),
       // Naming the own unit does not move another unit's rule into it either.
       t.request('PUT', `/api/units/calendar/${theirs.id}`, {
         ...asDoctor(),
-        body: rule({ date: '2027-08-03', started_at: '05:00' }),
+        body: rule({ date: '2027-08-03', started_at: '05:00', version: 1 }),
       }),
       t.request('DELETE', `/api/units/calendar/${theirs.id}`, asDoctor()),
     ];

@@ -13,6 +13,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { unitCalendarRules } from '../../db/schema.js';
 import { conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachRule } from '../../policies/calendar.js';
 import type { RuleRow } from '../../policies/calendar.js';
@@ -186,24 +187,11 @@ export async function updateRule(
         !!confirm_booked_visits,
         now,
       );
-      const [row] = await tx
-        .update(unitCalendarRules)
-        .set({ ...fields, version: sql`${unitCalendarRules.version} + 1`, updated_at: new Date() })
-        .where(
-          and(
-            eq(unitCalendarRules.id, id),
-            version === undefined ? undefined : eq(unitCalendarRules.version, version),
-          ),
-        )
-        .returning();
-      if (!row) {
-        const [still] = await tx
-          .select({ id: unitCalendarRules.id })
-          .from(unitCalendarRules)
-          .where(eq(unitCalendarRules.id, id));
-        throw still ? conflict('conflict') : notFound();
-      }
-      return present(row);
+      await claimVersion(tx, unitCalendarRules, id, version, {
+        set: { ...fields, updated_at: new Date() },
+      });
+      const [row] = await tx.select().from(unitCalendarRules).where(eq(unitCalendarRules.id, id));
+      return present(row!);
     }),
   );
 }

@@ -12,7 +12,7 @@ import {
   softDeleteAccount,
 } from '../../lib/accounts.js';
 import { conflict, invalid, isForeignKeyViolation, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
 import { claimVersion } from '../../lib/versions.js';
@@ -100,7 +100,7 @@ export async function listDoctors(db: Database, query: DoctorListQuery) {
     }),
   ]);
   const rows = ids.length === 0 ? [] : await selectDoctors(db).where(inArray(doctors.id, ids));
-  return { data: inOrderOf(ids, rows, (row) => row.id).map(present), ...total };
+  return pagedAnswer(inOrderOf(ids, rows, (row) => row.id).map(present), total);
 }
 
 /** Doctors that can be chosen in forms, optionally of one unit; a doctor sees the own unit. */

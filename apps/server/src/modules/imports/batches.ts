@@ -2,19 +2,10 @@ import type { ImportBatch, RestoreResult, RestoreSkipReason } from '@portal/shar
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
-import {
-  importBatches,
-  importProbeStates,
-  importResultValues,
-  patients,
-  sessions,
-  unmatchedResults,
-  users,
-} from '../../db/schema.js';
+import { importBatches, patients, sessions, unmatchedResults, users } from '../../db/schema.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../plugins/policy.js';
-import { evaluateProbeAlerts } from '../probes/index.js';
-import { putProbeState, putValue } from './results-import.js';
+import { putBackResults } from '../results/index.js';
 
 const CHUNK = 1000;
 /** The discard reason of unmatched results a flush set aside (a restore reopens them). */
@@ -39,38 +30,6 @@ export async function listBatches(db: Database): Promise<ImportBatch[]> {
 
 async function chunked(ids: number[], work: (chunk: number[]) => Promise<unknown>) {
   for (let i = 0; i < ids.length; i += CHUNK) await work(ids.slice(i, i + CHUNK));
-}
-
-/**
- * Puts the results of these batches back on their samples: the values and sample states as
- * they were before (`previous`, a flush: newest first, so several batches unwind to what was
- * there before the first) or as the batches left them (`imported`, a restore: oldest first).
- * Then the safety rules run as for any stored result: a rule that fires opens or refreshes an
- * alert; an open alert whose values went away stays until a doctor acknowledges it
- * (probes/safety.ts). Answers how many values were put back.
- */
-async function putResults(
-  tx: Transaction,
-  batchIds: number[],
-  side: 'previous' | 'imported',
-): Promise<number> {
-  const order = side === 'previous' ? desc : asc;
-  const values = await tx
-    .select()
-    .from(importResultValues)
-    .where(inArray(importResultValues.import_batch_id, batchIds))
-    .orderBy(order(importResultValues.id));
-  for (const v of values)
-    await putValue(tx, v.probe_id, v.analyte, side === 'previous' ? v.previous_value : v.value);
-  const states = await tx
-    .select({ id: importProbeStates.id })
-    .from(importProbeStates)
-    .where(inArray(importProbeStates.import_batch_id, batchIds))
-    .orderBy(order(importProbeStates.id));
-  for (const state of states) await putProbeState(tx, state.id, side);
-  for (const probeId of new Set(values.map((v) => v.probe_id)))
-    await evaluateProbeAlerts(tx, probeId);
-  return values.length;
 }
 
 /**
@@ -106,7 +65,7 @@ export async function flushImports(db: Database, actor: Actor): Promise<Record<s
         .set({ revoked_at: now })
         .where(and(inArray(sessions.user_id, chunk), isNull(sessions.revoked_at)));
     });
-    const results = await putResults(tx, ids, 'previous');
+    const results = await putBackResults(tx, ids, 'previous');
     const setAside = await tx
       .update(unmatchedResults)
       .set({
@@ -222,7 +181,7 @@ async function restoreIn(tx: Transaction, id: number): Promise<RestoreResult> {
     back.map((p) => p.user_id),
     (chunk) => tx.update(users).set({ deleted_at: null }).where(inArray(users.id, chunk)),
   );
-  const results = await putResults(tx, [id], 'imported');
+  const results = await putBackResults(tx, [id], 'imported');
   const reopened = await tx
     .update(unmatchedResults)
     .set({

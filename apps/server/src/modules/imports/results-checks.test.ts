@@ -328,12 +328,12 @@ describe('flush and restore put back every field a results batch changed', () =>
     const [open, discarded, matched] = await unmatchedOf(batchId);
     const discard = await t.request('PUT', `/api/lab/unmatched/${discarded!.id}/discard`, {
       token: admin.session.token,
-      body: { reason: 'Duplikat' },
+      body: { reason: 'Duplikat', version: 1 },
     });
     expect(discard.statusCode, discard.body).toBe(200);
     const match = await t.request('PUT', `/api/lab/unmatched/${matched!.id}`, {
       token: admin.session.token,
-      body: { probe_id: other.id },
+      body: { probe_id: other.id, version: 1 },
     });
     expect(match.statusCode, match.body).toBe(200);
 
@@ -432,7 +432,7 @@ describe('flush and restore put back every field a results batch changed', () =>
       results_source: 'hand',
       lab_ranges: null,
     });
-    // A raised safety signal stays until a doctor acknowledges it (probes/safety.ts).
+    // A raised safety signal stays until a doctor acknowledges it (safety-alerts/safety.ts).
     expect(await alerts()).toMatchObject([{ rule: 'hys_law', details: { alt: 400 } }]);
 
     expect((await restore(first)).statusCode).toBe(200);

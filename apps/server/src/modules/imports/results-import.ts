@@ -10,19 +10,13 @@ import {
 } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import {
+  IMPORT_STATE_COLUMNS as STATE_COLUMNS,
   applyLabResults,
   medicineIdOf,
-  patientMismatch,
-  samplesByCode,
-  sexFromText,
-} from '../lab/index.js';
-import type {
-  LabAnalyte,
-  LabResult,
-  PatientMismatch,
-  SampleOfPatient,
-  SentPatient,
-} from '../lab/index.js';
+} from '../results/index.js';
+import type { LabAnalyte, LabResult } from '../results/index.js';
+import { patientMismatch, samplesByCode, sexFromText } from '../lab/index.js';
+import type { PatientMismatch, SampleOfPatient, SentPatient } from '../lab/index.js';
 import { dateCell, isBlank, numberCell, textCell } from './cells.js';
 import { rowError } from './errors.js';
 import type { ImportRow } from './read/types.js';
@@ -215,19 +209,6 @@ async function lockedValues(
 }
 
 /**
- * The columns of a sample a results import changes besides the values, each paired with its
- * two copies in `import_probe_states` (migration 0018): before the batch, and as it left them.
- */
-const STATE_COLUMNS = [
-  ['concentration_hours', 'previous_concentration_hours'],
-  ['concentration_date_of_analysis', 'previous_concentration_date_of_analysis'],
-  ['results_source', 'previous_results_source'],
-  ['lab_ranges', 'previous_lab_ranges'],
-  ['results_at', 'previous_results_at'],
-  ['status', 'previous_status'],
-] as const;
-
-/**
  * Copies the samples' state into the batch's `import_probe_states`, inside the database (so a
  * timestamp keeps its microseconds and a number its digits): `side` 'previous' inserts the rows
  * before the results are applied, 'imported' fills in the state they left.
@@ -348,51 +329,4 @@ export async function writeResults(
   for (let i = 0; i < unmatchedRows.length; i += CHUNK)
     await tx.insert(unmatchedResults).values(unmatchedRows.slice(i, i + CHUNK));
   return { results: remembered.length, unmatched: unmatchedRows.length };
-}
-
-/**
- * Used by flush and restore: puts a sample's state before a batch ('previous') or as the batch
- * left it ('imported') back on it, from its `import_probe_states` row. The version moves on, so
- * an edit opened before the flush or restore is refused instead of overwriting it.
- */
-export async function putProbeState(
-  tx: Transaction,
-  stateId: number,
-  side: 'previous' | 'imported',
-): Promise<void> {
-  await tx
-    .update(probes)
-    .set({
-      ...(Object.fromEntries(
-        STATE_COLUMNS.map(([column, previous]) => [
-          column,
-          sql`${importProbeStates[side === 'previous' ? previous : column]}`,
-        ]),
-      ) as Partial<typeof probes.$inferInsert>),
-      version: sql`${probes.version} + 1`,
-      updated_at: sql`now()`,
-    })
-    .from(importProbeStates)
-    .where(and(eq(importProbeStates.id, stateId), eq(probes.id, importProbeStates.probe_id)));
-}
-
-/** Used by flush and restore: puts a remembered value (or the one it replaced) on the sample. */
-export async function putValue(
-  tx: Transaction,
-  probeId: number,
-  analyte: string,
-  value: number | null,
-): Promise<void> {
-  const medicineId = medicineIdOf(analyte);
-  if (medicineId === null) {
-    await tx
-      .update(probes)
-      .set({ [analyte as Biochemistry]: value })
-      .where(eq(probes.id, probeId));
-  } else {
-    await tx
-      .update(probeMedicines)
-      .set({ concentration: value })
-      .where(and(eq(probeMedicines.probe_id, probeId), eq(probeMedicines.medicine_id, medicineId)));
-  }
 }

@@ -1,4 +1,5 @@
 import type { BatchMode, ImportMode, ImportSuccess } from '@portal/shared';
+import { warsawToday } from '@portal/shared';
 import { eq } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { inTransaction, markAuditSource } from '../../db/client.js';
@@ -21,11 +22,6 @@ export interface ImportLog {
   info: (details: object, message: string) => void;
 }
 const silentLog: ImportLog = { info: () => undefined };
-
-/** The calendar day in Warsaw (a date of analysis may not lie after it). */
-function warsawToday(): string {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date());
-}
 
 /** Every table must name the mode's required columns in its first row. */
 function headerErrors(mode: BatchMode, tables: ImportTable[]): string[] {

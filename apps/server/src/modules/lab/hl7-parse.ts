@@ -1,7 +1,7 @@
 import { RESULT_PLAUSIBLE_MAX } from '@portal/shared';
 import type { LabErrorCode, LabErrorParams, ResultComparator } from '@portal/shared';
 import type { LabRange } from '../../db/schema.js';
-import type { BiochemistryAnalyte, LabAnalyte, LabResult } from './apply-results.js';
+import type { BiochemistryAnalyte, LabAnalyte, LabResult } from '../results/index.js';
 import { SUPPORTED_VERSIONS, UNKNOWN_HEADER } from './hl7-ack.js';
 import type { AckError, AckHeader, ErrorCode, ErrorLocation } from './hl7-ack.js';
 import { separatorsOf, splitEr7, unescapeHl7 } from './hl7-er7.js';

@@ -155,7 +155,7 @@ describe('messages shaped like real laboratories', () => {
     // The unknown analyte cannot be attached to a sample; the unmatched list still reads.
     const match = await t.request('PUT', `/api/lab/unmatched/${unmatched[0]!.id}`, {
       token: admin.session.token,
-      body: { probe_id: sample.id },
+      body: { probe_id: sample.id, version: 1 },
     });
     expect(match.statusCode).toBe(422);
     const list = await t.request('GET', '/api/lab/unmatched?limit=100', {
@@ -207,7 +207,7 @@ describe('messages shaped like real laboratories', () => {
     // A value typed by hand is plain again.
     const saved = await t.request('PUT', `/api/probes/${sample.id}/results`, {
       token: doctor.session.token,
-      body: { biochemistry_results: { alt: 35 } },
+      body: { biochemistry_results: { alt: 35 }, version: probe.version },
     });
     expect(saved.statusCode).toBe(200);
     const corrected = await probeOf(sample.id);

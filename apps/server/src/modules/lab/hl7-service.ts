@@ -8,8 +8,8 @@ import { labMessages, medicines, probeMedicines, unmatchedResults } from '../../
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/index.js';
-import { applyLabResultsMany, medicineIdOf } from './apply-results.js';
-import type { IncomingComments, LabAnalyte, SampleResults } from './apply-results.js';
+import { applyLabResultsMany, medicineIdOf } from '../results/index.js';
+import type { IncomingComments, LabAnalyte, SampleResults } from '../results/index.js';
 import { UNKNOWN_HEADER, ackBytes, buildAck } from './hl7-ack.js';
 import type { AckCode, AckError, AckHeader, ErrorCode, LabReason } from './hl7-ack.js';
 import { charsetOf, decodeStrict, separatorsOf } from './hl7-er7.js';

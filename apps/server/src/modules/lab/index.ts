@@ -1,8 +1,6 @@
 // What other parts of the server may use of this module; the rest is its own (ADR 047).
 export { hl7Routes } from './hl7-routes.js';
 export { unmatchedRoutes } from './unmatched-routes.js';
-export { applyLabResults, BIOCHEMISTRY_ANALYTES, medicineIdOf } from './apply-results.js';
-export type { LabAnalyte, LabResult } from './apply-results.js';
 export { buildFakeOru, normalPanel } from './fake-lab.js';
 export type { FakeObservation, FakeSample } from './fake-lab.js';
 export { medicineIdsByCode } from './hl7-parse.js';

@@ -6,14 +6,15 @@ import type { Database, Queryable } from '../../db/client.js';
 import { probeMedicines, probes, unmatchedResults } from '../../db/schema.js';
 import type { LabRange } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
-import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from './apply-results.js';
+import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from '../results/index.js';
 import { labRange } from './hl7-parse.js';
 import { patientMismatch } from './patient-check.js';
-import type { LabResult } from './apply-results.js';
+import type { LabResult } from '../results/index.js';
 
 type UnmatchedRow = typeof unmatchedResults.$inferSelect;
 type Status = UnmatchedResult['status'];
@@ -70,14 +71,14 @@ export async function listUnmatched(
     .where(where)
     .orderBy(sql`${unmatchedResults.created_at} ${dir}`, sql`${unmatchedResults.id} ${dir}`)
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const data =
     ids.length === 0
       ? []
       : inOrderOf(ids, await loadUnmatched(db, inArray(unmatchedResults.id, ids)), (r) => r.id);
   const counted = await total;
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }
 
 /**
@@ -275,7 +276,7 @@ export async function matchUnmatched(
       .where(openRow(id, body.version))
       .returning({ id: unmatchedResults.id });
     if (!saved) return false;
-    // A value the sample holds is overwritten only when the administrator said so (issue 21).
+    // A value the sample holds is overwritten only when the administrator said so (ADR 032).
     const replaces = await replacedValues(tx, row, probe.id, true);
     if (replaces.length > 0 && body.replace !== true) {
       throw new AppError(409, 'would_replace', { replaces });

@@ -90,7 +90,7 @@ describe('the unmatched results list', () => {
     const older = await unmatched({ probe_code: 'LISTA-A' });
     const newer = await unmatched({ probe_code: 'LISTA-B', reason: 'sex_mismatch' });
     const gone = await unmatched({ probe_code: 'LISTA-C' });
-    expect((await discard(gone, { reason: 'Duplikat' })).statusCode).toBe(200);
+    expect((await discard(gone, { reason: 'Duplikat', version: 1 })).statusCode).toBe(200);
 
     const open = (await list()).json<UnmatchedPage>();
     const ids = open.data.map((row) => row.id);
@@ -124,8 +124,12 @@ describe('the unmatched results list', () => {
     expect((await list({}, doctor.session.token)).statusCode).toBe(403);
     const id = await unmatched();
     const sample = await sampleOf();
-    expect((await match(id, { probe_id: sample.id }, doctor.session.token)).statusCode).toBe(403);
-    expect((await discard(id, { reason: 'x' }, doctor.session.token)).statusCode).toBe(403);
+    expect(
+      (await match(id, { probe_id: sample.id, version: 1 }, doctor.session.token)).statusCode,
+    ).toBe(403);
+    expect((await discard(id, { reason: 'x', version: 1 }, doctor.session.token)).statusCode).toBe(
+      403,
+    );
     expect((await t.request('GET', '/api/lab/unmatched')).statusCode).toBe(401);
   });
 });
@@ -211,7 +215,7 @@ describe('matching a result to a sample', () => {
     expect((await list()).json<UnmatchedPage>().data.find((r) => r.id === id)?.source).toBe(
       'import',
     );
-    expect((await match(id, { probe_id: sample.id })).statusCode).toBe(200);
+    expect((await match(id, { probe_id: sample.id, version: 1 })).statusCode).toBe(200);
     const [medicine] = await t.db
       .select({ concentration: probeMedicines.concentration })
       .from(probeMedicines)
@@ -227,7 +231,7 @@ describe('matching a result to a sample', () => {
   it('refuses a medicine the sample is not tested for (422) and leaves the row open', async () => {
     const sample = await sampleOf('M', []);
     const id = await unmatched({ analyte: 'medicine_7', unit: 'ng/ml', value: 10 });
-    expect((await match(id, { probe_id: sample.id })).statusCode).toBe(422);
+    expect((await match(id, { probe_id: sample.id, version: 1 })).statusCode).toBe(422);
     const [row] = await t.db.select().from(unmatchedResults).where(eq(unmatchedResults.id, id));
     expect(row!.status).toBe('open');
     expect(row!.probe_id).toBeNull();
@@ -236,16 +240,16 @@ describe('matching a result to a sample', () => {
   it('answers 404 for an unknown sample or row, 409 already_resolved the second time, conflict for a stale version', async () => {
     const sample = await sampleOf();
     const id = await unmatched();
-    expect((await match(id, { probe_id: 999999 })).statusCode).toBe(404);
-    expect((await match(999999, { probe_id: sample.id })).statusCode).toBe(404);
+    expect((await match(id, { probe_id: 999999, version: 1 })).statusCode).toBe(404);
+    expect((await match(999999, { probe_id: sample.id, version: 1 })).statusCode).toBe(404);
     expect((await match(id, { probe_id: sample.id, version: 7 })).json()).toEqual({
       status: 'conflict',
     });
-    expect((await match(id, { probe_id: sample.id })).statusCode).toBe(200);
-    const again = await match(id, { probe_id: sample.id });
+    expect((await match(id, { probe_id: sample.id, version: 1 })).statusCode).toBe(200);
+    const again = await match(id, { probe_id: sample.id, version: 1 });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ status: 'already_resolved' });
-    const late = await discard(id, { reason: 'Za późno' });
+    const late = await discard(id, { reason: 'Za późno', version: 1 });
     expect(late.statusCode).toBe(409);
     expect(late.json()).toEqual({ status: 'already_resolved' });
     expect((await match(id, {})).statusCode).toBe(422);
@@ -257,7 +261,7 @@ describe('matching a result to a sample', () => {
     });
     expect(deleted.statusCode).toBe(200);
     const id = await unmatched();
-    const res = await match(id, { probe_id: sample.id });
+    const res = await match(id, { probe_id: sample.id, version: 1 });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ status: 'patient_deleted' });
     const [row] = await t.db.select().from(unmatchedResults).where(eq(unmatchedResults.id, id));
@@ -455,7 +459,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
     const samples = await Promise.all([sampleOf(), sampleOf()]);
     const id = await unmatched({ value: 55 });
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => match(id, { probe_id: samples[i % 2]!.id })),
+      Array.from({ length: 10 }, (_, i) => match(id, { probe_id: samples[i % 2]!.id, version: 1 })),
     );
     const codes = answers.map((a) => a.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(1);

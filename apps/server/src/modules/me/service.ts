@@ -28,6 +28,7 @@ import {
   visits,
 } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { ownPatientId } from '../../policies/patients.js';
 import { cleanFileName } from '../files/index.js';
@@ -128,7 +129,7 @@ export async function readAnnouncements(
       .leftJoin(doctors, eq(doctors.user_id, globalMessages.sender_user_id))
       .orderBy(desc(globalMessages.created_at), desc(globalMessages.id))
       .limit(query.limit)
-      .offset((query.page - 1) * query.limit);
+      .offset(offsetOf(query.page, query.limit));
     const [total] = await tx.select({ n: count() }).from(globalMessages);
     if (rows.length > 0) {
       await tx

@@ -11,7 +11,7 @@ import {
   patientMedicines,
   patients,
 } from '../../db/schema.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, offsetAnswer } from '../../lib/list-totals.js';
 import { patientAbilities, patientScope } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -263,7 +263,7 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
   const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([rowsOf(db, actor, ids), total]);
-  return { data, total_count: counted.total, total_kind: counted.total_kind };
+  return offsetAnswer(data, counted);
 }
 
 /** The cards' rows (ADR 038): who, PESEL, the group, the last and next visit. */
@@ -310,5 +310,5 @@ async function cardRowsOf(db: Database, ids: number[]): Promise<PatientCard[]> {
 export async function listPatientCards(db: Database, actor: Actor, query: PatientListQuery) {
   const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([cardRowsOf(db, ids), total]);
-  return { data, total_count: counted.total, total_kind: counted.total_kind };
+  return offsetAnswer(data, counted);
 }

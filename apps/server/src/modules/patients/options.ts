@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, users } from '../../db/schema.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage } from '../../lib/search-terms.js';
 import { patientScope } from '../../policies/patients.js';
@@ -120,9 +120,8 @@ export async function allPatients(db: Database, actor: Actor, query: PatientAllQ
     ids.length ? basicRows(db, inArray(patients.id, ids)) : [],
     total,
   ]);
-  return {
-    data: inOrderOf(ids, rows, (row) => row.id),
-    total: counted.total,
-    total_kind: counted.total_kind,
-  };
+  return pagedAnswer(
+    inOrderOf(ids, rows, (row) => row.id),
+    counted,
+  );
 }

@@ -1,5 +1,5 @@
 import { buildPesel } from '@portal/shared';
-import type { PatientCreateBody, PatientDetail } from '@portal/shared';
+import type { PatientCreateBody, PatientDetail, PatientListItem } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import { medicines, patients, users } from '../../db/schema.js';
@@ -7,6 +7,7 @@ import { countAll, searchAny } from '../../lib/listing.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_URL, createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
+import { insertProbe } from '../../test/probe-fixture.js';
 import { patientSearchText } from './search.js';
 
 let t: TestApp;
@@ -544,17 +545,38 @@ describe('single-line fields and JSON numbers (issue 20)', () => {
   });
 });
 
+describe('the patient card', () => {
+  it("counts the patient's samples (probes_count), not another patient's", async () => {
+    const token = doctorA.session.token;
+    const mine = await register(token, registration(doctorA));
+    const other = await register(token, registration(doctorA));
+    const count = async (id: number) =>
+      (await t.request('GET', `/api/patients/${id}`, { token })).json<PatientDetail>().probes_count;
+    expect(await count(mine.id)).toBe(0);
+    await insertProbe(t.db, doctorA.session.user.id, mine.id);
+    await insertProbe(t.db, doctorA.session.user.id, mine.id);
+    await insertProbe(t.db, doctorA.session.user.id, other.id);
+    expect(await count(mine.id)).toBe(2);
+    expect(await count(other.id)).toBe(1);
+  });
+});
+
 describe('delete, restore and password', () => {
   it('soft-deletes and restores; the list keeps the row with deleted_at', async () => {
     const token = doctorA.session.token;
-    const created = await register(token, registration(doctorA));
+    const body = registration(doctorA);
+    const created = await register(token, body);
     expect((await t.request('DELETE', `/api/patients/${created.id}`, { token })).json()).toEqual({
       status: 'success',
     });
     const listed = (
-      await t.request('GET', '/api/patients', { token, query: { search: String(created.id) } })
-    ).json<{ data: unknown[] }>();
-    expect(listed).toBeDefined();
+      await t.request('GET', '/api/patients', { token, query: { search: body.personal.pesel } })
+    ).json<{ data: PatientListItem[] }>();
+    // The deleted patient is still listed, marked with the time of the deletion.
+    expect(listed.data.map((row) => [row.id, typeof row.deleted_at])).toEqual([
+      [created.id, 'string'],
+    ]);
+    expect(Number.isNaN(Date.parse(listed.data[0]!.deleted_at!))).toBe(false);
     const one = (
       await t.request('GET', `/api/patients/${created.id}`, { token })
     ).json<PatientDetail>();

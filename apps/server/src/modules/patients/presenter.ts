@@ -12,6 +12,8 @@ export interface PatientRelations extends VisitDates {
   additional_medicines: PatientDetail['additional_medicines'];
   /** The actor's abilities on the patient (policies/patients.ts patientAbilities). */
   abilities: PatientDetail['abilities'];
+  /** How many samples the patient has (counted on the (patient_id, probe_number) index). */
+  probes_count: number;
 }
 
 /** The patient card: every field named, so that a new column is never sent out by accident. */
@@ -47,8 +49,7 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     inclusion: related.inclusion,
     medicines: related.medicines,
     additional_medicines: related.additional_medicines,
-    // Samples arrive with issue 10.
-    probes_count: 0,
+    probes_count: related.probes_count,
     past_visit_date: related.past_visit_date,
     next_visit_date: related.next_visit_date,
     created_at: row.created_at.toISOString(),

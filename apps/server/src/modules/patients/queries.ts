@@ -9,6 +9,7 @@ import {
   patientInclusions,
   patientMedicines,
   patients,
+  probes,
   units,
   users,
 } from '../../db/schema.js';
@@ -24,44 +25,51 @@ async function loginOf(db: Queryable, userId: number): Promise<string> {
 
 export async function getPatient(db: Queryable, actor: Actor, id: number): Promise<PatientDetail> {
   const row = await findReachablePatient(db, actor, id);
-  const [login, [doctor], [unit], [inclusion], meds, others, visitDates] = await Promise.all([
-    loginOf(db, row.user_id),
-    db
-      .select({ id: doctors.id, firstname: doctors.firstname, surname: doctors.surname })
-      .from(doctors)
-      .where(eq(doctors.id, row.doctor_id)),
-    db.select({ id: units.id, name: units.name }).from(units).where(eq(units.id, row.unit_id)),
-    db
-      .select({
-        group_id: patientInclusions.group_id,
-        subgroup_id: patientInclusions.subgroup_id,
-        dose: patientInclusions.dose,
-        interval: patientInclusions.interval,
-      })
-      .from(patientInclusions)
-      .where(eq(patientInclusions.patient_id, id)),
-    db
-      .select({
-        medicine_id: patientMedicines.medicine_id,
-        name: medicines.name,
-        dose: patientMedicines.dose,
-      })
-      .from(patientMedicines)
-      .innerJoin(medicines, eq(medicines.id, patientMedicines.medicine_id))
-      .where(eq(patientMedicines.patient_id, id))
-      .orderBy(asc(medicines.name)),
-    db
-      .select({
-        id: patientAdditionalMedicines.id,
-        name: patientAdditionalMedicines.name,
-        dose: patientAdditionalMedicines.dose,
-      })
-      .from(patientAdditionalMedicines)
-      .where(eq(patientAdditionalMedicines.patient_id, id))
-      .orderBy(asc(patientAdditionalMedicines.id)),
-    visitDatesOf(db, [id]),
-  ]);
+  const [login, [doctor], [unit], [inclusion], meds, others, visitDates, [samples]] =
+    await Promise.all([
+      loginOf(db, row.user_id),
+      db
+        .select({ id: doctors.id, firstname: doctors.firstname, surname: doctors.surname })
+        .from(doctors)
+        .where(eq(doctors.id, row.doctor_id)),
+      db.select({ id: units.id, name: units.name }).from(units).where(eq(units.id, row.unit_id)),
+      db
+        .select({
+          group_id: patientInclusions.group_id,
+          subgroup_id: patientInclusions.subgroup_id,
+          dose: patientInclusions.dose,
+          interval: patientInclusions.interval,
+        })
+        .from(patientInclusions)
+        .where(eq(patientInclusions.patient_id, id)),
+      db
+        .select({
+          medicine_id: patientMedicines.medicine_id,
+          name: medicines.name,
+          dose: patientMedicines.dose,
+        })
+        .from(patientMedicines)
+        .innerJoin(medicines, eq(medicines.id, patientMedicines.medicine_id))
+        .where(eq(patientMedicines.patient_id, id))
+        .orderBy(asc(medicines.name)),
+      db
+        .select({
+          id: patientAdditionalMedicines.id,
+          name: patientAdditionalMedicines.name,
+          dose: patientAdditionalMedicines.dose,
+        })
+        .from(patientAdditionalMedicines)
+        .where(eq(patientAdditionalMedicines.patient_id, id))
+        .orderBy(asc(patientAdditionalMedicines.id)),
+      visitDatesOf(db, [id]),
+      // Every sample of the patient, whatever its status (samples are never deleted).
+      db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(probes)
+        .where(eq(probes.patient_id, id)),
+    ]);
   return presentPatientDetail(row, {
+    probes_count: samples?.count ?? 0,
     ...visitDates(id),
     login,
     doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },

@@ -51,7 +51,7 @@ async function order(amount: number, labels_amount: number, accept = true): Prom
   if (accept) {
     const decided = await t.request('PUT', `/api/probe-sets/${set.id}`, {
       ...as(admin),
-      body: { status: 1 },
+      body: { status: 1, version: set.version },
     });
     expect(decided.statusCode).toBe(200);
   }
@@ -137,7 +137,7 @@ describe('kit labels (ADR 035)', () => {
     const rejected = await order(1, 1, false);
     await t.request('PUT', `/api/probe-sets/${rejected.id}`, {
       ...as(admin),
-      body: { status: 2, reason: 'Brak zgody' },
+      body: { status: 2, reason: 'Brak zgody', version: rejected.version },
     });
     for (const set of [registered, rejected]) {
       for (const kind of ['zpl', 'pdf'] as const) {

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, probeSetKits, probeSets } from '../../db/schema.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { unitScope } from '../../policies/units.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -174,5 +174,5 @@ export async function listProbeSets(
   });
   const ids = await pageIds(db, filter, query, offsetOf(query.page, query.limit));
   const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }

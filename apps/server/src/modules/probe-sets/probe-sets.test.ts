@@ -61,17 +61,43 @@ async function order(patient = patientId, extra: Partial<ProbeSetBodyInput> = {}
   return res.json<{ probe_set: ProbeSet }>().probe_set;
 }
 
-const decide = (
+/** The stored version of an order (or 1 for none), as a screen that read it just now holds. */
+async function orderVersion(id: number): Promise<number> {
+  const [row] = await t.db
+    .select({ version: probeSets.version })
+    .from(probeSets)
+    .where(eq(probeSets.id, id));
+  return row?.version ?? 1;
+}
+
+async function kitVersion(id: number): Promise<number> {
+  const [row] = await t.db
+    .select({ version: probeSetKits.version })
+    .from(probeSetKits)
+    .where(eq(probeSetKits.id, id));
+  return row?.version ?? 1;
+}
+
+/** A decision; without a `version` in the body it names the stored one (ADR 018). */
+const decide = async (
   id: number,
   body: Record<string, unknown>,
   who: { session: { token: string } } = admin,
-) => t.request('PUT', `/api/probe-sets/${id}`, { ...as(who), body });
+) =>
+  t.request('PUT', `/api/probe-sets/${id}`, {
+    ...as(who),
+    body: 'version' in body ? body : { ...body, version: await orderVersion(id) },
+  });
 
-const track = (
+const track = async (
   kitId: number,
   body: Record<string, unknown>,
   who: { session: { token: string } } = admin,
-) => t.request('PUT', `/api/probe-sets/tracking/${kitId}`, { ...as(who), body });
+) =>
+  t.request('PUT', `/api/probe-sets/tracking/${kitId}`, {
+    ...as(who),
+    body: 'version' in body ? body : { ...body, version: await kitVersion(kitId) },
+  });
 
 async function accepted(patient = patientId, who = doctor) {
   const set = await order(patient, {}, who);
@@ -261,6 +287,14 @@ describe('accepting and rejecting', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toMatchObject({ status: 'conflict' });
     expect((await decide(set.id, { status: 3 })).statusCode).toBe(422);
+    const unversioned = await t.request('PUT', `/api/probe-sets/${set.id}`, {
+      ...as(admin),
+      body: { status: 1 },
+    });
+    expect(unversioned.statusCode).toBe(422);
+    expect(unversioned.json()).toMatchObject({
+      errors: { version: ['To pole musi być wypełnione'] },
+    });
     expect((await decide(set.id, { status: 0 })).statusCode).toBe(422);
     expect((await decide(set.id, { status: 1 }, doctor)).statusCode).toBe(403);
     expect((await stored(set.id)).status).toBe(0);
@@ -442,11 +476,32 @@ describe('the refresh of a new waybill', () => {
         return Promise.resolve('job-1');
       },
     };
-    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR111222333PL' }, jobs, silent);
-    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR111222333PL' }, jobs, silent);
+    await saveTracking(
+      t.db,
+      adminActor(),
+      kitId,
+      { tracking_code: 'RR111222333PL', version: await kitVersion(kitId) },
+      jobs,
+      silent,
+    );
+    await saveTracking(
+      t.db,
+      adminActor(),
+      kitId,
+      { tracking_code: 'RR111222333PL', version: await kitVersion(kitId) },
+      jobs,
+      silent,
+    );
     expect(sent).toEqual([[REFRESH_KIT_JOB, { kit_id: kitId }, { singletonKey: `kit-${kitId}` }]]);
     const idle = { running: false, send: () => Promise.reject(new Error('not running')) };
-    await saveTracking(t.db, adminActor(), kitId, { tracking_code: 'RR444555666PL' }, idle, silent);
+    await saveTracking(
+      t.db,
+      adminActor(),
+      kitId,
+      { tracking_code: 'RR444555666PL', version: await kitVersion(kitId) },
+      idle,
+      silent,
+    );
   });
 
   it('saves the waybill even when the queue fails, and logs it', async () => {
@@ -458,7 +513,7 @@ describe('the refresh of a new waybill', () => {
       t.db,
       adminActor(),
       kitId,
-      { tracking_code: 'RR777888999PL' },
+      { tracking_code: 'RR777888999PL', version: await kitVersion(kitId) },
       broken,
       { warn: (_details: object, message: string) => void warnings.push(message) },
     );

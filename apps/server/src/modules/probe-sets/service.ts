@@ -1,9 +1,10 @@
 import type { Probe, ProbeSet, ProbeSetDecisionBody, TrackingBody } from '@portal/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeSetKits, probeSets, probes, shipmentEvents } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { findReachableKit, findReachableProbeSet } from '../../policies/probe-sets.js';
@@ -49,33 +50,18 @@ export async function decideProbeSet(
 ): Promise<ProbeSet> {
   const set = await findReachableProbeSet(db, actor, id);
   await findChangeablePatient(db, actor, set.patient_id);
-  const outcome = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(probeSets)
-      .set({
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, probeSets, id, body.version, {
+      set: {
         status: body.status,
         reason: body.status === 2 ? body.reason : null,
         decided_at: new Date(),
         decided_by: actor.userId,
-        version: sql`${probeSets.version} + 1`,
         updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(probeSets.id, id),
-          eq(probeSets.status, 0),
-          body.version === undefined ? undefined : eq(probeSets.version, body.version),
-        ),
-      )
-      .returning({ id: probeSets.id });
-    if (row) return 'decided' as const;
-    const [current] = await tx
-      .select({ status: probeSets.status })
-      .from(probeSets)
-      .where(eq(probeSets.id, id));
-    return current && current.status !== 0 ? ('already_decided' as const) : ('conflict' as const);
-  });
-  if (outcome !== 'decided') throw conflict(outcome);
+      },
+      state: { where: eq(probeSets.status, 0), refused: 'already_decided' },
+    }),
+  );
   return getProbeSet(db, actor, id);
 }
 
@@ -120,26 +106,26 @@ export async function saveTracking(
       .for('update', { of: probeSetKits });
     if (!current) throw notFound();
     if (current.status !== 1) return 'not_accepted' as const;
-    if (body.version !== undefined && body.version !== current.version) return 'conflict' as const;
-    if (current.tracking_code === body.tracking_code) return 'unchanged' as const;
-    await tx
-      .update(probeSetKits)
-      .set({
+    // The same code at the version read changes nothing; a stale version answers 409 either way.
+    if (current.tracking_code === body.tracking_code && current.version === body.version) {
+      return 'unchanged' as const;
+    }
+    await claimVersion(tx, probeSetKits, kitId, body.version, {
+      set: {
         tracking_code: body.tracking_code,
         last_status: null,
         last_status_date: null,
         delivered: false,
         last_error: null,
         last_checked_at: null,
-        version: sql`${probeSetKits.version} + 1`,
         updated_at: new Date(),
-      })
-      .where(eq(probeSetKits.id, kitId));
+      },
+    });
     // A new waybill starts a new history: the old code's events are not this shipment's.
     await tx.delete(shipmentEvents).where(eq(shipmentEvents.kit_id, kitId));
     return 'saved' as const;
   });
-  if (outcome === 'not_accepted' || outcome === 'conflict') throw conflict(outcome);
+  if (outcome === 'not_accepted') throw conflict(outcome);
   if (outcome === 'saved' && jobs.running) {
     try {
       await jobs.send(REFRESH_KIT_JOB, { kit_id: kitId }, { singletonKey: `kit-${kitId}` });

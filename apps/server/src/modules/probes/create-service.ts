@@ -1,6 +1,7 @@
 import {
   SETTING_DEFAULTS,
   carrierFitsMaterial,
+  settingWithDefaults,
   suffixedProbeCode,
   warsawToday,
 } from '@portal/shared';
@@ -25,8 +26,9 @@ import {
   settings,
   visits,
 } from '../../db/schema.js';
-import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
+import { AppError, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import {
   assertPatientActive,
@@ -57,18 +59,9 @@ async function settingValue(db: Queryable, key: string): Promise<unknown> {
   return row?.value;
 }
 
-function objectOver<T extends object>(defaults: T, stored: unknown): T {
-  return stored && typeof stored === 'object' && !Array.isArray(stored)
-    ? { ...defaults, ...(stored as Partial<T>) }
-    : defaults;
-}
-
 /** The postal service's page for ordering a courier (setting `shipping`). */
 export async function orderLink(db: Queryable): Promise<{ url: string }> {
-  const value = objectOver<ShippingValue>(
-    SETTING_DEFAULTS.shipping,
-    await settingValue(db, 'shipping'),
-  );
+  const value = settingWithDefaults('shipping', await settingValue(db, 'shipping'));
   return { url: value.url };
 }
 
@@ -195,10 +188,7 @@ export async function createProbe(
     // Deleted meanwhile: the same answer as before the transaction.
     if (!facts) throw notFound();
     assertPatientActive(facts);
-    const lab = objectOver<LaboratoryValue>(
-      SETTING_DEFAULTS.laboratory,
-      await settingValue(tx, 'laboratory'),
-    );
+    const lab = settingWithDefaults('laboratory', await settingValue(tx, 'laboratory'));
     const hasLab = lab.address.trim() !== '';
     const base = codeFor(facts, body);
     const values = {
@@ -276,24 +266,14 @@ export async function saveAdverseEvents(
   const probe = await findReachableProbe(db, actor, id);
   await findChangeablePatient(db, actor, probe.patient_id);
   const clean = body.adverse_events === null ? '' : sanitizeRichText(body.adverse_events);
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(probes)
-      .set({
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, probes, id, body.version, {
+      set: {
         adverse_events: clean && !isBlankRichText(clean) ? clean : null,
-        version: sql`${probes.version} + 1`,
         updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(probes.id, id),
-          body.version === undefined ? undefined : eq(probes.version, body.version),
-        ),
-      )
-      .returning({ id: probes.id });
-    return row;
-  });
-  if (!updated) throw conflict('conflict');
+      },
+    }),
+  );
   return getProbe(db, actor, id);
 }
 

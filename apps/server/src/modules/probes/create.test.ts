@@ -601,7 +601,12 @@ describe('adverse events', () => {
 
     const blank = await put('<p> </p>', 2);
     expect(blank.json<{ probe: Probe }>().probe.adverse_events).toBeNull();
-    const cleared = await put(null);
+    const unversioned = await put(null);
+    expect(unversioned.statusCode).toBe(422);
+    expect(unversioned.json()).toMatchObject({
+      errors: { version: ['To pole musi być wypełnione'] },
+    });
+    const cleared = await put(null, 3);
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json<{ probe: Probe }>().probe).toMatchObject({
       adverse_events: null,
@@ -622,13 +627,13 @@ describe('adverse events', () => {
 
     const removed = await t.request('DELETE', `/api/patients/${patient.id}`, as(doctor));
     expect(removed.statusCode, removed.body).toBe(200);
-    const readOnly = await put('<p>Po usunięciu</p>');
+    const readOnly = await put('<p>Po usunięciu</p>', 4);
     expect(readOnly.statusCode).toBe(409);
     expect(readOnly.json()).toEqual({ status: 'patient_deleted' });
 
     const elsewhere = await t.request('PUT', `/api/probes/${created.id}`, {
       ...as(stranger),
-      body: { adverse_events: '<p>x</p>' },
+      body: { adverse_events: '<p>x</p>', version: 4 },
     });
     expect(elsewhere.statusCode).toBe(404);
   });

@@ -5,7 +5,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, probeSetKits, probes } from '../../db/schema.js';
 import { shipmentOf } from '../shipments/index.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';
 import { unitScope } from '../../policies/units.js';
@@ -182,5 +182,5 @@ export async function listProbes(
   });
   const ids = await pageIds(db, filter, query, offsetOf(query.page, query.limit));
   const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }

@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS, buildProbeCode } from '@portal/shared';
+import { SETTING_DEFAULTS, buildProbeCode, settingWithDefaults } from '@portal/shared';
 import type { ProbeCodeFacts, ProbeConfigValue } from '@portal/shared';
 import { and, eq, max, sql } from 'drizzle-orm';
 import { preparedOnce } from '../../db/client.js';
@@ -21,9 +21,7 @@ export const looseCodeKey = sql<string>`lower(regexp_replace(portal_unaccent(${p
 
 /** The stored `probe_config` value (or nothing) over the default, as the settings screen shows it. */
 export function probeConfigFrom(stored: unknown): ProbeConfigValue {
-  return Array.isArray(stored) && stored.length > 0
-    ? (stored as ProbeConfigValue)
-    : SETTING_DEFAULTS.probe_config;
+  return settingWithDefaults('probe_config', stored);
 }
 
 const factColumns = {

@@ -1,21 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
-  SETTING_DEFAULTS,
   SYNEVO_LAST_ERROR,
   issuesByField,
   labLastError,
   settingValueSchemas,
+  settingWithDefaults,
 } from '@portal/shared';
 import type {
   LabLastError,
-  LaboratoryValue,
-  PhoneValue,
-  ShippingValue,
-  ProbeConfigValue,
   SettingBody,
   SettingValues,
   SynevoView,
-  VisitsValue,
   WritableSettingName,
 } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
@@ -23,6 +18,7 @@ import type { Database } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { claimSettingVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 
 type Row = typeof settings.$inferSelect;
@@ -45,34 +41,14 @@ async function rowOf(db: Database, name: string): Promise<Row | undefined> {
   return row;
 }
 
-/** A stored object value over the defaults, so a key added to a schema later reads sensibly. */
-function merged<T extends object>(defaults: T, stored: unknown): T {
-  return stored && typeof stored === 'object' && !Array.isArray(stored)
-    ? { ...defaults, ...(stored as Partial<T>) }
-    : defaults;
-}
-
 function present(name: WritableSettingName, row: Row | undefined): SettingValues[typeof name] {
-  const stored: unknown = row?.value;
-  switch (name) {
-    case 'probe_config':
-      return Array.isArray(stored) ? (stored as ProbeConfigValue) : SETTING_DEFAULTS.probe_config;
-    case 'synevo':
-      // The password never leaves the server: only whether one is stored.
-      return {
-        ...merged<SynevoView>(SETTING_DEFAULTS.synevo, stored),
-        password: '',
-        password_set: Boolean(row?.secret),
-      };
-    case 'phone':
-      return merged<PhoneValue>(SETTING_DEFAULTS.phone, stored);
-    case 'visits':
-      return merged<VisitsValue>(SETTING_DEFAULTS.visits, stored);
-    case 'laboratory':
-      return merged<LaboratoryValue>(SETTING_DEFAULTS.laboratory, stored);
-    case 'shipping':
-      return merged<ShippingValue>(SETTING_DEFAULTS.shipping, stored);
-  }
+  if (name !== 'synevo') return settingWithDefaults(name, row?.value);
+  // The password never leaves the server: only whether one is stored.
+  return {
+    ...settingWithDefaults('synevo', row?.value),
+    password: '',
+    password_set: Boolean(row?.secret),
+  };
 }
 
 /** A setting's value (its default while never saved) and version; unknown names answer 404. */
@@ -133,6 +109,7 @@ export async function saveSetting(
       updated_at: new Date(),
     };
     if (body.version === undefined) {
+      // The spec's POST carries the value alone: the save wins (ADR 010).
       const [saved] = await tx
         .insert(settings)
         .values({ key: name, ...changes })
@@ -143,19 +120,8 @@ export async function saveSetting(
         .returning();
       return saved;
     }
-    if (body.version === 0) {
-      const [saved] = await tx
-        .insert(settings)
-        .values({ key: name, ...changes })
-        .onConflictDoNothing()
-        .returning();
-      return saved;
-    }
-    const [saved] = await tx
-      .update(settings)
-      .set({ ...changes, version: sql`${settings.version} + 1` })
-      .where(and(eq(settings.key, name), eq(settings.version, body.version)))
-      .returning();
+    await claimSettingVersion(tx, settings, name, body.version, { set: changes });
+    const [saved] = await tx.select().from(settings).where(eq(settings.key, name));
     return saved;
   });
   // Nothing written: someone saved since this client read the setting.

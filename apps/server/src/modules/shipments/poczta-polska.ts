@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { WARSAW } from '@portal/shared';
+import { warsawInstant } from '@portal/shared';
 import { TrackingError } from '../../lib/tracking-provider.js';
 import type {
   TrackingEvent,
@@ -74,34 +74,12 @@ export function trackingEnvelope(
   );
 }
 
-const wallClock = new Intl.DateTimeFormat('en-GB', {
-  timeZone: WARSAW,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** How far Warsaw's wall clock is ahead of UTC at an instant. */
-function warsawOffsetMs(instant: number): number {
-  const p: Record<string, string> = {};
-  for (const part of wallClock.formatToParts(new Date(instant))) p[part.type] = part.value;
-  const wall = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
 /** The post writes times as Warsaw wall clock, `YYYY-MM-DD HH:mm[:ss]`. */
 export function parseWarsawTime(text: string): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
   if (!m) return null;
-  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
-  // Two passes: the offset at the guess equals the offset at the answer except near a DST change.
-  let guess = wall - warsawOffsetMs(wall);
-  guess = wall - warsawOffsetMs(guess);
-  return Number.isNaN(guess) ? null : new Date(guess);
+  const instant = warsawInstant(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
+  return Number.isNaN(instant.getTime()) ? null : instant;
 }
 
 type Node = Record<string, unknown>;

@@ -4,7 +4,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { units } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
-import { listTotal, totalKey } from '../../lib/list-totals.js';
+import { listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -46,7 +46,7 @@ export async function listUnits(db: Database, query: UnitListQuery) {
       ...(where ? {} : { unfilteredTable: 'units' }),
     }),
   ]);
-  return { data: rows.map(present), ...total };
+  return pagedAnswer(rows.map(present), total);
 }
 
 /** Units that can be chosen in forms: not deleted, by name. */

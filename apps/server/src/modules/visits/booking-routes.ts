@@ -9,6 +9,7 @@ import {
   successResponse,
   validationErrorResponse,
   visitBody,
+  visitUpdateBody,
   visitList,
   visitPage,
   visitSaved,
@@ -74,7 +75,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         summary:
           'Moves an upcoming visit to another slot; 409 not_available, conflict (stale version), visit_done, visit_past, patient_deleted',
         params: idParams,
-        body: visitBody,
+        body: visitUpdateBody,
         response: { 200: visitSaved, ...refusals, 409: refused409, 422: validationErrorResponse },
       },
     },

@@ -277,7 +277,7 @@ describe('rescheduling and cancelling', () => {
     expect(stale.json()).toEqual({ status: 'conflict' });
     const weekend = await t.request('PUT', `/api/visits/${visit.id}`, {
       ...as(doctor),
-      body: { patient_id: patient.id, date: addDays(day, 5), started_at: '09:00' },
+      body: { patient_id: patient.id, date: addDays(day, 5), started_at: '09:00', version: 2 },
     });
     expect(weekend.json()).toEqual(NOT_AVAILABLE);
     expect(await footprint()).toEqual(before);
@@ -285,9 +285,18 @@ describe('rescheduling and cancelling', () => {
     // Moving within its own slot (same time) is not "taken".
     const same = await t.request('PUT', `/api/visits/${visit.id}`, {
       ...as(doctor),
-      body: { patient_id: patient.id, date: addDays(day, 1), started_at: '11:00' },
+      body: { patient_id: patient.id, date: addDays(day, 1), started_at: '11:00', version: 2 },
     });
     expect(same.statusCode, same.body).toBe(200);
+    // Every move names the version it read (ADR 018).
+    const unversioned = await t.request('PUT', `/api/visits/${visit.id}`, {
+      ...as(doctor),
+      body: { patient_id: patient.id, date: addDays(day, 1), started_at: '12:00' },
+    });
+    expect(unversioned.statusCode).toBe(422);
+    expect(unversioned.json()).toMatchObject({
+      errors: { version: ['To pole musi być wypełnione'] },
+    });
   });
 
   it('cancels an upcoming visit, keeping the row and freeing the slot', async () => {
@@ -323,7 +332,13 @@ describe('rescheduling and cancelling', () => {
       expect(cancel.json()).toEqual({ status: word });
       const move = await t.request('PUT', `/api/visits/${id}`, {
         ...as(doctor),
-        body: { patient_id: patient.id, date: day, started_at: '09:00', window_reason: 'Urlop' },
+        body: {
+          patient_id: patient.id,
+          date: day,
+          started_at: '09:00',
+          window_reason: 'Urlop',
+          version: 1,
+        },
       });
       expect(move.statusCode).toBe(409);
       expect(move.json()).toEqual({ status: word });
@@ -341,7 +356,7 @@ describe('rescheduling and cancelling', () => {
     expect((await t.request('DELETE', `/api/visits/${visit.id}`, as(doctor))).statusCode).toBe(404);
     const move = await t.request('PUT', `/api/visits/${visit.id}`, {
       ...as(doctor),
-      body: { patient_id: patient.id, date: visit.date, started_at: '11:00' },
+      body: { patient_id: patient.id, date: visit.date, started_at: '11:00', version: 1 },
     });
     expect(move.statusCode).toBe(404);
     expect(await footprint()).toEqual(before);
@@ -511,7 +526,12 @@ describe('visit windows', () => {
     // Moved into the window: no flag, no reason.
     const moved = await t.request('PUT', `/api/visits/${flagged.id}`, {
       ...as(doctor),
-      body: { ...late, date: addDays(first, 28), window_reason: 'Pacjent w szpitalu' },
+      body: {
+        ...late,
+        date: addDays(first, 28),
+        window_reason: 'Pacjent w szpitalu',
+        version: flagged.version,
+      },
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json<{ visit: Visit }>().visit).toMatchObject({

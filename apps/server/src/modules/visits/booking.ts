@@ -5,13 +5,21 @@ import {
   visitWindowOf,
   warsawDay,
 } from '@portal/shared';
-import type { NextVisitWindow, SlotRule, Visit, VisitBody, VisitsValue } from '@portal/shared';
+import type {
+  NextVisitWindow,
+  SlotRule,
+  Visit,
+  VisitBody,
+  VisitUpdateBody,
+  VisitsValue,
+} from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { asActor, inTransaction, preparedStatement } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { doctors, patients, visits } from '../../db/schema.js';
 import { AppError, conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { unitScope } from '../../policies/units.js';
@@ -311,7 +319,7 @@ export async function rescheduleVisit(
   db: Database,
   actor: Actor,
   id: number,
-  body: VisitBody,
+  body: VisitUpdateBody,
   now: Date = new Date(),
 ): Promise<Visit> {
   const existing = await findReachableVisit(db, actor, id);
@@ -331,24 +339,11 @@ export async function rescheduleVisit(
       assertVisitMovable(existing, now);
       const doctorId = body.doctor_id ?? existing.doctor_id ?? patient.doctor_id;
       const { values } = decideBooking(context, patient, body, doctorId, now);
-      const [row] = await tx
-        .update(visits)
-        .set({
-          ...values,
-          version: sql`${visits.version} + 1`,
-          updated_at: new Date(),
-        })
-        .where(
-          and(
-            eq(visits.id, id),
-            liveVisit,
-            eq(visits.is_done, false),
-            body.version === undefined ? undefined : eq(visits.version, body.version),
-          ),
-        )
-        .returning({ id: visits.id });
-      // Changed (or cancelled, or marked done) since it was read.
-      if (!row) throw conflict('conflict');
+      // Changed (or cancelled, or marked done) since it was read: 409 conflict.
+      await claimVersion(tx, visits, id, body.version, {
+        set: { ...values, updated_at: new Date() },
+        state: { where: and(liveVisit, eq(visits.is_done, false))!, refused: 'conflict' },
+      });
     }),
   );
   return answer(db, actor, id);

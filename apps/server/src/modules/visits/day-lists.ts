@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachUnit, unitScope } from '../../policies/units.js';
@@ -93,11 +93,10 @@ export async function listVisits(
     ids.length === 0 ? Promise.resolve([]) : loadVisits(db, actor, inArray(visits.id, ids)),
     total,
   ]);
-  return {
-    data: inOrderOf(ids, rows, (row) => row.id),
-    total: counted.total,
-    total_kind: counted.total_kind,
-  };
+  return pagedAnswer(
+    inOrderOf(ids, rows, (row) => row.id),
+    counted,
+  );
 }
 
 /** GET /api/visits/count?year&month&unit_id: live visits per day of the month (days with any). */

@@ -5,7 +5,8 @@ import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, visits } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
-import { listTotal, totalKey } from '../../lib/list-totals.js';
+import { listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { reachesUnit, unitScope } from '../../policies/units.js';
@@ -122,14 +123,14 @@ export async function listOverdue(
         .from(sql`(${rows}) as overdue`)
         .$dynamic(),
   });
-  const offset = (query.page - 1) * query.limit;
+  const offset = offsetOf(query.page, query.limit);
   const result: unknown = await db.execute(
     sql`${rows} order by ${orderOf(query)} limit ${query.limit} offset ${offset}`,
   );
   // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
   const data = (result as { rows: OverdueRow[] }).rows.map(present);
   const counted = await total;
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }
 
 function present(row: OverdueRow): OverdueVisit {

@@ -4,6 +4,7 @@ import type { Visit, VisitSaved } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import { auditEntries, files, visits } from '../../db/schema.js';
+import { withStoredVersion } from '../../test/versions.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
@@ -48,8 +49,12 @@ async function visitOn(date: string, overrides: { patientId?: number } = {}) {
   return { id: row!.id, patientId };
 }
 
-const record = (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/visits/${id}/results`, { token, body });
+/** Records with the visit's stored version unless the body names one (ADR 018). */
+const record = async (id: number, body: unknown, token = doctor.session.token) =>
+  t.request('PUT', `/api/visits/${id}/results`, {
+    token,
+    body: await withStoredVersion(t.db, visits, id, body),
+  });
 const read = (id: number, token = doctor.session.token) =>
   t.request('GET', `/api/visits/${id}`, { token });
 

@@ -1,15 +1,15 @@
 import { VISIT_NOTES_MAX, withCorrections, warsawToday } from '@portal/shared';
 import type { Visit, VisitNotesBody, VisitResultsBody } from '@portal/shared';
-import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { assertVisitRecordable, findReachableVisit } from '../../policies/visits.js';
-import { evaluateVisitAlerts } from '../probes/index.js';
+import { evaluateVisitAlerts } from '../safety-alerts/index.js';
 import { liveVisit } from '../../lib/live-visit.js';
 import { loadVisit } from './queries.js';
 
@@ -31,7 +31,7 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
  * day on in Europe/Warsaw (409 `too_early` before: a visit that has not happened cannot be
  * done); a deleted patient's visit is read-only (409 `patient_deleted`); a stale `version`
  * answers 409 `conflict`. The audit trigger on visits records every changed column. The QTcF
- * safety rules run in the same transaction (modules/probes/safety.ts).
+ * safety rules run in the same transaction (modules/safety-alerts/safety.ts).
  */
 export async function recordVisit(
   db: Database,
@@ -46,37 +46,21 @@ export async function recordVisit(
 
   const results = withCorrections(body.results);
   const comment = body.comment ? sanitizeRichText(body.comment) : '';
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(visits)
-      .set({
+  // Cancelled meanwhile (404) or saved by someone else since it was read (409).
+  await inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, visits, id, body.version, {
+      set: {
         is_done: body.isDone,
         comment: comment && !isBlankRichText(comment) ? comment : null,
         ...results,
-        version: sql`${visits.version} + 1`,
         updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(visits.id, id),
-          liveVisit,
-          body.version === undefined ? undefined : eq(visits.version, body.version),
-        ),
-      )
-      .returning({ id: visits.id });
+      },
+      state: { where: liveVisit },
+    });
     // The safety rules on QTcF (docs/product-rules.md "Safety alerts") in the same transaction as
     // the ECG they judge.
-    if (row) await evaluateVisitAlerts(tx, id);
-    return row;
+    await evaluateVisitAlerts(tx, id);
   });
-  if (!updated) {
-    // Cancelled meanwhile (404) or saved by someone else since it was read (409).
-    const [still] = await db
-      .select({ id: visits.id })
-      .from(visits)
-      .where(and(eq(visits.id, id), liveVisit));
-    throw still ? conflict('conflict') : notFound();
-  }
   return getVisit(db, actor, id);
 }
 
@@ -100,26 +84,11 @@ export async function saveVisitNotes(
   const notes = cleaned && !isBlankRichText(cleaned) ? cleaned : null;
   // Sanitising may lengthen links (target and rel are added): the stored text keeps the limit.
   if (notes !== null && notes.length > VISIT_NOTES_MAX) throw invalid({ notes: ['too_long'] });
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(visits)
-      .set({ notes, version: sql`${visits.version} + 1`, updated_at: new Date() })
-      .where(
-        and(
-          eq(visits.id, id),
-          liveVisit,
-          body.version === undefined ? undefined : eq(visits.version, body.version),
-        ),
-      )
-      .returning({ id: visits.id });
-    return row;
-  });
-  if (!updated) {
-    const [still] = await db
-      .select({ id: visits.id })
-      .from(visits)
-      .where(and(eq(visits.id, id), liveVisit));
-    throw still ? conflict('conflict') : notFound();
-  }
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, visits, id, body.version, {
+      set: { notes, updated_at: new Date() },
+      state: { where: liveVisit },
+    }),
+  );
   return getVisit(db, actor, id);
 }

@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS, daySlots } from '@portal/shared';
+import { daySlots, settingWithDefaults } from '@portal/shared';
 import type { DaySlot, SlotsResponse, VisitsValue } from '@portal/shared';
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
@@ -25,9 +25,7 @@ export const visitSettingQuery = (db: Queryable) =>
 
 /** A stored `visits` value (or nothing) over the defaults. */
 export function visitSettingsFrom(stored: unknown): VisitsValue {
-  return stored && typeof stored === 'object' && !Array.isArray(stored)
-    ? { ...SETTING_DEFAULTS.visits, ...(stored as Partial<VisitsValue>) }
-    : SETTING_DEFAULTS.visits;
+  return settingWithDefaults('visits', stored);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Visit } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, visits } from '../../db/schema.js';
+import { withStoredVersion } from '../../test/versions.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { readyPatient, registerPatient } from '../../test/patients-fixture.js';
@@ -255,7 +256,10 @@ describe('the visit notes (PUT /api/visits/:id/notes)', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toEqual({ status: 'conflict' });
     for (const blank of ['', '<p> </p>', null]) {
-      const cleared = await t.request('PUT', notesOf(id), { ...as(admin), body: { notes: blank } });
+      const cleared = await t.request('PUT', notesOf(id), {
+        ...as(admin),
+        body: await withStoredVersion(t.db, visits, id, { notes: blank }),
+      });
       expect(cleared.statusCode, cleared.body).toBe(200);
       expect(cleared.json<{ visit: Visit }>().visit.notes).toBeNull();
     }
@@ -270,13 +274,16 @@ describe('the visit notes (PUT /api/visits/:id/notes)', () => {
       [{ notes: 'x'.repeat(100_001) }, { notes: ['Wartość tego pola jest za długa'] }],
       [{ notes: 'a\u0000b' }, { notes: ['Niektóre pola są nieprawidłowe'] }],
     ] as const) {
-      const res = await t.request('PUT', notesOf(mine), { ...as(doctor), body });
+      const res = await t.request('PUT', notesOf(mine), {
+        ...as(doctor),
+        body: { ...body, version: 1 },
+      });
       expect(res.statusCode, JSON.stringify(body).slice(0, 40)).toBe(422);
       expect(res.json()).toEqual({ status: 'validation_error', errors });
     }
     const reach = await t.request('PUT', notesOf(theirs), {
       ...as(doctor),
-      body: { notes: '<p>Cudza</p>' },
+      body: { notes: '<p>Cudza</p>', version: 1 },
     });
     expect(reach.statusCode).toBe(404);
     expect(reach.json()).toEqual({ status: 'not_found' });
@@ -286,16 +293,21 @@ describe('the visit notes (PUT /api/visits/:id/notes)', () => {
     const patient = await readyPatient(t, doctor);
     const refused = await t.request('PUT', notesOf(mine), {
       ...as(patient),
-      body: { notes: '<p>Pacjent pisze</p>' },
+      body: { notes: '<p>Pacjent pisze</p>', version: 1 },
     });
     expect(refused.statusCode).toBe(403);
     expect(
-      (await t.request('PUT', notesOf(999_999), { ...as(admin), body: { notes: 'x' } })).statusCode,
+      (
+        await t.request('PUT', notesOf(999_999), {
+          ...as(admin),
+          body: { notes: 'x', version: 1 },
+        })
+      ).statusCode,
     ).toBe(404);
     // Multi-line text keeps its newlines.
     const lines = await t.request('PUT', notesOf(mine), {
       ...as(doctor),
-      body: { notes: '<p>Pierwsza\nDruga</p>' },
+      body: await withStoredVersion(t.db, visits, mine, { notes: '<p>Pierwsza\nDruga</p>' }),
     });
     expect(lines.json<{ visit: Visit }>().visit.notes).toBe('<p>Pierwsza\nDruga</p>');
   });

@@ -108,10 +108,11 @@ function BookingForm({
       date,
       started_at: slot,
       ...(needsReason ? { window_reason: reason.trim() } : {}),
-      ...(visit ? { version: visit.version } : {}),
     };
     save.mutate(
-      { visitId: visit?.id ?? null, body },
+      visit
+        ? { visitId: visit.id, body: { ...body, version: visit.version } }
+        : { visitId: null, body },
       {
         onSuccess: () => {
           notifySuccess(t(visit ? 'card.booking.rescheduled' : 'card.booking.booked'));

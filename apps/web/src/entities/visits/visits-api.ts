@@ -4,6 +4,7 @@ import type {
   SuccessResponse,
   Visit,
   VisitBody,
+  VisitUpdateBody,
   VisitSaved,
   NextVisitWindow,
 } from '@portal/shared';
@@ -60,10 +61,13 @@ function useInvalidateVisits() {
 export function useSaveVisit() {
   const invalidate = useInvalidateVisits();
   return useMutation({
-    mutationFn: ({ visitId, body }: { visitId: number | null; body: VisitBody }) =>
-      visitId === null
-        ? api.post<VisitSaved>('/visits', body)
-        : api.put<VisitSaved>(`/visits/${visitId}`, body),
+    // A move names the version of the visit it read (ADR 018).
+    mutationFn: (
+      save: { visitId: null; body: VisitBody } | { visitId: number; body: VisitUpdateBody },
+    ) =>
+      save.visitId === null
+        ? api.post<VisitSaved>('/visits', save.body)
+        : api.put<VisitSaved>(`/visits/${save.visitId}`, save.body),
     onSettled: invalidate,
   });
 }

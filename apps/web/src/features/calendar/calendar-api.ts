@@ -58,18 +58,18 @@ function useInvalidateUnit(unitId: number) {
 export function useSaveRule(unitId: number) {
   const invalidate = useInvalidateUnit(unitId);
   return useMutation({
-    mutationFn: ({
-      id,
-      body,
-      version,
-    }: {
-      id: number | null;
-      body: CalendarRuleBody;
-      version?: number;
-    }) =>
-      id === null
-        ? api.post<CalendarRuleSaved>('/units/calendar', body)
-        : api.put<CalendarRuleSaved>(`/units/calendar/${id}`, { ...body, version }),
+    // A new rule has no version; an edit sends the one it read (ADR 018).
+    mutationFn: (
+      save:
+        | { id: null; body: CalendarRuleBody }
+        | { id: number; body: CalendarRuleBody; version: number },
+    ) =>
+      save.id === null
+        ? api.post<CalendarRuleSaved>('/units/calendar', save.body)
+        : api.put<CalendarRuleSaved>(`/units/calendar/${save.id}`, {
+            ...save.body,
+            version: save.version,
+          }),
     onSettled: invalidate,
   });
 }

@@ -67,7 +67,7 @@ export function RuleModal({
 
   const send = (body: CalendarRuleBody) =>
     save.mutate(
-      { id: rule?.id ?? null, body, version },
+      rule && version !== undefined ? { id: rule.id, body, version } : { id: null, body },
       {
         onSuccess: () => {
           notifySuccess(t('common.saved'));

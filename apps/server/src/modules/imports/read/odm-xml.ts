@@ -4,7 +4,7 @@ import {
   ODM_ITEMS_SAMPLE,
   ODM_UNITS,
 } from '../../exports/index.js';
-import { BIOCHEMISTRY_ANALYTES } from '../../lab/index.js';
+import { BIOCHEMISTRY_ANALYTES } from '../../results/index.js';
 import { dateFromText } from './dates.js';
 import type { ErrorList } from './error-list.js';
 import { RESULT_LAYOUT_COLUMNS } from './types.js';

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients, probes, safetyAlerts, safetyRules, visits } from '../../db/schema.js';
 import { liveVisit } from '../../lib/live-visit.js';
-import { loadReferenceRanges } from './queries.js';
+import { loadReferenceRanges } from '../probes/index.js';
 import { evaluateHysLaw, evaluateQtcf } from './safety-rules.js';
 import type { Firing, SafetyRuleConfig } from './safety-rules.js';
 

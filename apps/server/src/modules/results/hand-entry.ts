@@ -4,12 +4,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeMedicines, probes } from '../../db/schema.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableProbe } from '../../policies/probes.js';
-import { loadProbe } from './queries.js';
-import { evaluateProbeAlerts } from './safety.js';
+import { loadProbe } from '../probes/queries.js';
+import { evaluateProbeAlerts } from '../safety-alerts/index.js';
 
 /** How far a client's clock may run ahead of the server's (ADR 037). */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -90,10 +91,10 @@ export async function saveProbeResults(
     ),
     ...values.map((value) => `medicine_${value.medicine_id}`),
   ];
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(probes)
-      .set({
+  await inTransaction(db, actor.userId, async (tx) => {
+    // Samples are never deleted: a refused claim means someone saved since it was read.
+    await claimVersion(tx, probes, id, body.version, {
+      set: {
         ...changes,
         ...(retyped.length > 0
           ? {
@@ -106,17 +107,9 @@ export async function saveProbeResults(
         ...(storesResult
           ? { results_at: sql`now()`, status: 'received' as const, results_source: 'hand' as const }
           : {}),
-        version: sql`${probes.version} + 1`,
         updated_at: sql`now()`,
-      })
-      .where(
-        and(
-          eq(probes.id, id),
-          body.version === undefined ? undefined : eq(probes.version, body.version),
-        ),
-      )
-      .returning({ id: probes.id });
-    if (!row) return false;
+      },
+    });
     for (const value of values) {
       await tx
         .update(probeMedicines)
@@ -126,10 +119,7 @@ export async function saveProbeResults(
         );
     }
     await evaluateProbeAlerts(tx, id);
-    return true;
   });
-  // Samples are never deleted, so a missed update means someone saved since it was read.
-  if (!updated) throw conflict('conflict');
   const saved = await loadProbe(db, id);
   if (!saved) throw notFound();
   return saved;

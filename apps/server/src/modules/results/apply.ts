@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import type { LabRange } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
-import { evaluateProbesAlerts } from '../probes/index.js';
+import { evaluateProbesAlerts } from '../safety-alerts/index.js';
 
 export type BiochemistryAnalyte = 'alt' | 'ast' | 'creatine' | 'bilirubine';
 export type LabAnalyte = BiochemistryAnalyte | `medicine_${number}`;

@@ -3,11 +3,12 @@ import { addDays, warsawToday } from '@portal/shared';
 import type { AlertPage, AlertSaved, SafetyAlert } from '@portal/shared';
 import { and, eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
-import { auditEntries, safetyAlerts, visits } from '../../db/schema.js';
+import { auditEntries, probes, safetyAlerts, visits } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
+import { withStoredVersion } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -29,12 +30,19 @@ async function sampleOf(sex: 'M' | 'K' = 'M') {
   });
   return { id, patientId: patient.id };
 }
-const saveResults = (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/probes/${id}/results`, { token, body });
+/** PUTs name the stored version unless the body names one (ADR 018). */
+const saveResults = async (id: number, body: unknown, token = doctor.session.token) =>
+  t.request('PUT', `/api/probes/${id}/results`, {
+    token,
+    body: await withStoredVersion(t.db, probes, id, body),
+  });
 const list = (query: Record<string, string> = {}, token = doctor.session.token) =>
   t.request('GET', '/api/alerts', { token, query });
-const acknowledge = (id: number, body: unknown = {}, token = doctor.session.token) =>
-  t.request('PUT', `/api/alerts/${id}/acknowledge`, { token, body });
+const acknowledge = async (id: number, body: unknown = {}, token = doctor.session.token) =>
+  t.request('PUT', `/api/alerts/${id}/acknowledge`, {
+    token,
+    body: await withStoredVersion(t.db, safetyAlerts, id, body),
+  });
 
 async function alertsOf(where: { probe_id?: number; visit_id?: number }) {
   return t.db
@@ -249,10 +257,10 @@ describe('QTcF rules through PUT /api/visits/:id/results', () => {
   }
   // With RR 1000 ms (1 s) QTcF equals QT.
   const recordQt = (visitId: number, qt: number) =>
-    t.request('PUT', `/api/visits/${visitId}/results`, {
-      token: doctor.session.token,
-      body: { isDone: true, results: { qt, rr: 1000 } },
-    });
+    withStoredVersion(t.db, visits, visitId, { isDone: true, results: { qt, rr: 1000 } }).then(
+      (body) =>
+        t.request('PUT', `/api/visits/${visitId}/results`, { token: doctor.session.token, body }),
+    );
 
   it('opens qtcf_500 above 500 ms, not at 500', async () => {
     const patient = await registerPatient(t, doctor);
@@ -282,7 +290,7 @@ describe('QTcF rules through PUT /api/visits/:id/results', () => {
     await recordQt(baseline, 400);
     await t.request('PUT', `/api/visits/${noEcg}/results`, {
       token: doctor.session.token,
-      body: { isDone: true, results: {} },
+      body: { isDone: true, results: {}, version: 1 },
     });
     // The first visit itself has no baseline to compare with.
     expect(await alertsOf({ visit_id: baseline })).toHaveLength(0);
@@ -316,7 +324,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('races on PostgreSQL', () => {
         saveResults(id, { biochemistry_results: { alt: 200 + i, bilirubine: 3 } }),
       ),
     );
-    expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+    // All name the version they read (ADR 018): one save wins, the others are told of it.
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(1);
+    expect(codes.filter((code) => code === 409)).toHaveLength(19);
     const rows = await alertsOf({ probe_id: id });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.acknowledged_at).toBeNull();

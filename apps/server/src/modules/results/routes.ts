@@ -8,7 +8,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
-import { saveProbeResults } from './results-service.js';
+import { saveProbeResults } from './hand-entry.js';
 
 /** Samples: results entered by hand, with out-of-norm flags and safety alerts (ADR 030). */
 export const probeResultsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

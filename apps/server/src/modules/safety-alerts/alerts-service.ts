@@ -5,14 +5,16 @@ import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { patients, safetyAlerts } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { inOrderOf, listTotal, totalKey } from '../../lib/list-totals.js';
+import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
+import { claimVersion } from '../../lib/versions.js';
+import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { findReachableAlert } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
 import { patientSearch } from '../patients/index.js';
-import { userNameSql } from './queries.js';
+import { userNameSql } from '../probes/index.js';
 
 /**
  * Alerts matching `where`, in its API shape (docs/api-conventions.md) with the patient's and
@@ -91,14 +93,14 @@ export async function listAlerts(
     .where(where)
     .orderBy(sql`${safetyAlerts.created_at} ${dir}`, sql`${safetyAlerts.id} ${dir}`)
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .offset(offsetOf(query.page, query.limit));
   const ids = page.map((row) => row.id);
   const data =
     ids.length === 0
       ? []
       : inOrderOf(ids, await loadAlerts(db, inArray(safetyAlerts.id, ids)), (row) => row.id);
   const counted = await total;
-  return { data, total: counted.total, total_kind: counted.total_kind };
+  return pagedAnswer(data, counted);
 }
 
 /**
@@ -116,34 +118,19 @@ export async function acknowledgeAlert(
   const alert = await findReachableAlert(db, actor, id);
   if (alert.acknowledged_at) throw conflict('already_acknowledged');
   const comment = body.comment?.trim() || null;
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(safetyAlerts)
-      .set({
+  // Someone acknowledged it meanwhile (409 already_acknowledged), or changed it since it was
+  // read (409 conflict).
+  await inTransaction(db, actor.userId, (tx) =>
+    claimVersion(tx, safetyAlerts, id, body.version, {
+      set: {
         acknowledged_at: sql`now()`,
         acknowledged_by: actor.userId,
         acknowledge_comment: comment,
-        version: sql`${safetyAlerts.version} + 1`,
         updated_at: sql`now()`,
-      })
-      .where(
-        and(
-          eq(safetyAlerts.id, id),
-          isNull(safetyAlerts.acknowledged_at),
-          body.version === undefined ? undefined : eq(safetyAlerts.version, body.version),
-        ),
-      )
-      .returning({ id: safetyAlerts.id });
-    return row;
-  });
-  if (!updated) {
-    // Someone acknowledged it meanwhile, or changed it since it was read.
-    const [now] = await db
-      .select({ acknowledged_at: safetyAlerts.acknowledged_at })
-      .from(safetyAlerts)
-      .where(eq(safetyAlerts.id, id));
-    throw conflict(now?.acknowledged_at ? 'already_acknowledged' : 'conflict');
-  }
+      },
+      state: { where: isNull(safetyAlerts.acknowledged_at), refused: 'already_acknowledged' },
+    }),
+  );
   const [saved] = await loadAlerts(db, eq(safetyAlerts.id, id));
   if (!saved) throw notFound();
   return saved;

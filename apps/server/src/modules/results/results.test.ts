@@ -8,7 +8,8 @@ import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
-import { isFutureDay } from './results-service.js';
+import { withStoredVersion } from '../../test/versions.js';
+import { isFutureDay } from './hand-entry.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -29,8 +30,12 @@ async function sampleOf(sex: 'M' | 'K' = 'M', medicineIds: number[] = [7]) {
   return { id, patientId: patient.id };
 }
 
-const save = (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/probes/${id}/results`, { token, body });
+/** Saves with the sample's stored version unless the body names one (ADR 018). */
+const save = async (id: number, body: unknown, token = doctor.session.token) =>
+  t.request('PUT', `/api/probes/${id}/results`, {
+    token,
+    body: await withStoredVersion(t.db, probes, id, body),
+  });
 const saved = (res: { json<T>(): T }) => res.json<{ status: string; probe: Probe }>().probe;
 
 async function probeRow(id: number) {
