@@ -12,7 +12,7 @@ import { and, asc, eq, gte, lte, or, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { unitCalendarRules } from '../../db/schema.js';
-import { conflict, invalid, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { conflict, invalid, isUniqueViolation } from '../../lib/errors.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { reachRule } from '../../policies/calendar.js';

@@ -1,19 +1,11 @@
 import {
-  SETTING_DEFAULTS,
   carrierFitsMaterial,
   settingWithDefaults,
   suffixedProbeCode,
   warsawToday,
 } from '@portal/shared';
-import type {
-  Carrier,
-  LaboratoryValue,
-  Probe,
-  ProbeBody,
-  ProbeDetail,
-  ShippingValue,
-} from '@portal/shared';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Carrier, Probe, ProbeBody, ProbeDetail } from '@portal/shared';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import {

@@ -9,7 +9,7 @@ import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
 import { findReachableProbe } from '../../policies/probes.js';
-import { loadProbe } from '../probes/queries.js';
+import { loadProbe } from '../probes/index.js';
 import { evaluateProbeAlerts } from '../safety-alerts/index.js';
 
 /** How far a client's clock may run ahead of the server's (ADR 037). */

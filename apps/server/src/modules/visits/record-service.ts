@@ -3,7 +3,7 @@ import type { Visit, VisitNotesBody, VisitResultsBody } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
