@@ -116,6 +116,7 @@ const rules: Record<string, Rule> = {
   'GET /api/patients/cards': { who: 'staff', unitScoped: true },
   // Uniqueness of PESEL is global, so the check looks at every unit.
   'GET /api/patients/validate_pesel': { who: 'staff' },
+  'GET /api/patients/next_project_number': { who: 'staff' },
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id/basic': { who: 'staff', unitScoped: true },

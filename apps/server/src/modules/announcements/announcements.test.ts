@@ -80,22 +80,20 @@ describe('announcements', () => {
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toEqual({ status: 'conflict' });
-    // Every edit names the version it read (ADR 018): none is 422, not a silent overwrite.
+    // The contract's body has no version (ADR 018): without one the edit is still claimed (the
+    // row locked, the version raised) and wins.
     const unversioned = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
       token: admin.session.token,
-      body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1 },
+      body: { content: '<p>Administrator poprawia bez wersji</p>', receiver_user_id: 1 },
     });
-    expect(unversioned.statusCode).toBe(422);
-    expect(unversioned.json()).toEqual({
-      status: 'validation_error',
-      errors: { version: ['To pole musi być wypełnione'] },
-    });
+    expect(unversioned.statusCode).toBe(200);
+    expect(unversioned.json()).toMatchObject({ data: { version: 3 } });
     const spec = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
       token: admin.session.token,
-      body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1, version: 2 },
+      body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1, version: 3 },
     });
     expect(spec.json()).toMatchObject({
-      data: { version: 3, content: '<p>Administrator poprawia</p>' },
+      data: { version: 4, content: '<p>Administrator poprawia</p>' },
     });
 
     const deleted = await t.request('DELETE', `${URL}/${fromDoctor.id}`, {

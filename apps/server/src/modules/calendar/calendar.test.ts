@@ -383,23 +383,20 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     expect(current.json<{ data: CalendarRule }>().data.version).toBe(3);
   });
 
-  it('requires the version it read: none is 422; of three edits at once one wins (ADR 018)', async () => {
+  it('claims the version: none (the contract body) wins; of three edits at once one wins (ADR 018)', async () => {
     const saved = await create({ date: '2027-07-08' });
     const unversioned = await t.request('PUT', `/api/units/calendar/${saved.id}`, {
       ...asAdmin(),
-      body: rule({ date: '2027-07-08', started_at: '09:00' }),
+      body: rule({ date: '2027-07-08', started_at: '08:30' }),
     });
-    expect(unversioned.statusCode).toBe(422);
-    expect(unversioned.json()).toEqual({
-      status: 'validation_error',
-      errors: { version: ['To pole musi być wypełnione'] },
-    });
+    expect(unversioned.statusCode).toBe(200);
+    expect(unversioned.json<{ data: CalendarRule }>().data.version).toBe(2);
     // In parallel: on PostgreSQL the claim's row lock makes the later edits wait, then refuse.
     const edits = await Promise.all(
       ['09:00', '10:00', '11:00'].map((started_at) =>
         t.request('PUT', `/api/units/calendar/${saved.id}`, {
           ...asAdmin(),
-          body: rule({ date: '2027-07-08', started_at, ended_at: '12:00', version: 1 }),
+          body: rule({ date: '2027-07-08', started_at, ended_at: '12:00', version: 2 }),
         }),
       ),
     );
@@ -407,7 +404,7 @@ describe('PUT and DELETE /api/units/calendar/{id}', () => {
     expect(codes).toEqual([200, 409, 409]);
     const winner = edits.find((res) => res.statusCode === 200)!.json<{ data: CalendarRule }>();
     const stored = (await dayRules(unit.id, '2027-07-08')).find((r) => r.id === saved.id);
-    expect(stored).toEqual({ ...winner.data, version: 2 });
+    expect(stored).toEqual({ ...winner.data, version: 3 });
   });
 
   it('refuses end before start, 25:00 and moving the rule to another unit, changing nothing', async () => {
