@@ -45,7 +45,12 @@ import {
   patientVisitRoutes,
   visitRecordRoutes,
 } from './modules/visits/index.js';
-import { probeRoutes, labelRoutes, probeListRoutes, receiveRoutes } from './modules/probes/index.js';
+import {
+  probeRoutes,
+  labelRoutes,
+  probeListRoutes,
+  receiveRoutes,
+} from './modules/probes/index.js';
 import { alertRoutes } from './modules/safety-alerts/index.js';
 import { probeResultsRoutes } from './modules/results/index.js';
 import { announcementRoutes } from './modules/announcements/index.js';

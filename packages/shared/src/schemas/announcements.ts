@@ -23,7 +23,9 @@ export const announcementBody = z.object({
 });
 export type AnnouncementBody = z.infer<typeof announcementBody>;
 /** PUT /api/notifications/global/{id}: the same and the version that was read (ADR 018). */
-export const announcementUpdateBody = announcementBody.extend({ version: versionField().optional() });
+export const announcementUpdateBody = announcementBody.extend({
+  version: versionField().optional(),
+});
 export type AnnouncementUpdateBody = z.infer<typeof announcementUpdateBody>;
 
 export const announcement = z.object({
