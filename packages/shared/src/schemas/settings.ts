@@ -258,7 +258,8 @@ export interface SettingValues {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
-  synevo_last_error_message: LabLastError | null;
+  /** The last error's text, as the API has always answered it; its structured form is `error`. */
+  synevo_last_error_message: string | null;
 }
 
 export const settingParams = z.object({ name: text({ max: 64 }) });
@@ -281,11 +282,19 @@ const anySettingValue = z.union([
   visitsValue,
   z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
   z.object({ url: z.string() }),
-  labLastError.nullable(),
+  z.string().nullable(),
 ]);
 
 export const settingResponse = z.object({
-  data: z.object({ value: anySettingValue, version: z.number().int() }),
+  data: z.object({
+    value: anySettingValue,
+    version: z.number().int(),
+    /**
+     * Only for `synevo_last_error_message`: the last error with its code, the sample and
+     * analyte it names and when (ADR 032), beside `value`, which keeps the text it always was.
+     */
+    error: labLastError.nullable().optional(),
+  }),
 });
 export const settingSaved = settingResponse.extend({ status: z.literal('success') });
 

@@ -302,7 +302,8 @@ describe('POST /api/lab/hl7', () => {
     const lastError = await readSetting(t.db, 'synevo_last_error_message');
     // For the administrator: the code, the sample and the analyte (the web says it in Polish);
     // the ACK's own text, kept as the detail, names fields only.
-    expect(lastError.value).toMatchObject({
+    expect(lastError.value).toBe('OBX 2: OBX-5 not a number');
+    expect(lastError.error).toMatchObject({
       code: 'not_a_number',
       params: { probe_code: sample.code, analyte: 'ast', field: 'OBX-5' },
       detail: 'OBX 2: OBX-5 not a number',

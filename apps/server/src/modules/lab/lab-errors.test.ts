@@ -59,7 +59,7 @@ async function detail(id: number, token = admin.session.token) {
   return res.json<ProbeDetail>();
 }
 
-const lastError = async () => (await readSetting(t.db, 'synevo_last_error_message')).value;
+const lastError = async () => (await readSetting(t.db, 'synevo_last_error_message')).error;
 
 describe('a refused message names the sample and the analyte', () => {
   it("stores the code and parameters, says so on every sample it named, and until the sample's results arrive", async () => {

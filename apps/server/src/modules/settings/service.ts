@@ -28,6 +28,8 @@ export interface StoredSetting<N extends Readable = Readable> {
   value: SettingValues[N];
   /** 0 while nothing was saved. */
   version: number;
+  /** The laboratory's last error in its structured form (synevo_last_error_message only). */
+  error?: LabLastError | null;
 }
 
 /** Saving a secret without a key to seal it with (PostgreSQL without PORTAL_SECRET_KEY). */
@@ -55,7 +57,8 @@ function present(name: WritableSettingName, row: Row | undefined): SettingValues
 export async function readSetting(db: Database, name: string): Promise<StoredSetting> {
   if (name === SYNEVO_LAST_ERROR) {
     const row = await rowOf(db, name);
-    return { value: lastErrorOf(row?.value), version: row?.version ?? 0 };
+    const error = lastErrorOf(row?.value);
+    return { value: error?.detail ?? null, version: row?.version ?? 0, error };
   }
   if (!isWritable(name)) throw notFound();
   const row = await rowOf(db, name);

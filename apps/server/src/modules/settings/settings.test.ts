@@ -28,7 +28,7 @@ const post = (name: string, body: unknown, token = admin.session.token) =>
   t.request('POST', `/api/settings/${name}`, { token, body });
 
 interface Setting<T = unknown> {
-  data: { value: T; version: number };
+  data: { value: T; version: number; error?: unknown };
 }
 
 describe('reading settings', () => {
@@ -357,7 +357,7 @@ describe('the laboratory password', () => {
 describe('the laboratory connector’s last error', () => {
   it('is null until recorded, then its code, sample, analyte and the ACK text (ADR 032)', async () => {
     expect((await get('synevo_last_error_message')).json()).toEqual({
-      data: { value: null, version: 0 },
+      data: { value: null, version: 0, error: null },
     });
     await recordSynevoError(t.db, {
       code: 'not_a_number',
@@ -365,7 +365,10 @@ describe('the laboratory connector’s last error', () => {
       detail: 'OBX 1: OBX-5 not a number',
       control_id: 'MSG-1',
     });
-    const value = (await get('synevo_last_error_message')).json<Setting>().data.value;
+    const answer = (await get('synevo_last_error_message')).json<Setting>().data;
+    // `value` stays the text it always was; `error` carries the code and what it names.
+    expect(answer.value).toBe('OBX 1: OBX-5 not a number');
+    const value = answer.error;
     expect(value).toMatchObject({
       code: 'not_a_number',
       params: { probe_code: 'KAR-01-0001', analyte: 'alt', field: 'OBX-5' },
@@ -378,7 +381,7 @@ describe('the laboratory connector’s last error', () => {
       .update(settings)
       .set({ value: { message: 'Błąd logowania do laboratorium' } })
       .where(eq(settings.key, 'synevo_last_error_message'));
-    expect((await get('synevo_last_error_message')).json<Setting>().data.value).toEqual({
+    expect((await get('synevo_last_error_message')).json<Setting>().data.error).toEqual({
       code: null,
       params: {},
       detail: 'Błąd logowania do laboratorium',

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SettingValues, WritableSettingName } from '@portal/shared';
+import type { LabLastError, SettingValues, WritableSettingName } from '@portal/shared';
 import { queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
 
@@ -7,6 +7,8 @@ import { api } from '../../lib/api-client';
 export interface StoredSetting<N extends keyof SettingValues> {
   value: SettingValues[N];
   version: number;
+  /** The laboratory's last error, structured (synevo_last_error_message only, ADR 032). */
+  error?: LabLastError | null;
 }
 
 function fetchSetting<N extends keyof SettingValues>(name: N, signal?: AbortSignal) {

@@ -56,7 +56,7 @@ function useLastErrorToast() {
   const { t } = useTranslation();
   const lastError = useSetting('synevo_last_error_message');
   const labErrorText = useLabErrorText();
-  const stored = lastError.data?.value;
+  const stored = lastError.data?.error;
   const said = stored ? labErrorText(stored) : null;
   const message =
     stored && said
