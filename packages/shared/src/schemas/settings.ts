@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { STRING_MAX } from '../constants.js';
 import { phoneField, text } from '../validation.js';
 import { labLastError } from './laboratory.js';
-import type { LabLastError } from './laboratory.js';
 
 /**
  * Typed settings (docs/api-conventions.md "Settings", ADR 010): one zod schema per key, the value a
