@@ -52,10 +52,15 @@ export const daySlot = z.object({
 });
 export type DaySlot = z.infer<typeof daySlot>;
 /**
- * Every open slot of the day, booked or free (none on weekends, past and blocked days), and
- * every live visit of the day outside them, marked `closed`; ordered by time.
+ * Every open slot of the day, booked or free (none on weekends, past and blocked days), as the
+ * API has always answered them; beside them, in `closed_visits`, every live visit of the day
+ * outside them (blocked after it was booked, or past), marked `closed`; both ordered by time.
+ * Left out when there is none, so the usual answer is the contract's `{data}` alone.
  */
-export const slotsResponse = z.object({ data: z.array(daySlot) });
+export const slotsResponse = z.object({
+  data: z.array(daySlot),
+  closed_visits: z.array(daySlot).optional(),
+});
 export type SlotsResponse = z.infer<typeof slotsResponse>;
 
 /**

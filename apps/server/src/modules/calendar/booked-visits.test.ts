@@ -90,12 +90,14 @@ describe('blocking hours that hold booked visits', () => {
     expect(done.statusCode, done.body).toBe(201);
     expect(await rulesOf(day)).toHaveLength(1);
 
-    // The visit stays booked and visible in the day's slots, marked closed; nothing is free.
+    // The visit stays booked and visible beside the day's slots, marked closed; the open slots
+    // are none, as for every blocked day.
     const slots = await t.request('GET', `/api/units/${unit.id}/slots`, {
       ...asAdmin(),
       query: { date: day },
     });
-    expect(slots.json<SlotsResponse>().data).toEqual([
+    expect(slots.json<SlotsResponse>().data).toEqual([]);
+    expect(slots.json<SlotsResponse>().closed_visits).toEqual([
       {
         started_at: '10:00:00',
         ended_at: '10:30:00',

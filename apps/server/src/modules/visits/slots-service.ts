@@ -64,7 +64,7 @@ const withSeconds = (time: string) => (time.length === 5 ? `${time}:00` : time);
 
 /**
  * Every open slot of a unit's day with the live visit in it (docs/api-conventions.md "Slots"), and
- * the live visits outside open slots marked `closed`. Three short queries, sent together: the
+ * apart, in `closed_visits`, the live visits outside open slots, marked `closed`. Three short queries, sent together: the
  * setting, the unit with the day's rules, the day's visits.
  */
 export async function unitDaySlots(
@@ -120,10 +120,8 @@ export async function unitDaySlots(
       },
       closed: true as const,
     }));
-  if (outside.length === 0) return { data };
-  return {
-    data: [...data, ...outside].sort((a, b) => a.started_at.localeCompare(b.started_at)),
-  };
+  // Apart from `data`, which keeps the open slots only (a blocked day's is empty, ADR 024).
+  return outside.length === 0 ? { data } : { data, closed_visits: outside };
 }
 
 /**

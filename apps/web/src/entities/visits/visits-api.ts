@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   DaySlot,
+  SlotsResponse,
   SuccessResponse,
   Visit,
   VisitBody,
@@ -33,13 +34,19 @@ export function useVisitWindow(patientId: number) {
   });
 }
 
-/** Every open slot of a unit's day, booked or free; waits for a day to be chosen. */
+/**
+ * Every open slot of a unit's day, booked or free, and the day's visits in hours closed since
+ * they were booked (shown, never hidden: ADR 041), in time order; waits for a day to be chosen.
+ */
 export function useSlots(unitId: number, date: string | null) {
   return useQuery({
     queryKey: queryKeys.unitSlots(unitId, date),
     queryFn: ({ signal }) =>
-      api.request<{ data: DaySlot[] }>(`/units/${unitId}/slots`, { query: { date }, signal }),
-    select: (answer) => answer.data,
+      api.request<SlotsResponse>(`/units/${unitId}/slots`, { query: { date }, signal }),
+    select: (answer): DaySlot[] =>
+      [...answer.data, ...(answer.closed_visits ?? [])].sort((a, b) =>
+        a.started_at.localeCompare(b.started_at),
+      ),
     enabled: date !== null,
   });
 }
