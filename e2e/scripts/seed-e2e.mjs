@@ -90,7 +90,7 @@ try {
         email: null,
         weight: 80,
         height: 178,
-        project_number: `FDC-E2E-SEED-${serial}`,
+        project_number: `FDC-E2E-SEED-${born.year}-${serial}`,
         doctor_id: doctor.id,
         unit_id: unit.id,
         acceptance: true,
