@@ -191,7 +191,8 @@ describe('matching a result to a sample', () => {
           eq(auditEntries.entity_id, String(sample.id)),
           eq(auditEntries.column_name, 'alt'),
         ),
-      );
+      )
+      .orderBy(auditEntries.id);
     expect(probeAudit.at(-1)).toMatchObject({ user_id: admin.session.user.id, new_value: '200' });
   });
 
@@ -393,7 +394,8 @@ describe('matching with the laboratory patient beside the sample patient (issue 
           eq(auditEntries.entity_id, String(sample.id)),
           eq(auditEntries.column_name, 'alt'),
         ),
-      );
+      )
+      .orderBy(auditEntries.id);
     expect(probeAudit.at(-1)).toMatchObject({
       user_id: admin.session.user.id,
       old_value: '30',
