@@ -48,8 +48,6 @@ export const validationMessages = {
     // ADR 041.
     project_number_taken:
       'Ten numer projektu ma już inny uczestnik badania (wielkość liter, spacje i polskie znaki nie mają znaczenia)',
-    carrier_unfit_material:
-      'Ten rodzaj pojemnika nie jest przeznaczony do wybranego rodzaju materiału: potwierdź, że to zamierzone',
   },
   en: {
     required: 'This field is required',
@@ -89,8 +87,6 @@ export const validationMessages = {
     not_valid: 'A report needs at least two columns',
     project_number_taken:
       'Another participant of the study already has this project number (letter case, spaces and accents do not count)',
-    carrier_unfit_material:
-      'This container type is not meant for the chosen material: confirm that it is intended',
   },
 } as const;
 

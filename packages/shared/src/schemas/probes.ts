@@ -63,12 +63,6 @@ export const probeBody = z.object({
    * patient, only with `collect_place: "home"` (422 `invalid` otherwise, checked on the server).
    */
   probe_set_kit_id: idField().nullish(),
-  /**
-   * The nurse confirmed a carrier that is not meant for the material (a DBS card with venous
-   * blood, ADR 041); without it such a sample is refused, 422 `carrier_unfit_material` on
-   * `carrier_id`.
-   */
-  carrier_unfit_confirmed: z.boolean({ error: 'invalid' }).optional(),
 });
 export type ProbeBody = z.infer<typeof probeBody>;
 export type ProbeBodyInput = z.input<typeof probeBody>;
@@ -202,7 +196,7 @@ export type Carrier = z.infer<typeof carrier>;
 
 /**
  * Whether a carrier is meant for a material (ADR 041): the one rule the sample dialog asks
- * about and the server holds to (`carrier_unfit_material` unless confirmed).
+ * about before it saves (the API takes what it is sent; the audit trail shows it).
  */
 export function carrierFitsMaterial(
   carrier: { materials: readonly string[] },

@@ -77,7 +77,7 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       schema: {
         tags,
         summary:
-          'Creates a sample with its number built from the saved configuration: 409 patient_deleted; 422 on an unknown visit, medicine or carrier, a future date, or carrier_unfit_material for a carrier not meant for the material unless carrier_unfit_confirmed (ADR 041)',
+          'Creates a sample with its number built from the saved configuration: 409 patient_deleted; 422 on an unknown visit, medicine or carrier, a future date',
         body: probeBody,
         response: {
           201: probeCreated,

@@ -1,9 +1,4 @@
-import {
-  carrierFitsMaterial,
-  settingWithDefaults,
-  suffixedProbeCode,
-  warsawToday,
-} from '@portal/shared';
+import { settingWithDefaults, suffixedProbeCode, warsawToday } from '@portal/shared';
 import type { Carrier, Probe, ProbeBody, ProbeDetail } from '@portal/shared';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -111,14 +106,8 @@ async function checkProbeBody(db: Queryable, body: ProbeBody, today: string): Pr
   const errors: Record<string, string[]> = {};
   if (visit.length === 0) errors.visit_id = ['invalid'];
   if (foundMedicines.length !== medicineIds.length) errors.medicine_ids = ['invalid'];
+  // A carrier not meant for the material is asked about in the dialog, not refused (ADR 041).
   if (carrier.length === 0) errors.carrier_id = ['invalid'];
-  // A carrier not meant for the material (a DBS card with venous blood) only when the nurse
-  // confirmed it (ADR 041).
-  else if (
-    !carrierFitsMaterial(carrier[0]!, body.type_of_material) &&
-    !body.carrier_unfit_confirmed
-  )
-    errors.carrier_id = ['carrier_unfit_material'];
   // A kit is sent home: a sample drawn in the clinic was not drawn with one.
   if (kit.length === 0 || (body.probe_set_kit_id && body.collect_place !== 'home'))
     errors.probe_set_kit_id = ['invalid'];

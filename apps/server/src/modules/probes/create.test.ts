@@ -140,37 +140,20 @@ describe('carriers and the order link', () => {
     expect(byName.get('Probówka EDTA')?.materials).toEqual(['venous', 'capillary']);
   });
 
-  it('refuses a DBS card with venous blood unless the nurse confirmed it (ADR 041)', async () => {
+  it('takes a DBS card with venous blood as sent: the dialog asks, the API does not refuse (ADR 041)', async () => {
     const [dbs] = await t.db
       .select({ id: carriers.id })
       .from(carriers)
       .where(eq(carriers.name, 'Karta DBS (sucha kropla krwi)'));
     const patient = await registerPatient(t, doctor);
-    const refused = await create(patient.id, { carrier_id: dbs!.id, type_of_material: 'venous' });
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({
-      status: 'validation_error',
-      errors: {
-        carrier_id: [
-          'Ten rodzaj pojemnika nie jest przeznaczony do wybranego rodzaju materiału: potwierdź, że to zamierzone',
-        ],
-      },
-    });
-    expect(
-      await t.db.select({ id: probes.id }).from(probes).where(eq(probes.patient_id, patient.id)),
-    ).toEqual([]);
     const capillary = await create(patient.id, {
       carrier_id: dbs!.id,
       type_of_material: 'capillary',
     });
     expect(capillary.statusCode, capillary.body).toBe(201);
-    const confirmed = await create(patient.id, {
-      carrier_id: dbs!.id,
-      type_of_material: 'venous',
-      carrier_unfit_confirmed: true,
-    });
-    expect(confirmed.statusCode, confirmed.body).toBe(201);
-    expect(confirmed.json<{ probe: Probe }>().probe).toMatchObject({
+    const venous = await create(patient.id, { carrier_id: dbs!.id, type_of_material: 'venous' });
+    expect(venous.statusCode, venous.body).toBe(201);
+    expect(venous.json<{ probe: Probe }>().probe).toMatchObject({
       type_of_material: 'venous',
       carrier: { id: dbs!.id },
     });

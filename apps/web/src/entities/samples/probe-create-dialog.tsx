@@ -156,7 +156,7 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
         detail: t('samples.form.unfitDetail'),
         confirmLabel: t('samples.form.unfitConfirm'),
         cancelLabel: t('common.cancel'),
-        onConfirm: () => send({ ...result.data, carrier_unfit_confirmed: true }),
+        onConfirm: () => send(result.data),
       });
       return;
     }
