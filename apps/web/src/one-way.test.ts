@@ -30,6 +30,11 @@ function where(pattern: RegExp, except: (path: string) => boolean = () => false)
     );
 }
 
+/** The files with a line matching `pattern`, sorted. */
+function filesWhere(pattern: RegExp, except?: (path: string) => boolean): string[] {
+  return [...new Set(where(pattern, except).map((at) => at.slice(0, at.lastIndexOf(':'))))].sort();
+}
+
 describe('one way to do each thing', () => {
   it.each([
     'ordinalKey',
@@ -58,5 +63,17 @@ describe('one way to do each thing', () => {
 
   it('edits forms with useZodForm, not a second form state', () => {
     expect(where(/from '@mantine\/form'|from 'react-hook-form'/)).toEqual([]);
+    // A form checks with the shared schema through the hook; the wizard's reducer is the one
+    // other caller, and it translates with the hook's translateCodes (ADR 013).
+    expect(
+      filesWhere(/validateWith\(/, (path) => path === join('lib', 'form-validation.ts')),
+    ).toEqual([
+      join('features', 'patients', 'wizard', 'patient-wizard.tsx'),
+      join('lib', 'use-zod-form.ts'),
+    ]);
+  });
+
+  it('translates form message codes in one place', () => {
+    expect(filesWhere(/t\(`validation\.\$\{/)).toEqual([join('lib', 'use-zod-form.ts')]);
   });
 });

@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { ValidationCode } from '@portal/shared';
 import type { z } from 'zod';
 import { validateWith } from './form-validation';
 
@@ -16,16 +18,55 @@ function valueOf(input: unknown): unknown {
 }
 
 /**
+ * Message codes in the user's language (`validation.<code>` of the shared catalogue); `message`
+ * may word a field's code its own way (a waybill's malformed number). The one translation of
+ * form codes: the hook uses it, and so does the patient wizard (ADR 013).
+ */
+export function translateCodes(
+  t: TFunction,
+  codes: Record<string, string>,
+  message?: (field: string, code: string) => string | undefined,
+): Record<string, string> {
+  const translated: Record<string, string> = {};
+  for (const [field, code] of Object.entries(codes)) {
+    translated[field] = message?.(field, code) ?? t(`validation.${code}` as 'validation.invalid');
+  }
+  return translated;
+}
+
+/**
+ * Messages under the inputs that hold them: a list's message (`medicine_ids.0`, from the schema
+ * or a 422) belongs under the list's input; the first message of an input wins.
+ */
+export function errorsByInput(errors: Record<string, string>, inputs: object) {
+  const result: Record<string, string> = {};
+  for (const [key, message] of Object.entries(errors)) {
+    const input = key in inputs ? key : (key.split('.')[0] ?? key);
+    result[input] ??= message;
+  }
+  return result;
+}
+
+interface ZodFormOptions<V> {
+  /** The request built from what the inputs hold, when the two differ. */
+  toBody?: (values: V) => unknown;
+  /** Rules the schema cannot judge (a day in the future in Warsaw): codes by field. */
+  check?: (values: V) => Partial<Record<string, ValidationCode>>;
+  /** A field's own wording of a code; the shared catalogue otherwise. */
+  message?: (field: string, code: string) => string | undefined;
+}
+
+/**
  * A small form state for Mantine inputs, validated with a shared zod schema: the one form style of
  * the web app (ADR 013). Messages come from the shared catalogue (client side) or from the
  * server's 422 answer (already translated). `toBody` builds the request from what the inputs hold
  * when the two differ (an emptied number input holds ''; ids the form does not show), so that the
  * schema the server parses with judges exactly what will be sent.
  */
-export function useZodForm<V extends Record<string, unknown>, S extends z.ZodType>(
+export function useZodForm<V extends object, S extends z.ZodType>(
   schema: S,
-  initialValues: V,
-  { toBody }: { toBody?: (values: V) => unknown } = {},
+  initialValues: V | (() => V),
+  { toBody, check, message }: ZodFormOptions<V> = {},
 ) {
   const { t } = useTranslation();
   const [values, setValues] = useState<V>(initialValues);
@@ -33,15 +74,11 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
 
   const setFieldValue = useCallback(<K extends Extract<keyof V, string>>(name: K, value: V[K]) => {
     setValues((previous) => ({ ...previous, [name]: value }));
-    // A list's messages sit under `name.index.field`: changing the list clears them too.
     setErrors((previous) => {
-      const stale = Object.keys(previous).filter(
-        (key) => key === name || key.startsWith(`${name}.`),
-      );
-      if (stale.length === 0) return previous;
-      const next: Record<string, string | undefined> = { ...previous };
-      for (const key of stale) delete next[key];
-      return next as Errors<V>;
+      if (!(name in previous)) return previous;
+      const next: Errors<V> = { ...previous };
+      delete next[name];
+      return next;
     });
   }, []);
 
@@ -53,9 +90,14 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
     };
   }
 
-  /** Field errors from the server; unknown fields are ignored by the inputs. */
+  /** Field errors from the server (already translated), each under its input. */
   function setServerErrors(fieldErrors: Record<string, string>) {
-    setErrors(fieldErrors);
+    setErrors(errorsByInput(fieldErrors, values));
+  }
+
+  /** A message of the screen's own under one input (a refusal the schema cannot know). */
+  function setFieldError(name: Extract<keyof V, string>, text: string | undefined) {
+    setErrors((previous) => ({ ...previous, [name]: text }));
   }
 
   /** `onInvalid` runs when the client-side check refuses (a toast, for example). */
@@ -63,12 +105,12 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
     return (event?: FormEvent) => {
       event?.preventDefault();
       const result = validateWith(schema, toBody ? toBody(values) : values);
-      if (!result.ok) {
-        const translated: Record<string, string> = {};
-        for (const [field, code] of Object.entries(result.codes)) {
-          translated[field] = t(`validation.${code}`);
-        }
-        setErrors(translated);
+      const codes: Record<string, string> = result.ok ? {} : { ...result.codes };
+      for (const [field, code] of Object.entries(check?.(values) ?? {})) {
+        if (code) codes[field] ??= code;
+      }
+      if (!result.ok || Object.keys(codes).length > 0) {
+        setErrors(errorsByInput(translateCodes(t, codes, message), values));
         onInvalid?.();
         return;
       }
@@ -82,5 +124,14 @@ export function useZodForm<V extends Record<string, unknown>, S extends z.ZodTyp
     setErrors({});
   }
 
-  return { values, errors, setFieldValue, getInputProps, setServerErrors, onSubmit, reset };
+  return {
+    values,
+    errors,
+    setFieldValue,
+    getInputProps,
+    setServerErrors,
+    setFieldError,
+    onSubmit,
+    reset,
+  };
 }

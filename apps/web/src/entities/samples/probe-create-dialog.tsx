@@ -16,8 +16,6 @@ import {
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCalendar } from '@tabler/icons-react';
-import { useState } from 'react';
-import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   COLLECT_PLACES,
@@ -35,10 +33,10 @@ import { FormModal } from '../../components/form-modal';
 import { LocalizedDates } from '../../components/localized-dates';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
-import { validateWith } from '../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
+import { useZodForm } from '../../lib/use-zod-form';
 import { acceptedKits, initialProbeForm, parseTypedDay, probeBodyFrom } from './probe-form';
 import type { ProbeFormValues } from './probe-form';
 import { usePatientProbeSets } from '../kit-orders/probe-sets-api';
@@ -56,20 +54,8 @@ type TextField =
   | 'patient_address_postcode'
   | 'patient_address_city';
 
-type FieldErrors = Partial<Record<keyof ProbeFormValues, string>>;
-
-/** How long the form rests before the number preview is asked again (spec: on every change). */
+/** How long the form rests before the number preview is asked again (on every change). */
 const PREVIEW_DEBOUNCE_MS = 300;
-
-/** A 422's fields may name list items (`medicine_ids.0`): the input is the list's. */
-function byInput(errors: Record<string, string>): FieldErrors {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    const field = key.split('.')[0] ?? key;
-    result[field] ??= message;
-  }
-  return result;
-}
 
 /**
  * "Wyślij próbkę do analizy" (docs/product-rules.md "Validation"): the required fields with their
@@ -92,10 +78,15 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
   const { t } = useTranslation();
   const session = useSession();
   const today = warsawToday();
-  const [values, setValues] = useState<ProbeFormValues>(() =>
-    initialProbeForm(patient, session?.user),
-  );
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useZodForm(probeBody, () => initialProbeForm(patient, session?.user), {
+    toBody: (values: ProbeFormValues) => probeBodyFrom(patient.id, values),
+    // A sample is not drawn tomorrow; "today" is Warsaw's (docs/product-rules.md "Dates and times").
+    check: (values) =>
+      values.date_of_sample && values.date_of_sample > today
+        ? { date_of_sample: 'future_date' }
+        : {},
+  });
+  const { values, errors } = form;
   const medicines = useMedicines();
   const carriers = useProbeCarriers();
   const visits = usePatientVisits(patient.id);
@@ -112,56 +103,30 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
   const [previewBody] = useDebouncedValue(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
   const preview = useProbeCodePreview(patient.id, previewBody);
 
-  function set<K extends keyof ProbeFormValues>(field: K, value: ProbeFormValues[K]) {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    setErrors((previous) => {
-      if (!(field in previous)) return previous;
-      const next = { ...previous };
-      delete next[field];
-      return next;
-    });
-  }
+  const set = form.setFieldValue;
+  const text = (field: TextField) => ({ ...form.getInputProps(field), required: true });
 
-  const text = (field: TextField) => ({
-    value: values[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.currentTarget.value),
-    error: errors[field],
-    required: true,
-  });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const result = validateWith(probeBody, body);
-    const codes: Record<string, string> = result.ok ? {} : { ...result.codes };
-    if (values.date_of_sample && values.date_of_sample > today) {
-      codes.date_of_sample ??= 'future_date';
-    }
-    if (!result.ok || Object.keys(codes).length > 0) {
-      const translated: Record<string, string> = {};
-      for (const [field, code] of Object.entries(codes)) {
-        translated[field] = t(`validation.${code}` as 'validation.required');
+  const submit = form.onSubmit(
+    (data: ProbeBody) => {
+      // A carrier not meant for the material (a DBS card with venous blood) is asked about
+      // first; the API takes the body as sent (ADR 041).
+      if (unfitCarrier) {
+        confirmAction({
+          question: t('samples.form.unfitQuestion', {
+            carrier: unfitCarrier.name,
+            material: t(`probe.material.${values.type_of_material}`),
+          }),
+          detail: t('samples.form.unfitDetail'),
+          confirmLabel: t('samples.form.unfitConfirm'),
+          cancelLabel: t('common.cancel'),
+          onConfirm: () => send(data),
+        });
+        return;
       }
-      setErrors(byInput(translated));
-      notifyError(t('common.validationError'));
-      return;
-    }
-    // A carrier not meant for the material (a DBS card with venous blood) is asked about
-    // first; the server takes it only with the confirmation (ADR 041).
-    if (unfitCarrier) {
-      confirmAction({
-        question: t('samples.form.unfitQuestion', {
-          carrier: unfitCarrier.name,
-          material: t(`probe.material.${values.type_of_material}`),
-        }),
-        detail: t('samples.form.unfitDetail'),
-        confirmLabel: t('samples.form.unfitConfirm'),
-        cancelLabel: t('common.cancel'),
-        onConfirm: () => send(result.data),
-      });
-      return;
-    }
-    send(result.data);
-  }
+      send(data);
+    },
+    () => notifyError(t('common.validationError')),
+  );
 
   function send(data: ProbeBody) {
     create.mutate(data, {
@@ -171,7 +136,7 @@ function ProbeCreateForm({ patient, onClose }: { patient: PatientDetail; onClose
       },
       onError: (error) => {
         if (isApiError(error) && error.httpStatus === 422) {
-          setErrors(byInput(serverFieldErrors(error)));
+          form.setServerErrors(serverFieldErrors(error));
           notifyError(t('common.validationError'));
           return;
         }

@@ -12,15 +12,14 @@ import {
 } from '@mantine/core';
 import { IconDeviceFloppy, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, kitCode, trackingBody } from '@portal/shared';
 import type { ProbeSetKit } from '@portal/shared';
 import { shipmentStatusText } from '../../entities/kit-orders/probe-set-format';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
-import { validateWith } from '../../lib/form-validation';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { useZodForm } from '../../lib/use-zod-form';
 import { orderRefusalKey } from './decision-errors';
 import { useSaveTracking } from './probe-sets-api';
 
@@ -43,32 +42,37 @@ export function KitCard({
   const { t } = useTranslation();
   const saved = kit.shipment?.tracking_code ?? '';
   const [editing, setEditing] = useState(saved === '');
-  const [code, setCode] = useState(saved);
-  const [error, setError] = useState<string | undefined>();
+  const form = useZodForm(
+    trackingBody,
+    { tracking_code: saved },
+    {
+      toBody: (values) => ({ tracking_code: values.tracking_code, version: kit.version }),
+      // A malformed number gets the waybill's own message; an empty one the common "required".
+      message: (_field, code) => (code === 'required' ? undefined : t('probeSets.kit.invalidCode')),
+    },
+  );
+  const code = form.values.tracking_code;
   const save = useSaveTracking(orderId);
   const titleId = `kit-${kit.id}-title`;
   const inputId = `kit-${kit.id}-tracking`;
   const locked = !manager || !editing;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const result = validateWith(trackingBody, { tracking_code: code, version: kit.version });
-    if (!result.ok) {
-      const field = result.codes.tracking_code;
-      setError(field === 'required' ? t('validation.required') : t('probeSets.kit.invalidCode'));
-      return;
-    }
+  const submit = form.onSubmit((body) => {
     save.mutate(
-      { kitId: kit.id, tracking_code: result.data.tracking_code, version: kit.version },
+      { kitId: kit.id, tracking_code: body.tracking_code, version: kit.version },
       {
         onSuccess: () => {
-          setCode(result.data.tracking_code);
+          form.reset({ tracking_code: body.tracking_code });
           setEditing(false);
           notifySuccess(t('common.saved'));
         },
         onError: (failure) => {
           if (isApiError(failure) && failure.httpStatus === 422) {
-            setError(serverFieldErrors(failure).tracking_code ?? t('common.validationError'));
+            const fields = serverFieldErrors(failure);
+            form.setFieldError(
+              'tracking_code',
+              fields.tracking_code ?? t('common.validationError'),
+            );
             return;
           }
           const refusal = orderRefusalKey(failure);
@@ -81,17 +85,15 @@ export function KitCard({
         },
       },
     );
-  }
+  });
 
   function unlock() {
-    setCode(saved);
-    setError(undefined);
+    form.reset({ tracking_code: saved });
     setEditing(true);
   }
 
   function cancel() {
-    setCode(saved);
-    setError(undefined);
+    form.reset({ tracking_code: saved });
     setEditing(false);
   }
 
@@ -120,11 +122,8 @@ export function KitCard({
               readOnly={locked}
               variant={locked ? 'filled' : 'default'}
               placeholder={locked ? t('probeSets.kit.noTrackingCode') : undefined}
-              onChange={(event) => {
-                setCode(event.currentTarget.value);
-                setError(undefined);
-              }}
-              error={error}
+              onChange={(event) => form.setFieldValue('tracking_code', event.currentTarget.value)}
+              error={form.errors.tracking_code}
               maxLength={200}
               autoComplete="off"
               style={{ flex: '1 1 220px' }}

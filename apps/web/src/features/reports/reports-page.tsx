@@ -5,6 +5,7 @@ import { REPORT_COLUMNS, reportColumnsInOrder } from '@portal/shared';
 import type { ReportColumn } from '@portal/shared';
 import { PageHeader } from '../../components/page-header';
 import { notifyError } from '../../lib/notify';
+import { translateCodes } from '../../lib/use-zod-form';
 import { columnsError } from './report-columns';
 import { useDownloadOdm, useDownloadReport } from './reports-api';
 
@@ -44,7 +45,7 @@ export function ReportsPage() {
               }))}
               value={columns}
               onChange={(value) => setColumns(reportColumnsInOrder(value))}
-              error={tried && problem ? t(`validation.${problem}`) : undefined}
+              error={tried && problem ? translateCodes(t, { columns: problem }).columns : undefined}
               required
               clearable
               searchable

@@ -15,6 +15,7 @@ import { SEARCH_DEBOUNCE_MS } from '@portal/shared';
 import { useCriteriaGroups, useExclusionCriteria, useMedicines } from '../../../api/lookups';
 import { PageHeader } from '../../../components/page-header';
 import { validateWith } from '../../../lib/form-validation';
+import { translateCodes } from '../../../lib/use-zod-form';
 import { hideToast, notifyError, notifyWarning } from '../../../lib/notify';
 import { usePeselStatus } from '../../../entities/patients/patients-api';
 import { InclusionStep } from './inclusion-step';
@@ -122,18 +123,10 @@ export function PatientWizard<S extends z.ZodType>(props: PatientWizardProps<S>)
   };
   const stepName = STEPS[state.step] ?? 'personal';
 
-  function translate(codes: Record<string, string>): Record<string, string> {
-    const result: Record<string, string> = {};
-    for (const [field, code] of Object.entries(codes)) {
-      result[field] = t(`validation.${code}` as 'validation.invalid');
-    }
-    return result;
-  }
-
   /** Client-side messages of the whole form (shared schema plus the live PESEL answer). */
   function formErrors(): { errors: Record<string, string>; data?: z.output<S> } {
     const result = validateWith(schema, toBody(state));
-    const errors = result.ok ? {} : translate(result.codes);
+    const errors = result.ok ? {} : translateCodes(t, result.codes);
     if (peselError) errors['personal.pesel'] ??= peselError;
     return Object.keys(errors).length || !result.ok ? { errors } : { errors, data: result.data };
   }
