@@ -45,6 +45,20 @@ describe('the repository explains itself', () => {
     expect(files.filter((file) => outside.test(file.text)).map((file) => file.path)).toEqual([]);
   });
 
+  it('speaks of the contract through docs/, not of a specification a maintainer does not have', () => {
+    // "the spec's order", "(spec: …)": say which rule instead (docs/product-rules.md "Fixed orders
+    // and words", README "Glossary"). Test files named *.spec.ts are not meant.
+    const word = 'spec';
+    const spec = new RegExp(
+      `\\bthe ${word}\\b|\\b${word}['’]s\\b|\\(${word}\\b|\\b${word} (message|toast|order|body|options|rule|texts|extensions|defaults)\\b`,
+      'i',
+    );
+    const offending = files
+      .filter((file) => file.path !== join('docs', 'docs.test.ts') && spec.test(file.text))
+      .map((file) => file.path);
+    expect(offending).toEqual([]);
+  });
+
   it('cites only ADRs that exist', () => {
     const missing = files.flatMap((file) =>
       [...file.text.matchAll(/\bADRs? (\d{3})\b/g)]

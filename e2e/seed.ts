@@ -37,7 +37,7 @@ export interface E2eSeed {
   // ---- end of data import ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
-  /** A patient with one past, unrecorded visit (the visit card spec records it). */
+  /** A patient with one past, unrecorded visit (the visit card's test records it). */
   recorded: { patient_id: number; visit_id: number; date: string };
   /** A patient whose only visit was 60 days ago: visit 2's window has closed. */
   overdue: { patient_id: number; visit_id: number; date: string };
@@ -57,11 +57,11 @@ export interface E2eSeed {
     patient_id: number;
     /** DOM - WŁO, code E2EDW0001. */
     print: { id: number; code: string };
-    /** POR - ŻYL, not yet scanned: one per attempt of the reception spec. */
+    /** POR - ŻYL, not yet scanned: one per attempt of the reception test. */
     reception: { id: number; code: string }[];
   };
   /**
-   * The probes list spec's samples (E2E-PL-001…004): today's and two older ones of this unit's
+   * The probes list test's samples (E2E-PL-001…004): today's and two older ones of this unit's
    * patients, and one of a patient of another unit.
    */
   probeList: {

@@ -48,9 +48,10 @@ function fromPlaywright(report) {
   return totals;
 }
 
-function readLane(spec) {
-  const eq = spec.indexOf('=');
-  const [lane, file] = eq > 0 ? [spec.slice(0, eq), spec.slice(eq + 1)] : [spec, spec];
+function readLane(argument) {
+  const eq = argument.indexOf('=');
+  const [lane, file] =
+    eq > 0 ? [argument.slice(0, eq), argument.slice(eq + 1)] : [argument, argument];
   try {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     const totals =

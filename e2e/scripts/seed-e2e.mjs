@@ -130,7 +130,7 @@ try {
 
   // --- the visit of today (ADR 045) ---
   // Per screen size a patient whose only visit is today and has begun: from midnight, and to 23:59
-  // so that it is under way whenever the spec runs (booking refuses a begun slot).
+  // so that it is under way whenever the test runs (booking refuses a begun slot).
   const todayVisit = async (firstname, serial, startedAt) => {
     const born = { year: 1970, month: 1, day: 15 };
     const owner = await patient(firstname, 'Dzisiejszy', born, serial);
@@ -250,8 +250,8 @@ try {
   // --- end of sample detail (issue 10) ---
 
   // --- labels and reception (issue 10) ---
-  // A patient with samples written directly (the creation dialog is another spec's): one to
-  // print labels of, and one per attempt of the reception spec (a retry scans a fresh one).
+  // A patient with samples written directly (the creation dialog is another test's): one to
+  // print labels of, and one per attempt of the reception test (a retry scans a fresh one).
   const labelled = await patient('Lucjan', 'Etykietowy', { year: 1966, month: 5, day: 9 }, 713);
   const [firstCarrier] = await db
     .select({ id: sql`min(${carriers.id})`.mapWith(Number) })
@@ -291,7 +291,7 @@ try {
   // --- probes list (issue 10) ---
   // Samples for e2e/tests/probes-list.spec.ts: three of this unit's patients (one created now,
   // two days ago) and one of a patient of another unit, which this unit's doctor never sees.
-  // Written directly: only the list is under test. Numbers start E2E-PL, so the spec can search
+  // Written directly: only the list is under test. Numbers start E2E-PL, so the test can search
   // them apart from samples other specs create.
   const otherUnit = await createUnit(db, {
     name: 'Poradnia E2E próbek',
@@ -405,7 +405,7 @@ try {
 
   // ---- unmatched laboratory results (issue 12, unmatched.spec.ts) ----
   // A man's two collected samples (one per screen size) and, per screen size, two results the
-  // laboratory sent for codes no sample has: one the spec matches to the sample, one it discards.
+  // laboratory sent for codes no sample has: one the test matches to the sample, one it discards.
   const labPatient = await patient(
     'Ludwik',
     'Laboratoryjny',

@@ -77,7 +77,7 @@ test.describe('Kalendarz jednostki', () => {
     await chooseDay(page, monday, 'poniedziałek');
     await expect(page.getByText('Brak reguł w tym dniu')).toBeVisible();
 
-    // A rule whose end is before its start: the spec's words under "Do", nothing saved.
+    // A rule whose end is before its start: the fixed words under "Do", nothing saved.
     await page.getByRole('button', { name: 'Dodaj regułę' }).click();
     const dialog = page.getByRole('dialog', { name: 'Dodaj regułę' });
     await expect(dialog).toBeVisible();

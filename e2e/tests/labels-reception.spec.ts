@@ -119,7 +119,7 @@ test.describe('Drukuj etykiety', () => {
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
-  test("shows the spec's alerts for each printer problem", async ({ page, request }) => {
+  test('shows the fixed alerts for each printer problem', async ({ page, request }) => {
     const printer: FakePrinter = {
       defaultDevice: DEVICE,
       status: PAUSED_NO_PAPER,

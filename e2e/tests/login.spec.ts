@@ -3,7 +3,7 @@ import { expect, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 
 test.describe('Logowanie', () => {
-  test('wrong password shows the spec toast and stays on the login screen', async ({ page }) => {
+  test('wrong password shows the fixed toast and stays on the login screen', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
     await expectAccessible(page, 'logowanie');

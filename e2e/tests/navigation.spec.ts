@@ -84,7 +84,7 @@ for (const size of ['narrow', 'phone'] as const) {
       await page.setViewportSize(SIZES[size]);
       await expectNoSidewaysScroll(page);
       const { bar, rest } = await narrowEntries(page);
-      // The spec's bottom bar: doctors, patients, units; "Więcej" holds the rest.
+      // The phone's bottom bar: doctors, patients, units; "Więcej" holds the rest.
       expect(bar).toEqual(['Lekarze', 'Pacjenci', 'Jednostki']);
       expect([...bar, ...rest].sort()).toEqual(
         desktop.filter((name) => name !== 'Zmień hasło').sort(),

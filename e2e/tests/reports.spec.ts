@@ -41,7 +41,7 @@ test('reports: the column rules, then data.xlsx read back and the ODM export', a
   await expect(page.getByText(EMPTY)).toHaveCount(0);
   await expectAccessible(page, 'raporty: jedna kolumna');
 
-  // Chosen second, written first: the file keeps the spec's order.
+  // Chosen second, written first: the file keeps the fixed order.
   await choose(page, 'Numer pacjenta');
   await expect(page.getByText(NOT_VALID)).toHaveCount(0);
   const [report] = await Promise.all([

@@ -48,7 +48,7 @@ test.describe('Karta pacjenta: próbki', () => {
 
     await page.getByRole('button', { name: 'Dodaj próbkę' }).click();
     await expect(dialog(page)).toBeVisible();
-    // The spec's defaults and what the card and the session already know.
+    // The fixed defaults and what the card and the session already know.
     await expect(dialog(page).getByRole('checkbox', { name: 'CITO (pilne)' })).toBeChecked();
     await expect(dialog(page).getByRole('radio', { name: 'Biochemia' })).toBeChecked();
     await expect(dialog(page).getByRole('radio', { name: 'Żylna' })).toBeChecked();

@@ -57,7 +57,7 @@ test.describe('Układ na telefonie (poniżej 1280 px)', () => {
     await expectAccessible(page, 'lekarze (telefon)');
     await expect(bar.getByRole('link', { name: 'Jednostki', exact: true })).toBeVisible();
     await expect(bar.getByRole('button', { name: 'Więcej' })).toBeVisible();
-    // The spec's bar: doctors, patients, units; administrators only in the desktop menu.
+    // The phone's bar: doctors, patients, units; administrators only in the desktop menu.
     await expect(bar.getByRole('link', { name: 'Administratorzy' })).toHaveCount(0);
     const box = await bar.boundingBox();
     expect(box).not.toBeNull();

@@ -65,7 +65,7 @@ test.describe('Jednostki', () => {
     await expect(page.getByText(SAVED)).toBeHidden({ timeout: 10_000 });
   });
 
-  test('a name longer than 255 characters is refused with the spec message', async ({ api }) => {
+  test('a name longer than 255 characters is refused with the fixed message', async ({ api }) => {
     // The dialog's input cannot take a 256th character, so the rule is checked where it lives.
     const address = {
       street: 'ul. Piotrkowska',

@@ -20,7 +20,7 @@ function codes(schema: z.ZodType, input: unknown): string[] {
 }
 
 describe('the message catalogue', () => {
-  it("carries the spec's Polish messages", () => {
+  it('carries the fixed Polish messages', () => {
     expect(validationMessages.pl).toMatchObject({
       required: 'To pole musi być wypełnione',
       too_long: 'Wartość tego pola jest za długa',

@@ -244,7 +244,7 @@ export const inclusionCriteriaSubgroups = pgTable(
       .references(() => inclusionCriteriaGroups.id),
     name: text('name').notNull(),
     description: text('description').notNull(),
-    /** Comma-separated names of the combination's medicines, as the spec's subgroup carries. */
+    /** Comma-separated names of the combination's medicines, as a subgroup answers them. */
     medicines: text('medicines').notNull(),
     doses: decimal('doses').array().notNull(),
     is_fixed_dose: smallint('is_fixed_dose').notNull(),

@@ -1,6 +1,6 @@
 /**
  * Business refusals raised by services. The error handler turns them into the HTTP code that
- * names them, with the spec's word in `status`; services never see HTTP.
+ * names them, with the contract's word in `status`; services never see HTTP.
  */
 export class AppError extends Error {
   constructor(

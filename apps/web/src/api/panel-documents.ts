@@ -2,7 +2,7 @@ import { documentRefType } from '@portal/shared';
 import type { DocumentPanel, FileSaved, PanelDocument, PanelDocumentList } from '@portal/shared';
 import { api } from '../lib/api-client';
 
-/** A panel's documents, newest first (`GET /api/settings/documents/{panel}`, spec: data.data). */
+/** A panel's documents, newest first (`GET /api/settings/documents/{panel}`, as `data.data`). */
 export function fetchPanelDocuments(
   panel: DocumentPanel,
   signal?: AbortSignal,

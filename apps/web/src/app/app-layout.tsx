@@ -128,7 +128,7 @@ function BarLink({
 }
 
 /**
- * A submenu (spec: settings), opened while one of its screens is shown. A real button with
+ * A submenu (settings), opened while one of its screens is shown. A real button with
  * aria-expanded: Mantine's NavLink with children renders a link without href, which the
  * keyboard cannot reach.
  */
@@ -232,7 +232,7 @@ function AccountLinks({ onLogout }: { onLogout: () => void }) {
 }
 
 /**
- * Below 1280 px (a phone, a tablet, a narrow window) the bottom bar holds the spec's entries and
+ * Below 1280 px (a phone, a tablet, a narrow window) the bottom bar holds the phone's entries and
  * "Więcej", which opens this drawer with every other entry the user may use, change password and
  * logout (ADR 039). Mantine's Drawer traps the focus, closes on Escape and gives the focus back
  * to the button that opened it.

@@ -11,7 +11,7 @@ const DOCTOR: Permission[] = [...ROLE_PERMISSIONS.doctor];
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
 
 describe('menu', () => {
-  it('shows administrators every screen, in the spec order', () => {
+  it('shows administrators every screen, in the fixed order', () => {
     expect(paths(ADMIN)).toEqual([
       '/doctors',
       '/admins',

@@ -51,16 +51,16 @@ export interface MenuItem {
     | 'nav.dataImport'
     | 'nav.reports'
     | 'nav.unmatched';
-  /** The submenu the entry sits in (spec: settings has its own), under this heading. */
+  /** The submenu the entry sits in (settings has its own), under this heading. */
   group?: 'nav.settings';
   icon: Icon;
-  /** Shown in the phone bottom bar too (spec: doctors, patients, units). */
+  /** Shown in the phone bottom bar too (doctors, patients, units). */
   mobile: boolean;
   /** The permission the item's screen needs; the server would refuse the user without it. */
   permission: Permission;
 }
 
-/** Only entries whose screens exist yet; the spec's order. */
+/** The menu in its fixed order (docs/product-rules.md "Fixed orders and words"). */
 export const MENU_ITEMS: readonly MenuItem[] = [
   {
     path: '/doctors',

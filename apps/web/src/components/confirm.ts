@@ -2,9 +2,9 @@ import { modals } from '@mantine/modals';
 import { i18n } from '../i18n/i18n';
 
 /**
- * A yes/no question (spec: Nie/Tak). The question is the dialog's title, so it is also the
+ * A yes/no question (Tak/Nie). The question is the dialog's title, so it is also the
  * dialog's accessible name; `detail` says what follows and becomes its description. Buttons
- * that name the action ("Generuj" / "Anuluj") replace Tak/Nie where the spec has no wording.
+ * that name the action ("Generuj" / "Anuluj") replace Tak/Nie where no wording is fixed.
  */
 export function confirmAction(options: {
   question: string;

@@ -12,7 +12,7 @@ function isOption(value: string | null): value is DateRangeOption {
 }
 
 /**
- * The lists' date filter (spec: from the beginning, yesterday, today, last 7/14/30 days, custom
+ * The lists' date filter (from the beginning, yesterday, today, last 7/14/30 days, custom
  * range with a calendar limited to today). Controlled: the parent keeps the choice and gets the
  * Warsaw days it stands for as {from_date, to_date} (YYYY-MM-DD) on every change.
  */

@@ -7,7 +7,7 @@ const choice = (option: DateRangeOption): DateRangeChoice => ({ option, custom: 
 describe('dateRangeFor', () => {
   const now = new Date('2026-03-10T12:00:00Z');
 
-  it('has the spec options in order', () => {
+  it('has the options in their fixed order', () => {
     expect(DATE_RANGE_OPTIONS).toEqual([
       'all',
       'yesterday',

@@ -6,7 +6,7 @@ import { addDays, warsawDay } from '@portal/shared';
  * testable and independent of the browser's time zone.
  */
 
-/** The spec's options, in its order. */
+/** The options in their fixed order (docs/product-rules.md "Fixed orders and words"). */
 export const DATE_RANGE_OPTIONS = [
   'all',
   'yesterday',

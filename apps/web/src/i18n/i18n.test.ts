@@ -28,7 +28,7 @@ describe('translations', () => {
     );
   });
 
-  it('keep the spec texts exactly', () => {
+  it('keep the fixed texts exactly', () => {
     expect(pl.auth.invalidCredentials).toBe(
       'Podałeś nieprawidłowy login lub hasło. Spróbuj ponownie lub skontaktuj się z Administratorem',
     );

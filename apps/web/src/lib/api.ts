@@ -2,7 +2,7 @@ import { EXPIRED_TOKEN_ERROR } from '@portal/shared';
 import type { LoginResponse } from '@portal/shared';
 import type { SessionStore } from './session-store';
 
-/** A failed call: the HTTP code, the spec's word in `status`, and field errors on 422. */
+/** A failed call: the HTTP code, the contract's word in `status`, and field errors on 422. */
 export class ApiError extends Error {
   readonly httpStatus: number;
   readonly status: string;

@@ -1,7 +1,7 @@
 import { PHONE_PREFIX } from '@portal/shared';
 import type { Unit } from '@portal/shared';
 
-/** '123456789' -> '+48 123 456 789' (spec: phone shown with the +48 prefix). */
+/** '123456789' -> '+48 123 456 789' (a phone is shown with the +48 prefix). */
 export function formatPhone(digits: string): string {
   const clean = digits.replace(/\D/g, '');
   const groups = clean.match(/.{1,3}/g) ?? [];

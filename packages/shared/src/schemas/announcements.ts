@@ -9,7 +9,7 @@ import { richText } from './patient-records.js';
  */
 
 /**
- * The receiver of every announcement: the spec's client sends `receiver_user_id` fixed 1 (an
+ * The receiver of every announcement: the contract's client sends `receiver_user_id` fixed 1 (an
  * announcement goes to every patient, not to user 1). Any other value would promise a receiver
  * the portal does not honour, so it is refused (422 `invalid`, ADR 038).
  */
@@ -39,7 +39,7 @@ export const announcement = z.object({
   sender_user_id: z.number().int(),
   /** How many patients have read it ("Przeczytane przez: N"). */
   readNum: z.number().int(),
-  /** Always 1: every patient (the spec's fixed value). */
+  /** Always 1: every patient (a fixed value). */
   receiver_user_id: z.literal(ANNOUNCEMENT_RECEIVER),
   version: z.number().int(),
   /** Edit and delete: the own, or any for administrators (ADR 045). */

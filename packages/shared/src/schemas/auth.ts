@@ -63,7 +63,7 @@ export const changePasswordResponse = z.object({
 });
 export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;
 
-/** Login details printed for a user (spec: "Login details print: login, password"). */
+/** Login details printed for a user (the login and the password). */
 export const credentialPair = z.object({ login: z.string(), password: z.string() });
 export type CredentialPair = z.infer<typeof credentialPair>;
 /** Printed login details, with the address to sign in at (built from PUBLIC_URL). */

@@ -12,7 +12,7 @@ import { versionField } from './common.js';
 export const CALENDAR_RULE_TYPES = ['enabled', 'disabled'] as const;
 export type CalendarRuleType = (typeof CALENDAR_RULE_TYPES)[number];
 
-/** The whole-day block of the spec: one disabled rule 00:00–23:59 on the date. */
+/** A whole-day block: one disabled rule 00:00–23:59 on the date. */
 export const WHOLE_DAY_START = '00:00:00';
 export const WHOLE_DAY_END = '23:59:00';
 

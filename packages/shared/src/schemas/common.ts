@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import { pathIdField, text } from '../validation.js';
 
-/** `{status:"success"}` and friends keep the spec's words in `status`. */
+/** `{status:"success"}` and friends keep the contract's words in `status`. */
 export const successResponse = z.object({ status: z.literal('success') });
 export type SuccessResponse = z.infer<typeof successResponse>;
 

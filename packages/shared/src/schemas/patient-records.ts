@@ -31,7 +31,7 @@ export const noteList = z.object({ data: z.array(note) });
 export const noteSaved = z.object({ status: z.literal('success'), note });
 export type NoteSaved = z.infer<typeof noteSaved>;
 
-/** Attachments: extensions the spec allows; the content is checked too, not only the name. */
+/** Attachments: extensions allowed (docs/product-rules.md "Fixed orders and words"); the content is checked too, not only the name. */
 export const ATTACHMENT_EXTENSIONS = ['xls', 'xlsx', 'pdf', 'doc', 'docx', 'txt', 'rtf'] as const;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /**
@@ -97,7 +97,7 @@ export const panelDocument = z.object({
   size_bytes: z.number().int(),
 });
 export type PanelDocument = z.infer<typeof panelDocument>;
-/** The spec's shape: `data.data`, newest first. */
+/** The contract's shape: `data.data`, newest first. */
 export const panelDocumentList = z.object({
   data: z.object({ data: z.array(panelDocument) }),
 });

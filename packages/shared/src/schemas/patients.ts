@@ -190,7 +190,7 @@ export const patientAbilities = z.object({
 });
 export type PatientAbilities = z.infer<typeof patientAbilities>;
 
-/** GET /api/patients/{id}: the spec's Patient, flat, plus derived and related data. */
+/** GET /api/patients/{id}: the Patient, flat, plus derived and related data. */
 export const patientDetail = z.object({
   id: z.number().int(),
   user_id: z.number().int(),

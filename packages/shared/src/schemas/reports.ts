@@ -32,7 +32,7 @@ export const reportBody = z.object({
     .refine((columns) => new Set(columns).size === columns.length, { error: 'invalid' }),
 });
 
-/** The chosen columns in the spec's order, whatever order they were sent in. */
+/** The chosen columns in their fixed order (docs/product-rules.md "Fixed orders and words"), whatever order they were sent in. */
 export function reportColumnsInOrder(columns: readonly ReportColumn[]): ReportColumn[] {
   const chosen = new Set(columns);
   return REPORT_COLUMNS.filter((column) => chosen.has(column));

@@ -198,7 +198,7 @@ export const SETTING_DEFAULTS: {
     password: '',
     password_set: false,
     unit_code: '',
-    // Spec: the switch is on by default; nothing arrives until a login and password are saved.
+    // The switch is on by default; nothing arrives until a login and password are saved.
     enable_results_import: true,
   },
   phone: { courier: '', support: '' },

@@ -88,11 +88,11 @@ describe('announcements', () => {
     });
     expect(unversioned.statusCode).toBe(200);
     expect(unversioned.json()).toMatchObject({ data: { version: 3 } });
-    const spec = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
+    const replaced = await t.request('PUT', `${URL}/${fromDoctor.id}`, {
       token: admin.session.token,
       body: { content: '<p>Administrator poprawia</p>', receiver_user_id: 1, version: 3 },
     });
-    expect(spec.json()).toMatchObject({
+    expect(replaced.json()).toMatchObject({
       data: { version: 4, content: '<p>Administrator poprawia</p>' },
     });
 

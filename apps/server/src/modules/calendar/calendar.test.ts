@@ -71,7 +71,7 @@ async function rowCount(): Promise<number> {
 }
 
 describe('POST /api/units/calendar', () => {
-  it('creates a rule, HH:MM read as HH:MM:SS, and answers 201 with the spec body', async () => {
+  it('creates a rule, HH:MM read as HH:MM:SS, and answers 201 with the contract body', async () => {
     const res = await t.request('POST', '/api/units/calendar', {
       ...asAdmin(),
       body: rule({ date: '2027-03-16', started_at: '07:30', ended_at: '15:45:00' }),

@@ -124,7 +124,7 @@ export async function getDoctor(db: Database, id: number): Promise<Doctor> {
   return present(await findDoctor(db, id));
 }
 
-/** Maps the database's refusals to the spec's answers: a taken e-mail, a unit that is gone. */
+/** Maps the database's refusals to the answers of docs/api-conventions.md: a taken e-mail, a unit that is gone. */
 function mapWriteError(error: unknown): never {
   if (isLoginTaken(error)) throw conflict('exist_doctor');
   if (isForeignKeyViolation(error)) throw invalid({ unit_id: ['required'] });

@@ -82,7 +82,7 @@ describe('panel documents', () => {
     expect(doctorPanel.statusCode).toBe(200);
     expect(names(doctorPanel)).toEqual(['Instrukcja doctor.txt', 'Procedura doctor.pdf']);
     const [first] = doctorPanel.json<PanelDocumentList>().data.data;
-    // Exactly the spec's fields.
+    // Exactly the contract's fields (docs/api-conventions.md).
     expect(Object.keys(first!).sort()).toEqual(['created_at', 'id', 'original_name', 'size_bytes']);
     expect(first).toMatchObject({ original_name: 'Instrukcja doctor.txt', size_bytes: TXT.length });
     expect(first!.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);

@@ -12,7 +12,7 @@ const isPanel = (panel: string): panel is DocumentPanel =>
   (DOCUMENT_PANELS as readonly string[]).includes(panel);
 
 /**
- * A panel's documents, newest first (spec: `data.data`). The doctor panel's are read by every
+ * A panel's documents, newest first (`data.data`). The doctor panel's are read by every
  * holder of documents.read (the route's permission); the patient panel's are managed by
  * administrators here and read by patients through their own API.
  */

@@ -230,7 +230,7 @@ describe('attachments', () => {
     expect((await upload(token, patient.id, 'pismo.doc', DOC)).statusCode).toBe(200);
   });
 
-  it("refuses a file whose content does not match its extension, with the spec's message", async () => {
+  it("refuses a file whose content does not match its extension, with the contract's message", async () => {
     const patient = await registerPatient(t, doctor);
     const res = await upload(
       doctor.session.token,

@@ -251,7 +251,7 @@ export async function preparePatients(
   return { prepared, errors };
 }
 
-/** exist_patient is the spec's own sentence, not a validation code. */
+/** exist_patient is the contract's own sentence, not a validation code. */
 function patientError(row: ImportRow, column: string, code: string): string {
   if (code === 'exist_patient') {
     return `${row.file}, wiersz ${row.row}, kolumna ${column}: Pacjent o podanym adresie e-mail lub peselu już istnieje.`;

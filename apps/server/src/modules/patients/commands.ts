@@ -27,7 +27,7 @@ function newPatientLogin(): string {
 
 /**
  * The database refuses a second active patient with the same PESEL or e-mail (any case), also
- * when a deleted one is restored (0026); both are the spec's exist_patient. The indexes decide,
+ * when a deleted one is restored (0026); both answer `exist_patient`. The indexes decide,
  * so no race slips by.
  */
 function mapDuplicatePatient(error: unknown): never {

@@ -150,7 +150,7 @@ describe('ordering kits', () => {
     expect(body.probe_set.sets[0]).toMatchObject({ shipment: null, delivered: false, events: [] });
   });
 
-  it("takes the spec's PUT /probe-sets/patient-sets alike", async () => {
+  it("takes the patient card's PUT /probe-sets/patient-sets alike", async () => {
     const res = await t.request('PUT', '/api/probe-sets/patient-sets', {
       ...as(admin),
       body: orderBody(otherPatientId, { amount: 1 }),

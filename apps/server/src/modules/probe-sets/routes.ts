@@ -83,7 +83,7 @@ export const probeSetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
     {
       config: { access: 'probe_sets.order' },
       schema: orderSchema(
-        "The spec's path for ordering kits from the patient card: the same as POST /probe-sets",
+        "The patient card's path for ordering kits from the patient card: the same as POST /probe-sets",
       ),
     },
     order,

@@ -72,8 +72,8 @@ async function readBack(body: Buffer) {
 }
 
 describe('POST /api/generate_reports', () => {
-  it('streams data.xlsx: headers in the spec order, numbers as numbers, formula-like text as text', async () => {
-    // Sent out of order: the file keeps the spec's order.
+  it('streams data.xlsx: headers in the fixed order, numbers as numbers, formula-like text as text', async () => {
+    // Sent out of order: the file keeps the fixed order (docs/product-rules.md "Fixed orders and words").
     const res = await generate([...REPORT_COLUMNS].reverse());
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="data.xlsx"');

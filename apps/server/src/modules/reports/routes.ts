@@ -21,7 +21,7 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       schema: {
         tags: ['reports'],
         summary:
-          'The Excel report data.xlsx, streamed: one row per sample, the chosen columns (at least two) in the spec order with Polish headers; none → 422 "empty", one → 422 "not_valid". A failure after the first byte aborts the download (no short file that looks whole).',
+          'The Excel report data.xlsx, streamed: one row per sample, the chosen columns (at least two) in the fixed order with Polish headers; none → 422 "empty", one → 422 "not_valid". A failure after the first byte aborts the download (no short file that looks whole).',
         body: reportBody,
         response: {
           200: z.any().describe(XLSX),

@@ -112,7 +112,7 @@ export async function saveSetting(
       updated_at: new Date(),
     };
     if (body.version === undefined) {
-      // The spec's POST carries the value alone: the save wins (ADR 010).
+      // A setting's POST may carry the value alone: the save wins (ADR 010).
       const [saved] = await tx
         .insert(settings)
         .values({ key: name, ...changes })

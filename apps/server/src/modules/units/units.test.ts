@@ -41,7 +41,7 @@ async function list(query: Record<string, string>) {
 }
 
 describe('POST /api/units', () => {
-  it('creates a unit and answers it with the spec body', async () => {
+  it('creates a unit and answers it with the contract body', async () => {
     const input = body({ name: '  Poradnia Łódź  ' });
     const res = await t.request('POST', '/api/units', { ...as(), body: input });
     expect(res.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { formatDateTime, formatDay } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 
-/** Missing values in the list and on cards (spec: visit dates are '-' until visits exist). */
+/** Missing values in the list and on cards (visit dates are '-' until visits exist). */
 export const EMPTY_VALUE = '-';
 
 type PatientAddress = Pick<

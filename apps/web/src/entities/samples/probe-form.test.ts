@@ -16,7 +16,7 @@ const patient = {
 };
 
 describe('initialProbeForm', () => {
-  it('fills the defaults of the spec, the patient and the signed-in orderer', () => {
+  it('fills the fixed defaults, the patient and the signed-in orderer', () => {
     const values = initialProbeForm(patient, { firstname: 'Jan', surname: 'Lekarz' }, '2026-11-24');
     expect(values).toMatchObject({
       medicine_ids: ['3', '7'],

@@ -32,7 +32,7 @@ const CHOOSE_SLOT_TOAST = 'booking-choose-slot';
 type BookingPatient = Pick<PatientDetail, 'id' | 'unit_id' | 'firstname' | 'surname'>;
 
 /**
- * "Umawianie wizyty" (spec): a Polish calendar (weekends, past days and days beyond the booking
+ * "Umawianie wizyty": a Polish calendar (weekends, past days and days beyond the booking
  * horizon disabled, the next visit's window marked), the chosen day's slots as HH:MM (booked ones name their patient and cannot be
  * chosen), Anuluj and Umów. Given a visit, it moves that visit (PUT) instead of booking a new one.
  */

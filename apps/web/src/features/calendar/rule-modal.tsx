@@ -27,7 +27,7 @@ interface RuleFormValues extends Record<string, unknown> {
 /**
  * Adds a rule on the chosen day, or edits one (a global rule keeps the date it was made on: only
  * its weekday matters). Validated with the shared schema, so an end before the start says the
- * spec's words before anything is sent; the server's 422 goes under the fields, its 409
+ * fixed words before anything is sent; the server's 422 goes under the fields, its 409
  * `exist_rule` says that the same rule exists.
  */
 export function RuleModal({

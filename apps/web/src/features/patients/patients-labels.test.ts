@@ -13,7 +13,7 @@ function texts(value: unknown): string[] {
 }
 
 /**
- * Messages the spec quotes for the patient screens (list, wizard, card). Where a screen's logic
+ * Messages fixed word for word for the patient screens (list, wizard, card). Where a screen's logic
  * picks them, the tests above and the browser tests check it; this keeps the words themselves
  * from drifting, whichever key holds them.
  */
@@ -44,14 +44,14 @@ const SPEC_MESSAGES = [
 ];
 
 describe("the patient screens' texts", () => {
-  it('include every message the spec quotes for them, word for word', () => {
+  it('include every message fixed for them, word for word', () => {
     const polish = new Set(texts(resources.pl.translation));
     expect(SPEC_MESSAGES.filter((message) => !polish.has(message))).toEqual([]);
   });
 });
 
 describe('the patient wizard in Polish', () => {
-  it('names its steps as the spec does, in its order', () => {
+  it('names its steps in their fixed order', () => {
     expect(STEPS.map((step) => pl(`patients.wizard.steps.${step}`))).toEqual([
       'Dane osobowe i medyczne',
       'Kryteria włączenia',
@@ -60,7 +60,7 @@ describe('the patient wizard in Polish', () => {
     ]);
   });
 
-  it('refuses an empty registration with the spec message for the missing consent', () => {
+  it('refuses an empty registration with the fixed message for the missing consent', () => {
     const result = validateWith(patientCreateBody, toCreateBody(initialCreateState()));
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -70,7 +70,7 @@ describe('the patient wizard in Polish', () => {
     );
   });
 
-  it('translates the server refusal of a taken PESEL into the spec message', () => {
+  it('translates the server refusal of a taken PESEL into the fixed message', () => {
     expect(pl('validation.pesel_taken')).toBe(
       'Pacjent o podanym numerze PESEL istnieje już w bazie.',
     );

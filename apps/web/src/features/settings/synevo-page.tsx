@@ -20,7 +20,7 @@ interface SynevoFormValues extends Record<string, unknown> {
 }
 
 /**
- * The spec's rule (login, password, unit_code required); the password only while none is
+ * The rule (login, password, unit_code required); the password only while none is
  * stored: an empty field keeps the stored one.
  */
 export function synevoFormSchema(passwordSet: boolean) {
@@ -49,7 +49,7 @@ function valueFieldErrors(errors: Record<string, string>): Record<string, string
 const LAST_ERROR_TOAST = 'synevo-last-error';
 
 /**
- * The integration's last error as an error toast that stays until closed (spec), in the user's
+ * The integration's last error as an error toast that stays until closed, in the user's
  * language with the sample and the analyte it concerns and when (ADR 032).
  */
 function useLastErrorToast() {
@@ -91,7 +91,7 @@ function SynevoForm({ initial, initialVersion }: { initial: SynevoView; initialV
       login: initial.login,
       password: '',
       unit_code: initial.unit_code,
-      // On until switched off (the setting's default, spec: default true).
+      // On until switched off (the setting's default is on).
       enable_results_import: initial.enable_results_import,
     },
   );

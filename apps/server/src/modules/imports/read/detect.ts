@@ -5,7 +5,7 @@ import { IMPORT_EXTENSIONS } from '@portal/shared';
 export type ImportFormat = 'xlsx' | 'xls' | 'zip' | 'csv' | 'xml';
 
 /**
- * The spec's message for a file that is not what an import takes (docs/product-rules.md "Messages
+ * The message for a file that is not what an import takes (docs/product-rules.md "Messages
  * shown to users").
  */
 export const WRONG_TYPE = 'Nieprawidłowy rodzaj pliku';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attachmentProblem, extensionOf } from './card-format';
 
 describe('attachmentProblem', () => {
-  it('accepts the spec extensions in any case', () => {
+  it('accepts the allowed extensions in any case', () => {
     for (const name of ['a.xls', 'a.xlsx', 'a.pdf', 'a.doc', 'a.DOCX', 'a.txt', 'wyniki.Rtf']) {
       expect(attachmentProblem({ name, size: 10 })).toBeNull();
     }

@@ -9,7 +9,7 @@ const pl = translator('pl');
 const en = translator('en');
 
 describe('the patient card in Polish', () => {
-  it('shows its tabs in the spec order, under the spec names', () => {
+  it('shows its tabs in the fixed order, under the fixed names', () => {
     expect(CARD_TABS.map((tab) => pl(`card.tabs.${tab}`))).toEqual([
       'Dane osobowe i medyczne',
       'Przyjmowane leki',
@@ -48,7 +48,7 @@ describe('the patient card in Polish', () => {
     );
   });
 
-  it("offers the spec's date ranges in its order", () => {
+  it('offers the date ranges in their fixed order', () => {
     expect(DATE_RANGE_OPTIONS.map((option) => pl(`dateRange.options.${option}`))).toEqual([
       'Od początku',
       'Wczoraj',

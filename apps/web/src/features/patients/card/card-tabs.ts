@@ -1,4 +1,4 @@
-/** The card's tabs in the spec's order. */
+/** The card's tabs in their fixed order (docs/product-rules.md "Fixed orders and words"). */
 export const CARD_TABS = [
   'personal',
   'medicines',

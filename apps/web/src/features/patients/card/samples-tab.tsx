@@ -16,7 +16,7 @@ import { useOrderLink, usePatientProbes } from '../../../entities/samples/sample
 import { TabState } from './tab-state';
 
 /**
- * 'Próbki' (spec: patient card, samples): the patient's samples as cards with their status line,
+ * 'Próbki' (the patient card's samples tab): the patient's samples as cards with their status line,
  * a link to each sample's page and its labels; adding a sample and ordering the courier.
  */
 export function SamplesTab({ patient, readOnly }: { patient: PatientDetail; readOnly: boolean }) {
