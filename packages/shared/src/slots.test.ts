@@ -457,7 +457,8 @@ describe('daySlots against the minute-by-minute model', () => {
       }),
       { numRuns: 600 },
     );
-  });
+    // 600 generated days: seconds on a busy two-core machine, not the default 5.
+  }, 30_000);
 
   it('accepts a booking exactly when the model offers that slot', () => {
     fc.assert(
@@ -473,7 +474,8 @@ describe('daySlots against the minute-by-minute model', () => {
       }),
       { numRuns: 600 },
     );
-  });
+    // 600 generated days: seconds on a busy two-core machine, not the default 5.
+  }, 30_000);
 
   it('gives each day of a month what daySlots gives it', () => {
     fc.assert(
@@ -486,5 +488,5 @@ describe('daySlots against the minute-by-minute model', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 30_000);
 });
