@@ -102,6 +102,15 @@ export async function claimSettingVersion(
   });
 }
 
+/**
+ * The next version, for the statements that change records as a side effect of another write
+ * (an upsert, a bulk update from a batch) rather than as an edit of one record read at a
+ * version: the value moves on so an editor holding the old one gets 409 (ADR 046).
+ */
+export function nextVersion(version: PgColumn): SQL {
+  return sql`${version} + 1`;
+}
+
 async function claim(
   tx: Queryable,
   record: PgTable & { version: PgColumn },
@@ -112,7 +121,7 @@ async function claim(
 ): Promise<number> {
   const [claimed] = await tx
     .update(record)
-    .set({ ...set, version: sql`${record.version} + 1` })
+    .set({ ...set, version: nextVersion(record.version) })
     .where(
       and(
         eq(idColumn, id),

@@ -9,6 +9,7 @@ import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import type { ListTotal } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { BIOCHEMISTRY_ANALYTES, applyLabResults, medicineIdOf } from '../results/index.js';
@@ -220,12 +221,6 @@ export async function previewMatch(
   };
 }
 
-/** After a refused update: resolved meanwhile (`already_resolved`) or only a stale version. */
-async function refusal(db: Database, id: number): Promise<never> {
-  const row = await findUnmatched(db, id);
-  throw conflict(row.status === 'open' ? 'conflict' : 'already_resolved');
-}
-
 /**
  * PUT /api/lab/unmatched/{id}: attaches an open result to a sample. The row becomes `matched`
  * (with the sample, its patient — so the audit trail files it under them — when and who) and
@@ -260,22 +255,19 @@ export async function matchUnmatched(
   if (!probe) throw notFound();
   await findChangeablePatient(db, actor, probe.patient_id);
 
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
+  await inTransaction(db, actor.userId, async (tx) => {
     await markAuditSource(tx, 'manual_match');
-    const [saved] = await tx
-      .update(unmatchedResults)
-      .set({
+    await claimVersion(tx, unmatchedResults, id, body.version, {
+      set: {
         status: 'matched',
         probe_id: probe.id,
         patient_id: probe.patient_id,
         resolved_at: sql`now()`,
         resolved_by: actor.userId,
-        version: sql`${unmatchedResults.version} + 1`,
         updated_at: sql`now()`,
-      })
-      .where(openRow(id, body.version))
-      .returning({ id: unmatchedResults.id });
-    if (!saved) return false;
+      },
+      state: stillOpen,
+    });
     // A value the sample holds is overwritten only when the administrator said so (ADR 032).
     const replaces = await replacedValues(tx, row, probe.id, true);
     if (replaces.length > 0 && body.replace !== true) {
@@ -287,20 +279,14 @@ export async function matchUnmatched(
       [labResultOf({ ...row, value })],
       row.import_batch_id !== null ? 'import' : 'hl7',
     );
-    return true;
   });
-  if (!updated) return refusal(db, id);
   const [result] = await loadUnmatched(db, eq(unmatchedResults.id, id));
   if (!result) throw notFound();
   return result;
 }
 
-const openRow = (id: number, version: number | undefined) =>
-  and(
-    eq(unmatchedResults.id, id),
-    eq(unmatchedResults.status, 'open'),
-    version === undefined ? undefined : eq(unmatchedResults.version, version),
-  );
+/** Matched or discarded meanwhile: 409 `already_resolved`; a stale version 409 `conflict`. */
+const stillOpen = { where: eq(unmatchedResults.status, 'open'), refused: 'already_resolved' };
 
 /**
  * PUT /api/lab/unmatched/{id}/discard: an open result is set aside with the reason (required),
@@ -314,22 +300,18 @@ export async function discardUnmatched(
 ): Promise<UnmatchedResult> {
   const row = await findUnmatched(db, id);
   if (row.status !== 'open') throw conflict('already_resolved');
-  const updated = await inTransaction(db, actor.userId, async (tx) => {
-    const [saved] = await tx
-      .update(unmatchedResults)
-      .set({
+  await inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, unmatchedResults, id, body.version, {
+      set: {
         status: 'discarded',
         discard_reason: body.reason.trim(),
         resolved_at: sql`now()`,
         resolved_by: actor.userId,
-        version: sql`${unmatchedResults.version} + 1`,
         updated_at: sql`now()`,
-      })
-      .where(openRow(id, body.version))
-      .returning({ id: unmatchedResults.id });
-    return saved !== undefined;
+      },
+      state: stillOpen,
+    });
   });
-  if (!updated) return refusal(db, id);
   const [result] = await loadUnmatched(db, eq(unmatchedResults.id, id));
   if (!result) throw notFound();
   return result;

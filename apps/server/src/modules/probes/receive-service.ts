@@ -6,6 +6,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { inTransaction } from '../../db/client.js';
 import { patients, probes } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { unitScope } from '../../policies/units.js';
 import { looseCodeKey } from './probe-number.js';
@@ -83,21 +84,24 @@ export async function receiveProbe(
       .limit(2);
     const target = found[0]?.exact || found.length === 1 ? found[0] : undefined;
     if (!target) throw notFound();
-    const claimed = await tx
-      .update(probes)
-      .set({
+    // A second scan (here or at the other desk at once) finds it arrived: 409 with the sample.
+    const claimed = await claimVersion(tx, probes, target.id, undefined, {
+      set: {
         arrived_at: sql`now()`,
         arrived_by: actor.userId,
         status: sql`case when ${probes.status} = 'collected' then 'sent' else ${probes.status} end`,
-        version: sql`${probes.version} + 1`,
         updated_at: sql`now()`,
-      })
-      .where(and(eq(probes.id, target.id), isNull(probes.arrived_at)))
-      .returning({ id: probes.id });
+      },
+      state: { where: isNull(probes.arrived_at), refused: 'already_received' },
+    }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AppError && error.status === 'already_received') return false;
+        throw error;
+      },
+    );
     const received = await loadReceived(tx, target.id);
-    if (claimed.length === 0) {
-      throw new AppError(409, 'already_received', { probe: received });
-    }
+    if (!claimed) throw new AppError(409, 'already_received', { probe: received });
     return received;
   });
 }

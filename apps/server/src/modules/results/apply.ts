@@ -190,6 +190,7 @@ export async function applyLabResultsMany(
               - array(select jsonb_array_elements_text(d.doc->'analytes')))
               || coalesce(d.doc->'comments'->'results', '{}'::jsonb))
           else p.lab_comments end,
+        -- The batch's own bump, as nextVersion (lib/versions.ts) writes it elsewhere (ADR 046).
         version = p.version + 1,
         updated_at = now()
       from (select value as doc from jsonb_array_elements(${JSON.stringify(part)}::jsonb)) d

@@ -3,6 +3,7 @@ import type { Transaction } from '../../db/client.js';
 import { importProbeStates, importResultValues, probeMedicines, probes } from '../../db/schema.js';
 import { evaluateProbesAlerts } from '../safety-alerts/index.js';
 import { medicineIdOf } from './apply.js';
+import { nextVersion } from '../../lib/versions.js';
 
 type Biochemistry = 'alt' | 'ast' | 'creatine' | 'bilirubine';
 
@@ -71,7 +72,7 @@ async function putProbeState(
           sql`${importProbeStates[side === 'previous' ? previous : column]}`,
         ]),
       ) as Partial<typeof probes.$inferInsert>),
-      version: sql`${probes.version} + 1`,
+      version: nextVersion(probes.version),
       updated_at: sql`now()`,
     })
     .from(importProbeStates)

@@ -6,6 +6,7 @@ import { liveVisit } from '../../lib/live-visit.js';
 import { loadReferenceRanges } from '../probes/index.js';
 import { evaluateHysLaw, evaluateQtcf } from './safety-rules.js';
 import type { Firing, SafetyRuleConfig } from './safety-rules.js';
+import { nextVersion } from '../../lib/versions.js';
 
 /**
  * Safety alerts (docs/product-rules.md "Safety alerts", ADR 030): evaluated inside the transaction
@@ -121,7 +122,7 @@ async function raise(
         : sql`acknowledged_at is null and visit_id is not null`,
       set: {
         details: sql`excluded.details`,
-        version: sql`${safetyAlerts.version} + 1`,
+        version: nextVersion(safetyAlerts.version),
         updated_at: sql`now()`,
       },
       setWhere: sql`${safetyAlerts.details} is distinct from excluded.details`,

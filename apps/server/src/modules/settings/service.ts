@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   SYNEVO_LAST_ERROR,
   issuesByField,
@@ -18,7 +18,7 @@ import type { Database } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { claimSettingVersion } from '../../lib/versions.js';
+import { claimSettingVersion, nextVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 
 type Row = typeof settings.$inferSelect;
@@ -118,7 +118,7 @@ export async function saveSetting(
         .values({ key: name, ...changes })
         .onConflictDoUpdate({
           target: settings.key,
-          set: { ...changes, version: sql`${settings.version} + 1` },
+          set: { ...changes, version: nextVersion(settings.version) },
         })
         .returning();
       return saved;
@@ -185,6 +185,6 @@ export async function recordSynevoError(
     .values({ key: SYNEVO_LAST_ERROR, value })
     .onConflictDoUpdate({
       target: settings.key,
-      set: { value, version: sql`${settings.version} + 1`, updated_at: new Date() },
+      set: { value, version: nextVersion(settings.version), updated_at: new Date() },
     });
 }

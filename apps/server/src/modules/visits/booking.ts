@@ -363,16 +363,11 @@ export async function cancelVisit(
   await findChangeablePatient(db, actor, existing.patient_id);
   assertVisitMovable(existing, now);
   await inTransaction(db, actor.userId, async (tx) => {
-    const [row] = await tx
-      .update(visits)
-      .set({
-        cancelled_at: now,
-        version: sql`${visits.version} + 1`,
-        updated_at: now,
-      })
-      .where(and(eq(visits.id, id), liveVisit, eq(visits.is_done, false)))
-      .returning({ id: visits.id });
-    if (!row) throw conflict('conflict');
+    // Cancelled or recorded meanwhile: 409 `conflict`, as a stale edit (ADR 018).
+    await claimVersion(tx, visits, id, undefined, {
+      set: { cancelled_at: now, updated_at: now },
+      state: { where: and(liveVisit, eq(visits.is_done, false))!, refused: 'conflict' },
+    });
   });
 }
 
