@@ -134,8 +134,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     jobs: options.jobs?.db ?? null,
   };
   const removeSource = addMetricsSource(source);
-  app.addHook('onClose', async () => removeSource());
-  app.addHook('onResponse', async (request, reply) => observeRequest(request, reply));
+  app.addHook('onClose', (_instance, done) => {
+    removeSource();
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    observeRequest(request, reply);
+    done();
+  });
   // Several nodes on one PostgreSQL: a write makes every node forget its remembered totals
   // (ADR 056); the embedded database has one process, which forgets its own.
   const totalsChannel =

@@ -78,11 +78,11 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       if (expectedMigration !== null) {
         let applied: number | null;
         try {
-          // node-postgres answers a QueryResult; Drizzle's shared type does not name its rows.
-          const result = (await db.execute(
+          const result: unknown = await db.execute(
             sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
-          )) as unknown as { rows: { last: string | null }[] };
-          const last = result.rows[0]?.last;
+          );
+          // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
+          const last = (result as { rows: { last: string | null }[] }).rows[0]?.last;
           applied = last == null ? null : Number(last);
         } catch (error) {
           // The table is unreadable (no migrations yet) or the server does not answer.
