@@ -7,8 +7,8 @@ import { openDatabase } from './db/client.js';
 import type { DatabaseHandle } from './db/client.js';
 import { dropDatabase } from './db/drop-database.js';
 import { JobQueue } from './jobs/queue.js';
-import { nginxPresent, portalNode, startNginx } from './test/portal-nodes.js';
-import type { Nginx, PortalNode } from './test/portal-nodes.js';
+import { nginxPresent, portalNode, startNginx } from './bench/portal-nodes.js';
+import type { Nginx, PortalNode } from './bench/portal-nodes.js';
 import { databaseUrl, withServer } from './test/server-database.js';
 
 /**

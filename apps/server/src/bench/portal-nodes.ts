@@ -7,13 +7,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Real portal processes (src/main.ts run by tsx, as `npm run serve` runs the build) and Debian's
- * nginx in front of them, on loopback ports, for the tests of several nodes (ADR 056).
+ * Real portal processes and Debian's nginx in front of them, on loopback ports, for the test of
+ * several nodes (nodes.test.ts) and the bench (nodes-bench.ts; ADR 056, ADR 057). Run from the
+ * build (the bench) a node is dist/main.js, as `npm run serve` starts it; run from the sources
+ * (the test, before any build) it is src/main.ts through tsx.
  */
 
-const serverRoot = fileURLToPath(new URL('../../', import.meta.url));
+const here = fileURLToPath(import.meta.url);
+const serverRoot = path.resolve(path.dirname(here), '../..');
 const repoRoot = path.resolve(serverRoot, '../..');
-const mainTs = path.join(serverRoot, 'src/main.ts');
+const fromBuild = here.endsWith('.js');
+const nodeArgs = fromBuild
+  ? [path.join(serverRoot, 'dist/main.js')]
+  : ['--import', 'tsx', path.join(serverRoot, 'src/main.ts')];
 export const NGINX = '/usr/sbin/nginx';
 export const proxyInclude = path.join(repoRoot, 'deploy/nginx/portal-proxy.conf');
 
@@ -50,6 +56,8 @@ export interface PortalNode {
   stop(): Promise<number | null>;
   /** What the process printed (the last 64 KiB), for failure messages. */
   output(): string;
+  /** The running process's id (the bench reads its CPU time), null when stopped. */
+  pid(): number | null;
 }
 
 export function portalNode(port: number, env: Record<string, string>): PortalNode {
@@ -63,7 +71,7 @@ export function portalNode(port: number, env: Record<string, string>): PortalNod
     port,
     url,
     async start() {
-      const started = spawn(process.execPath, ['--import', 'tsx', mainTs], {
+      const started = spawn(process.execPath, nodeArgs, {
         cwd: serverRoot,
         env: {
           PATH: process.env.PATH ?? '',
@@ -88,6 +96,7 @@ export function portalNode(port: number, env: Record<string, string>): PortalNod
       return code;
     },
     output: () => printed,
+    pid: () => child?.pid ?? null,
   };
 }
 
@@ -111,7 +120,7 @@ export async function startNginx(dir: string, port: number, nodePorts: number[])
     .map((kind) => `  ${kind}_temp_path ${path.join(dir, kind)};`)
     .join('\n');
   const conf = `
-# Written by apps/server/src/test/portal-nodes.ts; the proxy settings are deploy's own.
+# Written by apps/server/src/bench/portal-nodes.ts; the proxy settings are deploy's own.
 ${process.getuid?.() === 0 ? `user ${userInfo().username};` : ''}
 worker_processes 1;
 pid ${path.join(dir, 'nginx.pid')};
