@@ -252,7 +252,7 @@ describeNodes('two nodes behind nginx on one PostgreSQL', () => {
         expect(await node.stop(), node.output()).toBe(0);
         await node.start();
         // nginx tries a node it saw fail again after fail_timeout (2 s, deploy/nginx.conf):
-        // the next node stops only once this one is back in rotation (docs/deploy.md).
+        // the next node stops only once this one is back in rotation (README: several nodes behind nginx).
         await new Promise((resolve) => setTimeout(resolve, 2_500));
       }
     } finally {
