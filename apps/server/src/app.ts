@@ -128,7 +128,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onReady', () => jobs.start());
   app.addHook('onClose', () => jobs.stop());
   // The scrape reads this app's pool and job queue while it runs (lib/metrics.ts).
-  const client = (db as unknown as { $client?: unknown }).$client;
+  // drizzle keeps the driver's client on $client (tests of the queue alone build without a db).
+  const client = (db as unknown as { $client?: unknown } | null)?.$client;
   const source: MetricsSource = {
     pool: client instanceof pg.Pool ? client : null,
     jobs: options.jobs?.db ?? null,
