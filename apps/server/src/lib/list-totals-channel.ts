@@ -74,7 +74,12 @@ export async function openListTotalsChannel(
   return {
     async notify() {
       forgetListTotals(db);
-      await db.execute(sql`select pg_notify(${LIST_TOTALS_CHANNEL}, '')`);
+      try {
+        await db.execute(sql`select pg_notify(${LIST_TOTALS_CHANNEL}, '')`);
+      } catch (error) {
+        // The write itself committed: its answer stands; other nodes count again within the TTL.
+        log.warn({ err: error }, 'list totals: could not notify the other nodes');
+      }
     },
     async close() {
       closed = true;
