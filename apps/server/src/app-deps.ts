@@ -1,6 +1,7 @@
 import type { AppConfig } from './config.js';
 import type { Database } from './db/client.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { NodeLifecycle } from './lib/lifecycle.js';
 import type { LoginThrottle } from './lib/login-throttle.js';
 import type { SecretBox } from './lib/secrets.js';
 import type { TrackingProvider } from './lib/tracking-provider.js';
@@ -19,4 +20,6 @@ export interface AppDeps {
   secrets: SecretBox | null;
   /** Where kit shipment statuses come from (config TRACKING_PROVIDER; tests pass their own). */
   tracking: TrackingProvider;
+  /** Whether this node is draining after SIGTERM (health/ready answers 503; ADR 056). */
+  lifecycle: NodeLifecycle;
 }

@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
+import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -31,9 +32,14 @@ import { calendarRoutes } from './modules/calendar/index.js';
 import { credentialsRoutes } from './modules/credentials/index.js';
 import { doctorRoutes } from './modules/doctors/index.js';
 import { fileRoutes } from './modules/files/index.js';
-import { healthRoutes } from './modules/health/index.js';
+import { healthRoutes, metricsRoutes } from './modules/health/index.js';
 import { lookupRoutes } from './modules/lookups/index.js';
 import { forgetListTotals } from './lib/list-totals.js';
+import { openListTotalsChannel } from './lib/list-totals-channel.js';
+import { NodeLifecycle } from './lib/lifecycle.js';
+import { observeRequest } from './lib/request-metrics.js';
+import { addMetricsSource } from './lib/metrics.js';
+import type { MetricsSource } from './lib/metrics.js';
 import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { patientRoutes } from './modules/patients/index.js';
@@ -87,6 +93,8 @@ export interface BuildOptions {
   secretKey?: Buffer | null;
   /** Replaces the provider that config.tracking names (tests: a fake or a counting double). */
   trackingProvider?: TrackingProvider;
+  /** Whether the node is draining (main.ts sets it on SIGTERM); a fresh one when left out. */
+  lifecycle?: NodeLifecycle;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -104,7 +112,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false } },
   });
   const jobs = new JobQueue(options.jobs ?? null, app.log);
+  const lifecycle = options.lifecycle ?? new NodeLifecycle();
   const deps: AppDeps = {
+    lifecycle,
     db,
     config,
     throttle: options.throttle ?? new LoginThrottle(db),
@@ -117,6 +127,29 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // awaits before it closes the database, so no worker ever queries a closed connection.
   app.addHook('onReady', () => jobs.start());
   app.addHook('onClose', () => jobs.stop());
+  // The scrape reads this app's pool and job queue while it runs (lib/metrics.ts).
+  // drizzle keeps the driver's client on $client (tests of the queue alone build without a db).
+  const client = (db as unknown as { $client?: unknown } | null)?.$client;
+  const source: MetricsSource = {
+    pool: client instanceof pg.Pool ? client : null,
+    jobs: options.jobs?.db ?? null,
+  };
+  const removeSource = addMetricsSource(source);
+  app.addHook('onClose', (_instance, done) => {
+    removeSource();
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    observeRequest(request, reply);
+    done();
+  });
+  // Several nodes on one PostgreSQL: a write makes every node forget its remembered totals
+  // (ADR 056); the embedded database has one process, which forgets its own.
+  const totalsChannel =
+    config.database.kind === 'postgres'
+      ? await openListTotalsChannel(db, config.database.url, app.log)
+      : null;
+  app.addHook('onClose', async () => totalsChannel?.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -174,8 +207,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // leaves, so the next page the writer asks for counts again (ADR 021).
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-      forgetListTotals(db);
+      if (totalsChannel) await totalsChannel.notify();
+      else forgetListTotals(db);
     }
+    // Draining (ADR 056): each answer ends its connection, so that the proxy opens its next one
+    // to a node that stays, and no kept-alive connection is cut while a request is on its way.
+    if (lifecycle.draining) void reply.header('Connection', 'close');
     return payload;
   });
 
@@ -219,6 +256,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
+  await app.register(metricsRoutes, deps);
 
   // The built web app (precompressed, cached by kind of file) and the answers for unknown paths.
   await app.register(webAppPlugin, { webRoot: config.webRoot });

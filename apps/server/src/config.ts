@@ -60,6 +60,13 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .refine((list) => list.length > 0 && list.every((address) => isIP(address) !== 0)),
+  /** Serves /metrics to `Authorization: Bearer <this>`; unset, /metrics is not served (404). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * After SIGTERM, how long the node keeps answering (not ready, closing every connection) before
+   * it stops listening, so that the proxy moves its traffic first (ADR 056).
+   */
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -99,6 +106,10 @@ export interface AppConfig {
     host: string;
     allow: string[];
   };
+  /** The operator's token for /metrics; null: not served. */
+  metricsToken: string | null;
+  /** Draining time after SIGTERM (ms): 3 s on PostgreSQL (nodes behind a proxy), 0 embedded. */
+  drainDelayMs: number;
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -154,5 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
       host: e.LAB_MLLP_HOST,
       allow: e.LAB_MLLP_ALLOW,
     },
+    metricsToken: e.METRICS_TOKEN ?? null,
+    drainDelayMs: e.DRAIN_DELAY_MS ?? (e.DATABASE_URL ? 3_000 : 0),
   };
 }

@@ -7,6 +7,7 @@ import { builtImage } from './db/pglite-image.js';
 import { migrateDatabase } from './db/roles.js';
 import { firstAdminNotice } from './lib/first-admin-notice.js';
 import { resolveSecretKey } from './lib/secrets.js';
+import { NodeLifecycle } from './lib/lifecycle.js';
 
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -32,10 +33,11 @@ async function main() {
     warn: (details, message) => keyWarnings.push([details, message]),
   });
   const [{ buildApp }, { ensureInitialAdmin }] = await modules;
+  const lifecycle = new NodeLifecycle();
   // The initial administrator's password hash (argon2 on the thread pool) overlaps building the
   // app; both settle before either failure stops the start, so no write is cut off half-way.
   const [built, ensured] = await Promise.allSettled([
-    buildApp({ db: database.db, config, jobs: { db: database }, secretKey }),
+    buildApp({ db: database.db, config, jobs: { db: database }, secretKey, lifecycle }),
     ensureInitialAdmin(database.db, config.initialAdmin),
   ]);
   if (built.status === 'rejected') throw built.reason;
@@ -62,8 +64,14 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    // Draining (ADR 056): not ready at once, every answer closes its connection; after the
+    // delay (SIGTERM from a process manager; an operator's Ctrl-C does not wait) the node stops
+    // listening, so the proxy's next connection goes to another node.
+    lifecycle.startDraining();
+    const delay = signal === 'SIGTERM' ? config.drainDelayMs : 0;
+    app.log.info({ signal, drainDelayMs: delay }, 'shutting down');
     try {
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       await app.close(); // stops accepting, lets running requests and jobs finish
       await database.close(); // CHECKPOINT and close for PGlite
       process.exit(0);

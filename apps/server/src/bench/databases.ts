@@ -12,6 +12,8 @@ export interface BenchDatabase {
   label: string;
   handle: DatabaseHandle;
   capture: QueryCapture;
+  /** The throwaway PostgreSQL database's URL (the nodes bench starts processes on it). */
+  url?: string;
   /** Closes the database and removes it (the throwaway PostgreSQL database, the temp dir). */
   dispose(): Promise<void>;
 }
@@ -54,7 +56,7 @@ export async function throwawayPostgres(serverUrl: string): Promise<BenchDatabas
     });
     handle = opened;
     await runMigrations(opened);
-    return { label: 'PostgreSQL', handle: opened, capture, dispose };
+    return { label: 'PostgreSQL', handle: opened, capture, url: url.toString(), dispose };
   } catch (error) {
     await dispose();
     throw error;

@@ -17,6 +17,9 @@ export interface LoadResult {
   requests: number;
   failed: number;
   perSecond: number;
+  /** Latency of the answered requests, in ms (ADR 057 compares one node with two behind nginx). */
+  p50Ms: number;
+  p95Ms: number;
 }
 
 /**
@@ -26,6 +29,7 @@ export interface LoadResult {
 async function load({ baseUrl, headers, url, clients, ms }: LoadOrder): Promise<LoadResult> {
   let done = 0;
   let failed = 0;
+  const latencies: number[] = [];
   const until = Date.now() + ms;
   const agent = keepAlive(clients);
   const target = new URL(baseUrl + url);
@@ -33,7 +37,9 @@ async function load({ baseUrl, headers, url, clients, ms }: LoadOrder): Promise<
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (Date.now() < until) {
+        const sent = performance.now();
         const { status } = await httpRequest(agent, target, { headers });
+        latencies.push(performance.now() - sent);
         if (status === 200) done++;
         else failed++;
       }
@@ -41,7 +47,18 @@ async function load({ baseUrl, headers, url, clients, ms }: LoadOrder): Promise<
   );
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
-  return { clients, seconds, requests: done, failed, perSecond: done / seconds };
+  latencies.sort((x, y) => x - y);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    clients,
+    seconds,
+    requests: done,
+    failed,
+    perSecond: done / seconds,
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+  };
 }
 
 if (parentPort) {

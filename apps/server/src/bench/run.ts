@@ -15,6 +15,7 @@ import { measureImportHealth } from './import-health-bench.js';
 import { measureLabels } from './labels-bench.js';
 import { measureMonthSlots } from './slots-bench.js';
 import { measureProbeCode } from './probe-code-bench.js';
+import { measureNodes } from './nodes-bench.js';
 import { temporaryPglite, throwawayPostgres } from './databases.js';
 import type { BenchDatabase } from './databases.js';
 import { RESULTS_FILE, formatResults, writeResults } from './report.js';
@@ -262,6 +263,13 @@ async function main() {
         await measureImportHealth(db, ADMIN, log);
         continue;
       }
+      if (only === 'nodes') {
+        // Several processes on one database: PostgreSQL only (issue 25, ADR 057).
+        if (!db.url) continue;
+        log(`\n${db.label}: issue 25 one node and two behind nginx only`);
+        await measureNodes(db, db.url, ADMIN, log);
+        continue;
+      }
       if (only === 'probes') {
         log(`\n${db.label}: issue 10 samples list only`);
         await probesOnly(db);
@@ -285,7 +293,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
-  if (only === 'hl7' || only === 'import' || only === 'import-health' || only === 'report') return;
+  if (['hl7', 'import', 'import-health', 'report', 'nodes'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

@@ -55,6 +55,9 @@ export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise
       `revoke insert, update, delete, truncate, references, trigger on ${AUDIT_TABLE} from ${app}`,
       `grant usage, select on all sequences in schema public to ${app}`,
       `revoke all on sequence ${auditSequence} from ${app}`,
+      // /api/health/ready compares the applied migrations with the build's (ADR 056).
+      `grant usage on schema drizzle to ${app}`,
+      `grant select on drizzle.__drizzle_migrations to ${app}`,
     ].join(';\n'),
   );
   await JobQueue.install(owner);

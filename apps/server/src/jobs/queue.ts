@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { SqlExecutor } from '../db/client.js';
+import { jobFailures } from '../lib/metrics.js';
 
 /** A job's data: a small JSON object (ids, not rows; the handler reads the rest itself). */
 export type JobData = Record<string, unknown>;
@@ -170,7 +171,14 @@ export class JobQueue {
     const pollingIntervalSeconds = this.#options?.pollingIntervalSeconds ?? 2;
     await boss.work<JobData>(name, { pollingIntervalSeconds }, async (jobs) => {
       // batchSize is 1: one job per call; a throw marks it failed and pg-boss retries it.
-      for (const job of jobs) await handler(job.data, { id: job.id, name: job.name });
+      for (const job of jobs) {
+        try {
+          await handler(job.data, { id: job.id, name: job.name });
+        } catch (error) {
+          jobFailures.inc({ queue: name });
+          throw error;
+        }
+      }
     });
   }
 }

@@ -11,6 +11,7 @@ import {
   forgetListTotals,
   inOrderOf,
   listTotal,
+  rememberListTotals,
   totalKey,
 } from './list-totals.js';
 
@@ -100,6 +101,25 @@ describe('listTotal', () => {
     expect((await listTotal(db, plan(city), now + 2000)).total).toBe(3);
     await addUnits(city, 1);
     expect((await listTotal(db, plan(city), now + 2000 + TOTAL_TTL_MS + 1)).total).toBe(4);
+  });
+
+  it('remembers nothing while this node cannot hear the other nodes (ADR 056)', async () => {
+    const db = database.handle.db;
+    const city = unique('deaf');
+    await addUnits(city, 1);
+    const now = Date.now();
+    rememberListTotals(db, false);
+    try {
+      expect((await listTotal(db, plan(city), now)).total).toBe(1);
+      await addUnits(city, 1);
+      expect((await listTotal(db, plan(city), now + 1)).total).toBe(2);
+    } finally {
+      rememberListTotals(db, true);
+    }
+    await addUnits(city, 1);
+    expect((await listTotal(db, plan(city), now + 2)).total).toBe(3);
+    await addUnits(city, 1);
+    expect((await listTotal(db, plan(city), now + 3)).total).toBe(3);
   });
 
   it('shares one count between simultaneous first requests', async () => {

@@ -11,8 +11,9 @@ import type { Database } from '../db/client.js';
  *   database's statistics) that the statistics' figure is answered instead (`estimate`);
  * - either total is remembered per list, scope and filter for TOTAL_TTL_MS, so that paging
  *   through one filter counts once; any write through this process forgets them all
- *   (`forgetListTotals`, called after every successful write request), another API node's writes
- *   show within the TTL.
+ *   (`forgetListTotals`, called after every successful write request), and on PostgreSQL every
+ *   other API node forgets them too before the write's answer leaves (list-totals-channel.ts,
+ *   ADR 056). A node that cannot hear the other nodes remembers nothing (`rememberListTotals`).
  */
 export interface ListTotal {
   total: number;
@@ -57,9 +58,22 @@ function memoryOf(db: Database): Map<string, Remembered> {
   return memory;
 }
 
+/** Databases whose totals are not remembered: another node's write could not be heard. */
+const deaf = new WeakSet<Database>();
+
 /** Forgets every remembered total of this database: its data has changed. */
 export function forgetListTotals(db: Database): void {
   memories.get(db)?.clear();
+}
+
+/**
+ * Whether totals of this database may be remembered: false while this node cannot hear other
+ * nodes' writes (its LISTEN connection is lost), so that no stale total is answered meanwhile.
+ */
+export function rememberListTotals(db: Database, remember: boolean): void {
+  if (remember) deaf.delete(db);
+  else deaf.add(db);
+  forgetListTotals(db);
 }
 
 async function countRows(db: Database, rows: SQLWrapper): Promise<number> {
@@ -100,6 +114,7 @@ async function computeTotal(db: Database, plan: TotalPlan): Promise<ListTotal> {
 
 /** The list's total, remembered for TOTAL_TTL_MS (see the module's comment). */
 export function listTotal(db: Database, plan: TotalPlan, now = Date.now()): Promise<ListTotal> {
+  if (deaf.has(db)) return computeTotal(db, plan);
   const memory = memoryOf(db);
   const remembered = memory.get(plan.key);
   if (remembered && remembered.expires > now) return remembered.total;

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { receiveHl7Bytes, refuseByTransport, transportAnswer } from './hl7-service.js';
 import type { Hl7Outcome } from './hl7-service.js';
+import { hl7Messages } from '../../lib/metrics.js';
 
 /**
  * What HTTP (`POST /api/lab/hl7`) and MLLP (mllp.ts) share: the size limit, the one call that
@@ -72,6 +73,8 @@ export function refusalAck(message: Buffer, code: 'AE' | 'AR', text: string): Hl
 }
 
 function answerOf(outcome: Hl7Outcome): Hl7Answer {
+  // Every message either transport answers passes here once: counted by its ACK (ADR 056).
+  hl7Messages.inc({ outcome: outcome.code });
   return {
     ackBytes: outcome.ackBytes,
     ackContentType: outcome.ackContentType,
