@@ -77,10 +77,10 @@ beforeAll(async () => {
   });
   const probe = await insertProbe(t.db, actor, patient.id, {
     visit_id: visitId,
-    alt: '72.5',
-    ast: '30',
-    creatine: '0.91',
-    bilirubine: '1.1',
+    alt: 72.5,
+    ast: 30,
+    creatine: 0.91,
+    bilirubine: 1.1,
     date_of_sample: '2026-01-05',
     patient_firstname: first.firstname,
     patient_surname: first.surname,
@@ -92,7 +92,7 @@ beforeAll(async () => {
   await inTransaction(t.db, actor, (tx) =>
     tx.execute(sql`update probe_medicines set concentration = 21 where probe_id = ${probe.id}`),
   );
-  await insertProbe(t.db, otherDoctor.session.user.id, otherId, { alt: '20' });
+  await insertProbe(t.db, otherDoctor.session.user.id, otherId, { alt: 20 });
 });
 afterAll(() => t?.close());
 
@@ -247,6 +247,13 @@ describe('pseudonymised exports', () => {
     });
     expect(bundle.statusCode).toBe(200);
     expect(identitiesIn(bundle.body)).toEqual([]);
+    // The search finds what is there: an identified export holds the identities.
+    const identified = await t.request('GET', '/api/exports/fhir?pseudonymised=false', {
+      token: admin.session.token,
+    });
+    expect(identitiesIn(identified.body)).toEqual(
+      expect.arrayContaining(['Bożydar1', 'Źdźbłowski2', identities[0]![2], '1975-11-02']),
+    );
   });
 
   it('an identified export needs exports.identified and is logged', () => {
