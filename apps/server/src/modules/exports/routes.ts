@@ -139,7 +139,8 @@ export const exportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       config: { access: 'patients.export', noStore: true },
       schema: {
         tags: ['patients'],
-        summary: "A patient's copy as a readable PDF in Polish: the same sections as export.json. Logged.",
+        summary:
+          "A patient's copy as a readable PDF in Polish: the same sections as export.json. Logged.",
         params: idParams,
         response: { 200: z.any().describe('application/pdf'), ...refusals, 404: errorResponse },
       },
