@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, openSignedIn, test } from '../fixtures.js';
+import { expect, openSignedIn, registerPatient, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
 
@@ -14,7 +14,7 @@ test("the card's 'Kopia danych pacjenta': a PDF and a JSON of everything stored"
 }) => {
   const seed = e2eSeed();
   const id = seed.sampleDetail.patient_id;
-  await openSignedIn(page, request, `/patients/${id}`);
+  await openSignedIn(page, request, `/patients/card/${id}`);
   const menu = page.getByRole('button', { name: 'Kopia danych pacjenta' });
   await expect(menu).toBeVisible();
   await menu.click();
@@ -43,9 +43,11 @@ test("the card's 'Kopia danych pacjenta': a PDF and a JSON of everything stored"
   expect(copy.samples.map((s) => s.code)).toContain(seed.sampleDetail.code);
 });
 
-test('a doctor has no copy on the card', async ({ page, request }) => {
-  const seed = e2eSeed();
-  await openSignedIn(page, request, `/patients/${seed.sampleDetail.patient_id}`, 'doctor');
+test('a doctor has no copy on the card', async ({ page, request, api }) => {
+  const unit = await api.createUnit();
+  const { doctor, credentials } = await api.readyDoctor(unit.id);
+  const patient = await registerPatient(api, doctor);
+  await openSignedIn(page, request, `/patients/card/${patient.id}`, 'doctor', credentials);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Kopia danych pacjenta' })).toHaveCount(0);
 });
