@@ -52,6 +52,12 @@ export const PERMISSIONS = [
   'imports.manage',
   /** The Excel report and the CDISC ODM export (administrators). */
   'reports.generate',
+  /** A patient's copy of everything stored about them, JSON and PDF (administrators; ADR 054). */
+  'patients.export',
+  /** Reports and exports with identities (names, PESEL, birth date) rather than pseudonyms. */
+  'exports.identified',
+  /** The HL7 FHIR R4 export, pseudonymised by default (administrators; ADR 055). */
+  'exports.fhir',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;

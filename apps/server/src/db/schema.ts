@@ -16,6 +16,7 @@ import {
   text,
   time,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -343,6 +344,28 @@ export const patientInclusions = pgTable('patient_inclusions', {
   dose: decimal('dose'),
   interval: text('interval'),
 });
+
+/**
+ * A patient's stable study subject number in the unit where they were registered (migration
+ * 0030, ADR 054): the pseudonymised exports call the patient `S-{unit_id}-{n}`. Filled by a
+ * trigger on patients; never updated.
+ */
+export const studySubjects = pgTable(
+  'study_subjects',
+  {
+    patient_id: integer('patient_id')
+      .primaryKey()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    unique('study_subjects_unit_n_key').on(t.unit_id, t.n),
+    check('study_subjects_n_check', sql`${t.n} > 0`),
+  ],
+);
 
 export const patientMedicines = pgTable(
   'patient_medicines',

@@ -198,6 +198,11 @@ const rules: Record<string, Rule> = {
   // Data out (issue 12): the Excel report and the CDISC ODM export.
   'POST /api/generate_reports': { who: 'admin' },
   'GET /api/exports/odm.xml': { who: 'admin' },
+  // A patient's copy and the FHIR export (ADR 054, 055): administrators only.
+  'GET /api/exports/fhir': { who: 'admin' },
+  'GET /api/patients/:id/fhir': { who: 'admin' },
+  'GET /api/patients/:id/export.json': { who: 'admin' },
+  'GET /api/patients/:id/export.pdf': { who: 'admin' },
 
   'GET /api/settings/:name': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
@@ -225,6 +230,7 @@ const rules: Record<string, Rule> = {
 
   // The patient API (issue 11): the signed-in patient's own record only.
   'GET /api/me': { who: 'patient' },
+  'GET /api/me/export.json': { who: 'patient' },
   'GET /api/me/messages': { who: 'patient' },
   'GET /api/me/announcements': { who: 'patient' },
   'GET /api/me/documents': { who: 'patient' },

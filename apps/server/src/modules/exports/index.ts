@@ -6,3 +6,6 @@ export {
   ODM_ITEMS_SAMPLE,
   ODM_UNITS,
 } from './odm-oids.js';
+export { subjectIdSql } from './subjects.js';
+export { loadPatientCopy } from './patient-copy.js';
+export { allowExport } from './identified.js';

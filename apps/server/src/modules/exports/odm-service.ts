@@ -20,6 +20,7 @@ import {
   odmDrugItemOid,
   odmVisitEventOid,
 } from './odm-oids.js';
+import { subjectIdSql } from './subjects.js';
 
 /**
  * The CDISC ODM 1.3.2 export (GET /api/exports/odm.xml, ADR 032): the study's metadata, then
@@ -251,6 +252,8 @@ export const ODM_FOOTER = '</ClinicalData>\n</ODM>\n';
 
 interface PatientRow {
   id: number;
+  /** The study subject id (ADR 054), used as the SubjectKey of a pseudonymised export. */
+  subject?: string;
   sex: string;
   group_nr: number | null;
 }
@@ -301,10 +304,16 @@ function event(oid: string, form: string, groups: string): string {
 }
 
 /** One patient's SubjectData. */
-export function subjectXml(patient: PatientRow, visits: VisitRow[], probes: ProbeRow[]): string {
+export function subjectXml(
+  patient: PatientRow,
+  visits: VisitRow[],
+  probes: ProbeRow[],
+  pseudonymised = false,
+): string {
   const e = ODM_ITEMS_ECG;
   const s = ODM_ITEMS_SAMPLE;
-  let out = `<SubjectData SubjectKey="${patient.id}">`;
+  const key = pseudonymised ? (patient.subject ?? '') : String(patient.id);
+  let out = `<SubjectData${attrs({ SubjectKey: key })}>`;
   out += event(
     ODM_EVENT_PATIENT,
     ODM_FORM_PATIENT,
@@ -334,7 +343,9 @@ export function subjectXml(patient: PatientRow, visits: VisitRow[], probes: Prob
         (p) =>
           `<ItemGroupData${attrs({ ItemGroupOID: ODM_GROUP_SAMPLE, ItemGroupRepeatKey: p.id })}>${itemData(
             [
-              [s.probe_code, p.code],
+              // A sample code carries the participant number (ADR 041): left out when
+              // pseudonymised (ADR 054); the repeat key (the sample's id) still tells them apart.
+              [s.probe_code, pseudonymised ? null : p.code],
               [s.material, p.type_of_material],
               [s.alt, p.alt],
               [s.ast, p.ast],
@@ -358,12 +369,13 @@ export function subjectXml(patient: PatientRow, visits: VisitRow[], probes: Prob
 }
 
 /** The subjects, a page of patients at a time, each page's visits and samples in two queries. */
-export async function* odmSubjects(db: Database): AsyncGenerator<string> {
+export async function* odmSubjects(db: Database, pseudonymised = false): AsyncGenerator<string> {
   let after = 0;
   for (;;) {
     const patients = rowsOf<PatientRow>(
       await db.execute(sql`
-        select pt.id, pt.sex, g.nr as group_nr from patients pt
+        select pt.id, ${subjectIdSql} as subject, pt.sex, g.nr as group_nr from patients pt
+        join study_subjects s on s.patient_id = pt.id
         left join patient_inclusions pi on pi.patient_id = pt.id
         left join inclusion_criteria_groups g on g.id = pi.group_id
         where pt.deleted_at is null and pt.id > ${after}
@@ -403,7 +415,7 @@ export async function* odmSubjects(db: Database): AsyncGenerator<string> {
     let chunk = '';
     for (const patient of patients) {
       const id = Number(patient.id);
-      chunk += subjectXml(patient, visitsOf.get(id) ?? [], probesOf.get(id) ?? []);
+      chunk += subjectXml(patient, visitsOf.get(id) ?? [], probesOf.get(id) ?? [], pseudonymised);
     }
     yield chunk;
     if (patients.length < PATIENT_PAGE) return;
@@ -423,8 +435,13 @@ function groupBy<T extends { patient_id: number }>(rows: T[]): Map<number, T[]> 
 }
 
 /** The whole document as a sequence of strings: header, subjects, footer. */
-export async function* odmDocument(db: Database, meta: OdmMetadata, now = new Date()) {
+export async function* odmDocument(
+  db: Database,
+  meta: OdmMetadata,
+  now = new Date(),
+  pseudonymised = false,
+) {
   yield odmHeader(meta, now);
-  yield* odmSubjects(db);
+  yield* odmSubjects(db, pseudonymised);
   yield ODM_FOOTER;
 }

@@ -564,7 +564,7 @@ describe('OpenAPI', () => {
     const mePaths = Object.entries(doc.paths ?? {}).filter(
       ([path]) => path === '/api/me' || path.startsWith('/api/me/'),
     );
-    expect(mePaths).toHaveLength(8);
+    expect(mePaths).toHaveLength(9);
     for (const [path, operations] of mePaths) {
       for (const operation of Object.values(operations)) {
         expect(operation.tags, path).toEqual(['patient-api']);

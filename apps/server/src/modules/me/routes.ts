@@ -8,6 +8,7 @@ import {
   meDocumentList,
   meMessageList,
   meProfile,
+  patientCopy,
   ownProbeSetBody,
   probeList,
   probeSetList,
@@ -17,6 +18,8 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { ownPatientId } from '../../policies/patients.js';
+import { loadPatientCopy } from '../exports/index.js';
 import { contentDisposition } from '../files/index.js';
 import * as me from './service.js';
 
@@ -140,6 +143,30 @@ export const meRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
       },
     },
     (request) => me.ownProbes(db, actorOf(request)),
+  );
+
+  app.get(
+    '/me/export.json',
+    {
+      config: { ...access, noStore: true },
+      schema: {
+        tags,
+        summary:
+          'A copy of everything the portal stores about the signed-in patient (GDPR art. 15 and 20), machine-readable; the same document an administrator produces (ADR 054)',
+        response: { 200: patientCopy, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const copy = await loadPatientCopy(db, ownPatientId(actor));
+      request.log.info(
+        { event: 'patient_copy', kind: 'own', userId: actor.userId },
+        "a patient's own copy",
+      );
+      return reply
+        .header('Content-Disposition', 'attachment; filename="moje-dane.json"')
+        .send(copy);
+    },
   );
 
   app.get(

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import type { ReportColumn } from '@portal/shared';
 import type { Database } from '../../db/client.js';
+import { subjectIdSql } from '../exports/index.js';
 
 /**
  * The Excel report (POST /api/generate_reports, ADR 032): one row per sample of a live patient,
@@ -45,6 +46,8 @@ export interface ReportSource {
   code: string;
   type_of_material: string;
   patient_id: number;
+  /** The patient's study subject id (ADR 054): the patient column of a pseudonymised report. */
+  subject?: string;
   group_nr: number | null;
   alt: string | null;
   ast: string | null;
@@ -59,13 +62,21 @@ export interface ReportSource {
 const number = (value: string | number | null | undefined): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-/** The value of one column of one sample; medicine 1–3 are the sample's medicines by id. */
-export function reportCell(source: ReportSource, column: ReportColumn): ReportCell {
+/**
+ * The value of one column of one sample; medicine 1–3 are the sample's medicines by id. A
+ * pseudonymised report (ADR 054) names the patient by the study subject id and the sample by its
+ * id: a sample code carries the participant number (ADR 041).
+ */
+export function reportCell(
+  source: ReportSource,
+  column: ReportColumn,
+  pseudonymised = false,
+): ReportCell {
   switch (column) {
     case 'patient_id':
-      return source.patient_id;
+      return pseudonymised ? (source.subject ?? null) : source.patient_id;
     case 'probe_code':
-      return source.code;
+      return pseudonymised ? `sample-${source.id}` : source.code;
     case 'type_of_probe':
       return MATERIAL[source.type_of_material] ?? source.type_of_material;
     case 'patients_group':
@@ -101,13 +112,15 @@ export async function loadReportPage(
   limit = REPORT_PAGE_SIZE,
 ): Promise<ReportSource[]> {
   const result: unknown = await db.execute(sql`
-    select p.id, p.code, p.type_of_material, p.patient_id, g.nr as group_nr,
+    select p.id, p.code, p.type_of_material, p.patient_id, ${subjectIdSql} as subject,
+      g.nr as group_nr,
       p.alt::text as alt, p.ast::text as ast, p.creatine::text as creatine,
       p.bilirubine::text as bilirubine, v.qrs, v.qtcb,
       (select array_agg(pm.concentration::text order by pm.medicine_id)
          from probe_medicines pm where pm.probe_id = p.id) as concentrations
     from probes p
     join patients pt on pt.id = p.patient_id and pt.deleted_at is null
+    left join study_subjects s on s.patient_id = p.patient_id
     left join patient_inclusions pi on pi.patient_id = p.patient_id
     left join inclusion_criteria_groups g on g.id = pi.group_id
     left join visits v on v.id = p.visit_id and v.cancelled_at is null
@@ -157,6 +170,7 @@ export async function writeReport(
   pages: AsyncIterable<ReportSource[]>,
   columns: readonly ReportColumn[],
   out: Writable,
+  pseudonymised = false,
 ): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
@@ -175,7 +189,7 @@ export async function writeReport(
   let count = 0;
   for await (const page of pages) {
     for (const source of page) {
-      const values = columns.map((column) => reportCell(source, column));
+      const values = columns.map((column) => reportCell(source, column, pseudonymised));
       const row = sheet.addRow(values);
       for (const index of textColumns) {
         const value = values[index];

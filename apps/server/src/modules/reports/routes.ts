@@ -3,11 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorResponse,
+  pseudonymisedQuery,
   reportBody,
   reportColumnsInOrder,
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
+import { allowExport } from '../exports/index.js';
 import { REPORT_FILE_NAME, reportPages, writeReport } from './report-service.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -21,7 +23,8 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       schema: {
         tags: ['reports'],
         summary:
-          'The Excel report data.xlsx, streamed: one row per sample, the chosen columns (at least two) in the fixed order with Polish headers; none → 422 "empty", one → 422 "not_valid". A failure after the first byte aborts the download (no short file that looks whole).',
+          'The Excel report data.xlsx, streamed: one row per sample, the chosen columns (at least two) in the fixed order with Polish headers; none → 422 "empty", one → 422 "not_valid". A failure after the first byte aborts the download (no short file that looks whole). `?pseudonymised=true`: the patient as the study subject id (S-{unit}-{n}) and samples by id (no sample codes); without it the report is identified (needs exports.identified, logged).',
+        querystring: pseudonymisedQuery,
         body: reportBody,
         response: {
           200: z.any().describe(XLSX),
@@ -32,6 +35,8 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       },
     },
     async (request, reply) => {
+      const pseudonymised = request.query.pseudonymised ?? false;
+      allowExport(request, 'report', pseudonymised);
       const columns = reportColumnsInOrder(request.body.columns);
       const pages = reportPages(db);
       // The first page is read before the answer starts, so that a database that is down
@@ -44,7 +49,7 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
         yield first.value;
         yield* pages;
       }
-      writeReport(all(), columns, out).catch((error: unknown) => {
+      writeReport(all(), columns, out, pseudonymised).catch((error: unknown) => {
         request.log.error({ err: error }, 'report failed after the download started');
         // Destroying the stream makes Fastify destroy the socket: the transfer ends without its
         // last chunk, which every HTTP client reports as an error.

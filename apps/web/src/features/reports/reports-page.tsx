@@ -1,16 +1,19 @@
-import { Button, Group, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, MultiSelect, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REPORT_COLUMNS, reportColumnsInOrder } from '@portal/shared';
 import type { ReportColumn } from '@portal/shared';
 import { PageHeader } from '../../components/page-header';
 import { notifyError } from '../../lib/notify';
+import { useCan } from '../../lib/permissions';
 import { translateCodes } from '../../lib/use-zod-form';
 import { columnsError } from './report-columns';
-import { useDownloadOdm, useDownloadReport } from './reports-api';
+import { useDownloadFhir, useDownloadOdm, useDownloadReport } from './reports-api';
 
 /**
- * "Generuj raport" (docs/product-rules.md "Reports"): the columns, data.xlsx, and the ODM export.
+ * "Generuj raport" (docs/product-rules.md "Reports"): the columns, data.xlsx, the ODM export,
+ * the FHIR export, and whether they are pseudonymised (ADR 054, 055). Without
+ * `exports.identified` only the pseudonymised exports are offered.
  */
 export function ReportsPage() {
   const { t } = useTranslation();
@@ -19,20 +22,40 @@ export function ReportsPage() {
   const [tried, setTried] = useState(false);
   const report = useDownloadReport();
   const odm = useDownloadOdm();
+  const fhir = useDownloadFhir();
+  const can = useCan();
+  const mayIdentify = can('exports.identified');
+  const [pseudonymisedChoice, setPseudonymised] = useState(false);
+  const pseudonymised = pseudonymisedChoice || !mayIdentify;
+  const [fhirIdentified, setFhirIdentified] = useState(false);
   const problem = columnsError(columns);
 
   const download = () => {
     setTried(true);
     if (problem) return;
-    report.mutate(reportColumnsInOrder(columns), {
-      onError: () => notifyError(t('reports.fail')),
-    });
+    report.mutate(
+      { columns: reportColumnsInOrder(columns), pseudonymised },
+      {
+        onError: () => notifyError(t('reports.fail')),
+      },
+    );
   };
 
   return (
     <>
       <PageHeader title={t('reports.title')} />
       <Stack gap="lg" maw={720}>
+        <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
+          <Switch
+            label={t('reports.pseudonymised')}
+            description={
+              mayIdentify ? t('reports.pseudonymisedHint') : t('reports.pseudonymisedOnly')
+            }
+            checked={pseudonymised}
+            disabled={!mayIdentify}
+            onChange={(event) => setPseudonymised(event.currentTarget.checked)}
+          />
+        </Paper>
         <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
           <Stack gap="md">
             <MultiSelect
@@ -80,7 +103,7 @@ export function ReportsPage() {
               <Button
                 variant="light"
                 onClick={() =>
-                  odm.mutate(undefined, { onError: () => notifyError(t('reports.fail')) })
+                  odm.mutate(pseudonymised, { onError: () => notifyError(t('reports.fail')) })
                 }
                 loading={odm.isPending}
                 aria-busy={odm.isPending}
@@ -90,6 +113,37 @@ export function ReportsPage() {
             </Group>
           </Stack>
         </Paper>
+        {can('exports.fhir') && (
+          <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
+            <Stack gap="sm">
+              <Title order={2} size="h4">
+                {t('reports.fhirTitle')}
+              </Title>
+              <Text size="sm">{t('reports.fhirHint')}</Text>
+              {mayIdentify && (
+                <Switch
+                  label={t('reports.fhirIdentified')}
+                  checked={fhirIdentified}
+                  onChange={(event) => setFhirIdentified(event.currentTarget.checked)}
+                />
+              )}
+              <Group>
+                <Button
+                  variant="light"
+                  onClick={() =>
+                    fhir.mutate(!(mayIdentify && fhirIdentified), {
+                      onError: () => notifyError(t('reports.fail')),
+                    })
+                  }
+                  loading={fhir.isPending}
+                  aria-busy={fhir.isPending}
+                >
+                  {t('reports.fhir')}
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+        )}
       </Stack>
     </>
   );

@@ -45,6 +45,7 @@ import { MedicinesTab } from './medicines-tab';
 import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
 import { useDeletePatient, useResetPatientPassword } from './patient-api';
+import { PatientCopyMenu } from './patient-copy';
 import { PersonalTab } from './personal-tab';
 import { SamplesTab } from './samples-tab';
 import { VisitsTab } from './visits-tab';
@@ -120,6 +121,11 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
             <Anchor component={Link} to={`/audit_trial?patientIds=${patient.id}`} size="sm">
               {t('card.auditHistory')}
             </Anchor>
+          )}
+          {can('patients.export') && (
+            <div>
+              <PatientCopyMenu patientId={patient.id} />
+            </div>
           )}
         </div>
         {/* Actions as the server allows them (ADR 045): a deleted patient is read-only. */}
