@@ -12,8 +12,7 @@ const BLOCK = 512;
 function header(name: string, size: number, mtime: Date): Buffer {
   if (Buffer.byteLength(name) >= 100) throw new Error(`archive entry name too long: ${name}`);
   const block = Buffer.alloc(BLOCK);
-  const octal = (value: number, width: number) =>
-    value.toString(8).padStart(width - 1, '0') + '\0';
+  const octal = (value: number, width: number) => value.toString(8).padStart(width - 1, '0') + '\0';
   block.write(name, 0, 'utf8');
   block.write(octal(0o644, 8), 100, 'ascii');
   block.write(octal(0, 8), 108, 'ascii');

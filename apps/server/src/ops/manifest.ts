@@ -63,7 +63,10 @@ export async function summariseTables(query: RowQuery): Promise<Record<string, T
               coalesce(sum(('x' || substr(md5(t::text), 1, 15))::bit(60)::bigint), 0)::text as checksum
          from ${quoteIdent(table)} t`,
     );
-    summaries[table] = { rows: Number(row?.rows ?? 0), checksum: String(row?.checksum ?? '0') };
+    summaries[table] = {
+      rows: Number(row?.rows ?? 0),
+      checksum: typeof row?.checksum === 'string' ? row.checksum : '0',
+    };
   }
   return summaries;
 }
@@ -76,7 +79,9 @@ interface Journal {
 export async function migrationLevel(
   query: RowQuery,
 ): Promise<{ tag: string | null; count: number }> {
-  const [exists] = await query(`select to_regclass('drizzle.__drizzle_migrations') is not null as e`);
+  const [exists] = await query(
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as e`,
+  );
   if (exists?.e !== true) return { tag: null, count: 0 };
   const [row] = await query(
     'select count(*)::int as n, max(created_at)::text as last from drizzle.__drizzle_migrations',
@@ -110,7 +115,8 @@ export function compareTables(
   for (const [table, want] of Object.entries(expected)) {
     const got = actual[table];
     if (!got) problems.push(`${table}: missing`);
-    else if (got.rows !== want.rows) problems.push(`${table}: ${got.rows} rows, expected ${want.rows}`);
+    else if (got.rows !== want.rows)
+      problems.push(`${table}: ${got.rows} rows, expected ${want.rows}`);
     else if (got.checksum !== want.checksum) problems.push(`${table}: content checksum differs`);
   }
   for (const table of Object.keys(actual)) {

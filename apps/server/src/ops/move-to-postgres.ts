@@ -60,7 +60,9 @@ export async function moveToPostgres(dataDir: string, targetUrl: string): Promis
   await target.connect();
   try {
     if (!(await postgresIsEmpty(target))) {
-      throw new Error('the target database is not empty: the move goes only into an empty database');
+      throw new Error(
+        'the target database is not empty: the move goes only into an empty database',
+      );
     }
     const source = await openDatabase({ kind: 'pglite', dataDir });
     try {
@@ -73,7 +75,8 @@ export async function moveToPostgres(dataDir: string, targetUrl: string): Promis
         await owner.close();
       }
       const sourceQuery: RowQuery = async (text) => (await source.executeSql(text)).rows;
-      const targetQuery: RowQuery = async (text) => (await target.query(text)).rows;
+      const targetQuery: RowQuery = async (text) =>
+        (await target.query<Record<string, unknown>>(text)).rows;
 
       const tables = await portalTables(targetQuery);
       const references = (
@@ -82,7 +85,10 @@ export async function moveToPostgres(dataDir: string, targetUrl: string): Promis
              from pg_constraint c join pg_namespace n on n.oid = c.connamespace
             where c.contype = 'f' and n.nspname = 'public'`,
         )
-      ).rows.map((row): [string, string] => [row.from.replaceAll('"', ''), row.to.replaceAll('"', '')]);
+      ).rows.map((row): [string, string] => [
+        row.from.replaceAll('"', ''),
+        row.to.replaceAll('"', ''),
+      ]);
       const order = dependencyOrder(tables, references);
 
       let rows = 0;
@@ -160,7 +166,7 @@ async function copyTable(
          from (select * from ${name} order by ${orderBy} limit ${BATCH_ROWS} offset ${offset}) t`,
       [],
     );
-    const batch = String(rows[0]?.batch ?? '[]');
+    const batch = typeof rows[0]?.batch === 'string' ? rows[0].batch : '[]';
     if (batch === '[]') break;
     const result = await target.query(
       `insert into ${name} (${columns}) overriding system value
