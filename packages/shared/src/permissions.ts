@@ -52,6 +52,8 @@ export const PERMISSIONS = [
   'imports.manage',
   /** The Excel report and the CDISC ODM export (administrators). */
   'reports.generate',
+  /** Retention: the dry run and the anonymisation job (administrators; ADR 059). */
+  'retention.manage',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;
