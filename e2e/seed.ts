@@ -35,6 +35,10 @@ export interface E2eSeed {
     medicines: string;
   };
   // ---- end of data import ----
+  // ---- retention (issue 24) ----
+  /** A patient of a unit of its own whose participation ended 12 years ago. */
+  retention: { patient_id: number };
+  // ---- end of retention ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card's test records it). */

@@ -488,10 +488,78 @@ try {
   };
   // ---- end of data import ----
 
+  // ---- retention (issue 24, retention.spec.ts): in a unit of its own, a patient whose
+  // participation ended 12 years ago, which only the database's clock can say: the finish is
+  // written without the audit trigger and its audit entry back-dated, as 12 years would leave it.
+  const retentionUnit = await createUnit(db, {
+    name: 'Poradnia E2E retencji',
+    street: 'ul. Archiwalna',
+    building_nr: '9',
+    postcode: '90-003',
+    city: 'Łódź',
+  });
+  const retentionDoctor = await createDoctor(db, null, {
+    firstname: 'Roman',
+    surname: 'Retencyjny',
+    email: 'lekarz.retencji@e2e.example.pl',
+    phone_number: '501234569',
+    unit_id: retentionUnit.id,
+  });
+  const [retentionAccount] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.login, 'lekarz.retencji@e2e.example.pl'));
+  const retentionActor = {
+    ...actor,
+    userId: retentionAccount.id,
+    login: 'lekarz.retencji@e2e.example.pl',
+    doctorId: retentionDoctor.id,
+    unitId: retentionUnit.id,
+  };
+  const retained = await createPatient(db, retentionActor, {
+    personal: {
+      firstname: 'Rozalia',
+      surname: 'Retencyjna',
+      pesel: buildPesel({ year: 1940, month: 2, day: 3 }, 731, 'K'),
+      address_street: 'ul. Archiwalna',
+      address_building: '9',
+      address_apartment: null,
+      address_postcode: '90-003',
+      address_city: 'Łódź',
+      phone_number: '501000997',
+      email: null,
+      weight: 61,
+      height: 160,
+      project_number: 'FDC-E2E-SEED-1940-731',
+      doctor_id: retentionDoctor.id,
+      unit_id: retentionUnit.id,
+      acceptance: true,
+    },
+    exclusion: { is_above_18: true, exclusion_criteria_id: null, is_classified: true },
+    inclusion: { group_id: 1, subgroup_id: 1, dose: 5, interval: null },
+    medicines: [{ medicine_id: 5, dose: 5 }],
+    additional_medicines: [],
+  });
+  await db.execute(sql`set session_replication_role = replica`);
+  await db.execute(
+    sql`update patients set is_finished = true, updated_at = now() - interval '12 years'
+        where id = ${retained.id}`,
+  );
+  await db.execute(sql`set session_replication_role = origin`);
+  await db.execute(
+    sql`insert into audit_entries (patient_id, entity_name, entity_id, operation, column_name,
+          old_value, new_value, updated_at)
+        values (${retained.id}, 'patients', ${String(retained.id)}, 'update', 'is_finished',
+          'false', 'true', now() - interval '12 years')`,
+  );
+  const retention = { patient_id: retained.id };
+  // ---- end of retention ----
+
   const seed = {
     documents,
     unmatched,
     imports,
+    retention,
     labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },

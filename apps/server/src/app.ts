@@ -69,6 +69,7 @@ import { exportRoutes } from './modules/exports/index.js';
 import { importRoutes } from './modules/imports/index.js';
 import { hl7Routes, unmatchedRoutes } from './modules/lab/index.js';
 import { reportRoutes } from './modules/reports/index.js';
+import { retentionRoutes } from './modules/retention/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(importRoutes, deps);
       await api.register(reportRoutes, deps);
       await api.register(exportRoutes, deps);
+      await api.register(retentionRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -259,6 +259,13 @@ export const router = createBrowserRouter([
                       'PhoneSettingsPage',
                     ),
                   },
+                  {
+                    path: '/settings/retention',
+                    ...lazyPage(
+                      () => import('./features/settings/retention-page'),
+                      'RetentionSettingsPage',
+                    ),
+                  },
                 ],
               },
               {

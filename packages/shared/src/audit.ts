@@ -17,6 +17,8 @@ export const AUDIT_SOURCES = [
   'restore',
   'tracking',
   'manual_match',
+  /** The retention job's anonymisation (ADR 059): its entries keep no old value in clear. */
+  'retention',
 ] as const;
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 
@@ -104,6 +106,7 @@ export const AUDITED_COLUMNS = {
     version: H,
     deleted_at: V,
     import_batch_id: H,
+    anonymised_at: V,
   },
   patient_inclusions: {
     patient_id: H,

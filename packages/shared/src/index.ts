@@ -29,3 +29,4 @@ export * from './schemas/imports.js';
 export * from './schemas/laboratory.js';
 export * from './audit.js';
 export * from './schemas/exports.js';
+export * from './schemas/retention.js';

@@ -58,6 +58,8 @@ export const PERMISSIONS = [
   'exports.identified',
   /** The HL7 FHIR R4 export, pseudonymised by default (administrators; ADR 055). */
   'exports.fhir',
+  /** Retention: the dry run and the anonymisation job (administrators; ADR 059). */
+  'retention.manage',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { ensureInitialAdmin } from '../modules/admins/index.js';
 import { benchCases, filterIds, get, measureCase, throughput } from './cases.js';
 import type { CaseResult, Client } from './cases.js';
+import { measureBackup } from './backup-bench.js';
 import { measureColdStart } from './cold-start.js';
 import { measureHl7 } from './hl7-bench.js';
 import { measureImport } from './import-bench.js';
@@ -275,6 +276,11 @@ async function main() {
         await probesOnly(db);
         continue;
       }
+      if (only === 'backup') {
+        log(`\n${db.label}: issue 25 backup and restore only`);
+        if (serverUrl) await measureBackup(db, serverUrl, ADMIN, log);
+        continue;
+      }
       if (only === 'report') {
         log(`\n${db.label}: issue 12 report only`);
         await reportOnly(db);
@@ -293,7 +299,7 @@ async function main() {
   }
   if (only === 'probe-code') return;
   if (only === 'probes') return;
-  if (['hl7', 'import', 'import-health', 'report', 'nodes'].includes(only ?? '')) return;
+  if (['hl7', 'import', 'import-health', 'report', 'nodes', 'backup'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
   log('\ncold start');

@@ -308,6 +308,8 @@ export const patients = pgTable(
     ...timestamps,
     /** The import batch that brought the patient in (migration 0016); null when registered. */
     import_batch_id: integer('import_batch_id').references((): AnyPgColumn => importBatches.id),
+    /** When the retention job removed the identity (migration 0032, ADR 059); null while kept. */
+    anonymised_at: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     // Among active patients only (0026): a flushed import no longer blocks the same PESEL.
@@ -1024,4 +1026,34 @@ export const importProbeStates = pgTable(
     status: text('status', { enum: PROBE_STATUSES }).notNull(),
   },
   (t) => [uniqueIndex('import_probe_states_batch_probe_key').on(t.import_batch_id, t.probe_id)],
+);
+
+/** Runs of the retention job, with their progress (migration 0032, ADR 059): no patient data. */
+export const retentionRuns = pgTable(
+  'retention_runs',
+  {
+    id: serial('id').primaryKey(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
+    years: integer('years').notNull(),
+    requested_by: integer('requested_by').references(() => users.id),
+    requested_at: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    started_at: timestamp('started_at', { withTimezone: true }),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('retention_runs_one_active_key')
+      .on(sql`(true)`)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    check(
+      'retention_runs_status_check',
+      sql`${t.status} in ('queued', 'running', 'done', 'failed')`,
+    ),
+    check('retention_runs_years_check', sql`${t.years} >= 1`),
+    check('retention_runs_progress_check', sql`${t.done} >= 0 and ${t.done} <= ${t.total}`),
+  ],
 );

@@ -21,6 +21,7 @@ import { addDemoDocuments } from './documents.js';
 import { addDemoLab } from './lab.js';
 import { addDemoImports } from './imports.js';
 import { demoPatientLogin } from './patient-login.js';
+import { addDemoRetention } from './retention.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -92,6 +93,7 @@ async function main() {
     // One patient's sign-in, printed as the portal's "Drukuj dane logowania" makes it (a new
     // generated password the patient must replace first): the patient API has no screen here.
     const patientLogin = coordinator ? await demoPatientLogin(db, coordinator.id) : null;
+    if (coordinator) await addDemoRetention(db, coordinator.id); // issue 24: one anonymised patient
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +

@@ -205,6 +205,10 @@ const rules: Record<string, Rule> = {
   'GET /api/patients/:id/export.pdf': { who: 'admin' },
 
   'GET /api/settings/:name': { who: 'admin' },
+  // Retention (ADR 059): administrators only.
+  'GET /api/retention/preview': { who: 'admin' },
+  'POST /api/retention/run': { who: 'admin' },
+  'GET /api/retention/runs/latest': { who: 'admin' },
   // Panel documents (not a unit's): a doctor lists the doctor panel; the patient panel answers
   // a doctor 403 (modules/documents/documents.test.ts).
   'GET /api/settings/documents/:panel': { who: 'staff' },

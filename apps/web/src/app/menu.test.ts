@@ -30,6 +30,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/retention',
       '/data_import',
       '/messages',
       '/reports',
@@ -62,6 +63,7 @@ describe('menu', () => {
       '/settings/synevo',
       '/settings/phone',
     ]);
+    expect(paths(['retention.manage'])).toEqual(['/settings/retention']);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
     expect(paths(['documents.read'])).toEqual(['/documents']);
     expect(paths(['documents.read', 'settings.manage'])).not.toContain('/documents');
@@ -94,6 +96,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/retention',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);

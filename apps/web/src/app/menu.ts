@@ -46,6 +46,7 @@ export interface MenuItem {
     | 'nav.settingsPatientDocuments'
     | 'nav.settingsSynevo'
     | 'nav.settingsPhone'
+    | 'nav.settingsRetention'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -186,6 +187,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconPhone,
     mobile: false,
     permission: 'settings.manage',
+  },
+  {
+    path: '/settings/retention',
+    label: 'nav.settingsRetention',
+    group: 'nav.settings',
+    icon: IconShieldLock,
+    mobile: false,
+    permission: 'retention.manage',
   },
   // The doctor panel's documents to read; administrators manage them under settings instead.
   {

@@ -113,6 +113,20 @@ export const shippingValue = z.object({
 });
 export type ShippingValue = z.infer<typeof shippingValue>;
 
+/**
+ * How many years after a patient's participation ended the identity is kept before the
+ * retention job anonymises it (ADR 059); null (the default) keeps it and refuses a run.
+ */
+export const retentionValue = z.object({
+  years: z
+    .number({ error: 'invalid_number' })
+    .int({ error: 'invalid_number' })
+    .min(1, { error: 'invalid' })
+    .max(100, { error: 'invalid' })
+    .nullable(),
+});
+export type RetentionValue = z.infer<typeof retentionValue>;
+
 /** Visits are booked at most this many days ahead unless the setting says otherwise (ADR 038). */
 export const BOOKING_HORIZON_DAYS_DEFAULT = 730;
 export const BOOKING_HORIZON_DAYS_MAX = 3650;
@@ -184,6 +198,7 @@ export const SETTING_DEFAULTS: {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
+  retention: RetentionValue;
 } = {
   probe_config: [
     'sex',
@@ -212,6 +227,7 @@ export const SETTING_DEFAULTS: {
   laboratory: { address: '', postcode: '', city: '' },
   // Pocztex, the Polish post's courier service: where a parcel is ordered online.
   shipping: { url: 'https://www.pocztex.pl/' },
+  retention: { years: null },
 };
 
 /**
@@ -241,6 +257,7 @@ export const settingValueSchemas = {
   visits: visitsValue,
   laboratory: laboratoryValue,
   shipping: shippingValue,
+  retention: retentionValue,
 } as const;
 export type WritableSettingName = keyof typeof settingValueSchemas;
 export const WRITABLE_SETTING_NAMES = Object.keys(settingValueSchemas) as WritableSettingName[];
@@ -257,6 +274,7 @@ export interface SettingValues {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
+  retention: RetentionValue;
   /** The last error's text, as the API has always answered it; its structured form is `error`. */
   synevo_last_error_message: string | null;
 }
@@ -281,6 +299,7 @@ const anySettingValue = z.union([
   visitsValue,
   z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
   z.object({ url: z.string() }),
+  z.object({ years: z.number().int().nullable() }),
   z.string().nullable(),
 ]);
 
