@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -1001,4 +1002,19 @@ export const importProbeStates = pgTable(
     status: text('status', { enum: PROBE_STATUSES }).notNull(),
   },
   (t) => [uniqueIndex('import_probe_states_batch_probe_key').on(t.import_batch_id, t.probe_id)],
+);
+
+/**
+ * The study dashboard's counters (migration 0033, ADR 060): per unit, metric and key, kept in step
+ * by triggers on patients, inclusions, visits, samples and safety alerts. Never written by the app.
+ */
+export const dashboardCounts = pgTable(
+  'dashboard_counts',
+  {
+    unit_id: integer('unit_id').notNull(),
+    metric: text('metric').notNull(),
+    key: text('key').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'dashboard_counts_pkey', columns: [t.unit_id, t.metric, t.key] })],
 );

@@ -113,6 +113,22 @@ export const shippingValue = z.object({
 });
 export type ShippingValue = z.infer<typeof shippingValue>;
 
+/**
+ * The dashboard's recruitment target (ADR 060): patients per unit per month and/or in total for
+ * the study; null where none is set.
+ */
+const targetCount = z
+  .number({ error: 'invalid_number' })
+  .int({ error: 'invalid_number' })
+  .min(1, { error: 'invalid_number' })
+  .max(1_000_000, { error: 'invalid_number' })
+  .nullable();
+export const recruitmentTargetValue = z.object({
+  per_unit_month: targetCount,
+  total: targetCount,
+});
+export type RecruitmentTargetValue = z.infer<typeof recruitmentTargetValue>;
+
 /** Visits are booked at most this many days ahead unless the setting says otherwise (ADR 038). */
 export const BOOKING_HORIZON_DAYS_DEFAULT = 730;
 export const BOOKING_HORIZON_DAYS_MAX = 3650;
@@ -184,6 +200,7 @@ export const SETTING_DEFAULTS: {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
+  recruitment_target: RecruitmentTargetValue;
 } = {
   probe_config: [
     'sex',
@@ -212,6 +229,7 @@ export const SETTING_DEFAULTS: {
   laboratory: { address: '', postcode: '', city: '' },
   // Pocztex, the Polish post's courier service: where a parcel is ordered online.
   shipping: { url: 'https://www.pocztex.pl/' },
+  recruitment_target: { per_unit_month: null, total: null },
 };
 
 /**
@@ -241,6 +259,7 @@ export const settingValueSchemas = {
   visits: visitsValue,
   laboratory: laboratoryValue,
   shipping: shippingValue,
+  recruitment_target: recruitmentTargetValue,
 } as const;
 export type WritableSettingName = keyof typeof settingValueSchemas;
 export const WRITABLE_SETTING_NAMES = Object.keys(settingValueSchemas) as WritableSettingName[];
@@ -257,6 +276,7 @@ export interface SettingValues {
   visits: VisitsValue;
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
+  recruitment_target: RecruitmentTargetValue;
   /** The last error's text, as the API has always answered it; its structured form is `error`. */
   synevo_last_error_message: string | null;
 }
@@ -281,6 +301,7 @@ const anySettingValue = z.union([
   visitsValue,
   z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
   z.object({ url: z.string() }),
+  recruitmentTargetValue,
   z.string().nullable(),
 ]);
 
