@@ -242,7 +242,7 @@ describe('GET /api/dashboard', () => {
   });
 
   it("shows a doctor the own unit's figures, as counted independently", async () => {
-    for (const query of [{}, { unit_id: String(unitA) }]) {
+    for (const query of [{}, { unit_id: String(unitA) }] as Record<string, string>[]) {
       const res = await dashboard(query, doctorA.session.token);
       expect(res.statusCode).toBe(200);
       const body = res.json<DashboardResponse>();
