@@ -13,6 +13,7 @@ const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item)
 describe('menu', () => {
   it('shows administrators every screen, in the spec order', () => {
     expect(paths(ADMIN)).toEqual([
+      '/dashboard',
       '/doctors',
       '/admins',
       '/patients',
@@ -38,6 +39,7 @@ describe('menu', () => {
 
   it('shows doctors their patients, units and overdue visits only', () => {
     expect(paths(DOCTOR)).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/visits/overdue',
@@ -70,6 +72,7 @@ describe('menu', () => {
   it('gathers the settings screens in one submenu', () => {
     const tree = menuTree(menuFor({ permissions: ADMIN }));
     expect(tree.map((entry) => (entry.kind === 'group' ? entry.label : entry.item.path))).toEqual([
+      '/dashboard',
       '/doctors',
       '/admins',
       '/patients',
@@ -103,6 +106,7 @@ describe('menu', () => {
     const doctor = { permissions: [...DOCTOR, 'calendar.manage' as const], unit_id: 4 };
     const items = menuFor(doctor);
     expect(items.map((item) => item.path)).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/units/calendar/4',
