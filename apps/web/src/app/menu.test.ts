@@ -125,6 +125,7 @@ describe('menu', () => {
     ]);
     // No unit, or every unit (administrators use the units list): no such entry.
     expect(paths([...DOCTOR, 'calendar.manage'])).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/visits/overdue',
