@@ -5,7 +5,7 @@ import { hashPassword } from '../lib/passwords.js';
 import { get, measureCase } from './cases.js';
 import type { Client } from './cases.js';
 import type { BenchDatabase } from './databases.js';
-import { seedStudy } from './seed.js';
+import { PATIENTS as PATIENTS_AT_SCALE, seedStudy } from './seed.js';
 import { timeRounds } from './stats.js';
 import type { Rounds } from './stats.js';
 
@@ -17,6 +17,8 @@ import type { Rounds } from './stats.js';
  * a full rebuild of the counters and what the triggers add to a sample's update.
  */
 const PROBES = Number(process.env.BENCH_DASHBOARD_PROBES ?? 1_000_000);
+/** Fewer for a quick trial of the case itself. */
+const PATIENTS = Number(process.env.BENCH_DASHBOARD_PATIENTS ?? PATIENTS_AT_SCALE);
 const VISITS_PER_PATIENT = 2;
 export const DASHBOARD_DOCTOR = {
   login: 'lekarz.pulpit@bench.example.pl',
@@ -38,7 +40,7 @@ export async function seedDashboardBench(
   log: (line: string) => void,
 ): Promise<{ rebuildMs: number; unitId: number }> {
   const started = performance.now();
-  const seed = await seedStudy(db, adminUserId, log);
+  const seed = await seedStudy(db, adminUserId, log, PATIENTS);
   log(`  ${seed.patients} patients in ${seed.seconds.toFixed(0)} s (dashboard triggers on)`);
   await db.executeSql('alter table visits disable trigger user');
   await db.executeSql('alter table probes disable trigger user');
@@ -48,14 +50,15 @@ export async function seedDashboardBench(
     await db.executeSql(`
       with slots as (
         select p.id as patient_id, p.unit_id, p.doctor_id, v,
-          row_number() over (partition by p.unit_id order by p.id, v) - 1 as k
+          (row_number() over (partition by p.unit_id order by p.id, v) - 1)::int as k
         from patients p cross join generate_series(1, ${VISITS_PER_PATIENT}) v)
       insert into visits (patient_id, unit_id, doctor_id, date, started_at, ended_at, is_done,
-        out_of_window)
+        out_of_window, window_reason)
       select patient_id, unit_id, doctor_id, current_date - 760 + (k / 16)::int,
         time '08:00' + (k % 16) * interval '30 minutes',
         time '08:30' + (k % 16) * interval '30 minutes',
-        current_date - 760 + (k / 16)::int < current_date, ${pick('k', 5, 10)} = 0
+        current_date - 760 + (k / 16)::int < current_date, ${pick('k', 5, 10)} = 0,
+        case when ${pick('k', 5, 10)} = 0 then 'Pacjent w szpitalu' end
       from slots`);
     log(`  visits inserted (${seconds(started)} s)`);
     const carrier = Number(
@@ -63,7 +66,7 @@ export async function seedDashboardBench(
     );
     await db.executeSql(`
       with patient_list as (
-        select row_number() over (order by id) - 1 as k, id, firstname, surname from patients)
+        select (row_number() over (order by id) - 1)::int as k, id, firstname, surname from patients)
       insert into probes (code, patient_id, probe_number, status, date_of_sample, carrier_id,
         ordered_by_firstname, ordered_by_surname, ordered_at, patient_firstname, patient_surname,
         patient_address_street, patient_address_building, patient_address_postcode,
