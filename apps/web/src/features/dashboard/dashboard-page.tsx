@@ -14,6 +14,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -141,6 +142,8 @@ function Tile({
     <>
       <Text size="sm" c="dimmed" component="span" display="block">
         {label}
+        {/* Read as "label: value" (the link's name is its visible text, WCAG 2.5.3). */}
+        <VisuallyHidden component="span">:</VisuallyHidden>
       </Text>
       <Text fz={28} fw={700} component="span" display="block">
         {value}
@@ -155,13 +158,7 @@ function Tile({
   return (
     <Card withBorder padding="md">
       {to ? (
-        <Anchor
-          component={Link}
-          to={to}
-          underline="hover"
-          c="inherit"
-          aria-label={`${label}: ${value}`}
-        >
+        <Anchor component={Link} to={to} underline="hover" c="inherit">
           {body}
         </Anchor>
       ) : (
