@@ -55,14 +55,14 @@ async function expectToastCoversNoButton(page: Page, toast: Locator, screen: str
 }
 
 test.describe('Drobiazgi dnia badania', () => {
-  test('a doctor lands on the patients list after signing in', async ({ page, api }) => {
+  test('a doctor lands on the dashboard after signing in', async ({ page, api }) => {
     const unit = await api.createUnit();
     const { credentials } = await api.readyDoctor(unit.id);
     await signInThroughUi(page, 'doctor', credentials);
-    await expect(page).toHaveURL(/\/patients$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Pacjenci' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Pulpit' })).toBeVisible();
     await expect(
-      page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Pacjenci' }),
+      page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Pulpit' }),
     ).toHaveAttribute('aria-current', 'page');
     await expectAccessible(page, 'lekarz po zalogowaniu');
   });

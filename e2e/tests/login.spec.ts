@@ -19,12 +19,12 @@ test.describe('Logowanie', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('administrator signs in with Enter and lands on the doctors list', async ({ page }) => {
+  test('administrator signs in with Enter and lands on the dashboard', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Login').fill(ADMIN_LOGIN);
     await page.getByLabel('Hasło', { exact: true }).fill(ADMIN_PASSWORD);
     await page.getByLabel('Hasło', { exact: true }).press('Enter');
-    await expect(page).toHaveURL(/\/doctors$/);
-    await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
   });
 });

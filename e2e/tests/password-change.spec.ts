@@ -70,14 +70,14 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await expect(oldField).toHaveAccessibleDescription('Niepoprawne hasło');
     await expect(page).toHaveURL(/\/changepassword$/);
 
-    // Success: the toast, then about a second later the doctor's landing page (patients).
+    // Success: the toast, then about a second later the doctor's landing page (the dashboard).
     await oldField.fill(printed.password);
     const savedAt = Date.now();
     await save.click();
     await expect(page.getByText('Zmiany zostały zapisane')).toBeVisible();
-    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     expect(Date.now() - savedAt).toBeGreaterThanOrEqual(1000);
-    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Jednostki', exact: true })).not.toHaveAttribute(
       'aria-disabled',
     );
@@ -87,8 +87,8 @@ test.describe('Zmiana hasła przy pierwszym logowaniu lekarza', () => {
     await page.getByRole('button', { name: 'Wyloguj się' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await signInThroughUi(page, 'doctor', { login: printed.login, password: newPassword });
-    await expect(page).toHaveURL(/\/patients$/);
-    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
 
     await page.getByRole('button', { name: 'Wyloguj się' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -130,7 +130,7 @@ test.describe('Zmiana hasła z menu', () => {
     try {
       const elsewhere = await other.newPage();
       await signInThroughUi(elsewhere, 'admin', credentials);
-      await expect(elsewhere).toHaveURL(/\/doctors$/);
+      await expect(elsewhere).toHaveURL(/\/dashboard$/);
 
       await openSignedIn(page, request, '/units', 'admin', credentials);
       await page.getByRole('link', { name: 'Zmień hasło' }).click();
@@ -153,12 +153,12 @@ test.describe('Zmiana hasła z menu', () => {
         .fill(newPassword);
       await page.getByRole('button', { name: 'Zapisz' }).click();
       await expect(page.getByText('Zmiany zostały zapisane')).toBeVisible();
-      await expect(page).toHaveURL(/\/doctors$/);
-      await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
 
       // This browser keeps working with the session the change started.
       await page.reload();
-      await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
 
       // The other browser's session ended with the change.
       await elsewhere.reload();
@@ -191,7 +191,7 @@ test.describe('Zmiana hasła z menu', () => {
     await expect(row.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
 
     await page.goto('/admins/create');
-    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 });

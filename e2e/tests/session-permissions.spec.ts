@@ -57,7 +57,7 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     await expectAccessible(page, 'doctors list after a restored session');
   });
 
-  test('a doctor keeps the own menu and is sent from /doctors to patients', async ({
+  test('a doctor keeps the own menu and is sent from /doctors to the dashboard', async ({
     page,
     request,
     api,
@@ -66,13 +66,13 @@ test.describe('Sesja zapisana przed uprawnieniami', () => {
     const { credentials } = await api.readyDoctor(unit.id);
     await openWithLegacySession(page, request, '/doctors', 'doctor', credentials);
 
-    await expect(page).toHaveURL(/\/patients$/);
-    await expect(page.getByRole('heading', { name: 'Pacjenci', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await expect(menu.getByRole('link', { name: 'Pacjenci' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Lekarze' })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'Historia zmian' })).toHaveCount(0);
-    await expectAccessible(page, "a doctor's patients list after a restored session");
+    await expectAccessible(page, "a doctor's dashboard after a restored session");
     // Units are read-only for doctors: no button to add one.
     await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Jednostki', level: 1 })).toBeVisible();

@@ -208,11 +208,11 @@ test.describe('Dostęp i sesja', () => {
     }
   });
 
-  test('signed in, an unknown path leads to the landing list', async ({ page, request }) => {
+  test('signed in, an unknown path leads to the landing page', async ({ page, request }) => {
     await openSignedIn(page, request, '/nie-ma-takiej-strony');
-    await expect(page).toHaveURL(/\/doctors$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto('/login');
-    await expect(page).toHaveURL(/\/doctors$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 
   test('a deep link reloaded while signed in stays where it was', async ({
@@ -237,7 +237,7 @@ test.describe('Dostęp i sesja', () => {
     const unit = await api.createUnit();
 
     await signInThroughUi(page, 'admin', credentials);
-    await expect(page).toHaveURL(/\/doctors$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     const menu = page.getByRole('navigation', { name: 'Menu główne' });
     await menu.getByRole('link', { name: 'Jednostki', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Jednostki' })).toBeVisible();
@@ -334,10 +334,10 @@ test.describe('Powłoka aplikacji: kompresja, pamięć podręczna, podział kodu
     await expect(page.getByRole('heading', { name: 'Logowanie' })).toBeVisible();
     const scripts = collectScripts(page);
     await signInThroughUi(page, 'admin', { login: ADMIN_LOGIN, password: ADMIN_PASSWORD });
-    await expect(page.getByRole('heading', { name: 'Lekarze' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
     const afterSignIn = [...scripts.keys()];
     expect(afterSignIn.some((path) => path.includes('/app-layout-'))).toBe(true);
-    expect(afterSignIn.some((path) => path.includes('/doctors-page-'))).toBe(true);
+    expect(afterSignIn.some((path) => path.includes('/dashboard-page-'))).toBe(true);
     expect(afterSignIn.some((path) => path.includes('/vendor-editor-'))).toBe(false);
 
     // Within the app (no reload): the list, then the card, each fetching its code on first use.

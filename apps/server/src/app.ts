@@ -70,6 +70,7 @@ import { importRoutes } from './modules/imports/index.js';
 import { hl7Routes, unmatchedRoutes } from './modules/lab/index.js';
 import { reportRoutes } from './modules/reports/index.js';
 import { retentionRoutes } from './modules/retention/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -255,6 +256,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(reportRoutes, deps);
       await api.register(exportRoutes, deps);
       await api.register(retentionRoutes, deps);
+      await api.register(dashboardRoutes, deps);
     },
     { prefix: '/api' },
   );

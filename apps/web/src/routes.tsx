@@ -41,6 +41,18 @@ export const router = createBrowserRouter([
                 ),
               },
               {
+                element: <RequirePermission permission="dashboard.read" />,
+                children: [
+                  {
+                    path: '/dashboard',
+                    ...lazyPage(
+                      () => import('./features/dashboard/dashboard-page'),
+                      'DashboardPage',
+                    ),
+                  },
+                ],
+              },
+              {
                 path: '/units',
                 ...lazyPage(() => import('./features/units/units-page'), 'UnitsPage'),
               },

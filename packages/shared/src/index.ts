@@ -30,3 +30,4 @@ export * from './schemas/laboratory.js';
 export * from './audit.js';
 export * from './schemas/exports.js';
 export * from './schemas/retention.js';
+export * from './schemas/dashboard.js';

@@ -60,6 +60,8 @@ export const PERMISSIONS = [
   'exports.fhir',
   /** Retention: the dry run and the anonymisation job (administrators; ADR 059). */
   'retention.manage',
+  /** The study dashboard's figures (ADR 060): every unit for administrators, the own for a doctor. */
+  'dashboard.read',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;
@@ -99,6 +101,8 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
     'announcements.read',
     'announcements.write',
     'documents.read',
+    // The dashboard of the own unit (policies/dashboard.ts).
+    'dashboard.read',
   ],
   // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
   // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).

@@ -26,6 +26,7 @@ import { formatVisits, measureVisits, seedVisitsBench } from './visits-bench.js'
 import { measureProbes, seedProbesBench, signInDoctor } from './probes-bench.js';
 import { WEB_ROOT, measureShell } from './shell.js';
 import { addReportResults, measureReport } from './report-bench.js';
+import { DASHBOARD_DOCTOR, measureDashboard, seedDashboardBench } from './dashboard-bench.js';
 import type { Rounds } from './stats.js';
 
 /**
@@ -191,6 +192,48 @@ async function reportOnly(db: BenchDatabase) {
   await onlyCase(db, (client) => measureReport(db.handle.db, client, fixture.probes, log));
 }
 
+/**
+ * `BENCH_ONLY=dashboard`: issue 26's dashboard on 100,000 patients and 1,000,000 samples
+ * (dashboard-bench.ts), PostgreSQL only (the target is PostgreSQL's; PGlite would seed for long
+ * minutes); prints its lines and writes no results file.
+ */
+async function dashboardOnly(db: BenchDatabase) {
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  const admin = await db.handle.executeSql('select id from users where login = $1', [ADMIN.login]);
+  const started = performance.now();
+  const { unitId } = await seedDashboardBench(db.handle, Number(admin.rows[0]?.id), log);
+  log(`${db.label}: seeded in ${seconds(started)} s`);
+  const app = await buildApp({
+    db: db.handle.db,
+    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+    logger: false,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const inProcess = (client: Client): Client => ({
+      ...client,
+      inject: async (url) =>
+        (await app.inject({ method: 'GET', url, headers: client.headers })).statusCode,
+    });
+    const doctor = await fetch(`${baseUrl}/api/auth/login/doctor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(DASHBOARD_DOCTOR),
+    });
+    const token = ((await doctor.json()) as { access_token?: string }).access_token;
+    if (!token) throw new Error(`doctor sign-in failed: ${doctor.status}`);
+    const clients = {
+      admin: inProcess(await signIn(baseUrl)),
+      doctor: inProcess({ baseUrl, headers: { authorization: `Bearer ${token}` } }),
+    };
+    await measureDashboard(db, clients, unitId, ROUNDS, log);
+  } finally {
+    await app.close();
+  }
+}
+
 function commit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -281,6 +324,15 @@ async function main() {
         if (serverUrl) await measureBackup(db, serverUrl, ADMIN, log);
         continue;
       }
+      if (only === 'dashboard') {
+        if (db.label === 'PGlite' && !process.env.BENCH_DASHBOARD_PGLITE) {
+          log(`\n${db.label}: dashboard skipped (BENCH_DASHBOARD_PGLITE=1 to run it)`);
+          continue;
+        }
+        log(`\n${db.label}: issue 26 dashboard only`);
+        await dashboardOnly(db);
+        continue;
+      }
       if (only === 'report') {
         log(`\n${db.label}: issue 12 report only`);
         await reportOnly(db);
@@ -298,7 +350,7 @@ async function main() {
     return;
   }
   if (only === 'probe-code') return;
-  if (only === 'probes') return;
+  if (only === 'probes' || only === 'dashboard') return;
   if (['hl7', 'import', 'import-health', 'report', 'nodes', 'backup'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());

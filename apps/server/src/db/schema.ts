@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -1056,4 +1057,19 @@ export const retentionRuns = pgTable(
     check('retention_runs_years_check', sql`${t.years} >= 1`),
     check('retention_runs_progress_check', sql`${t.done} >= 0 and ${t.done} <= ${t.total}`),
   ],
+);
+
+/**
+ * The study dashboard's counters (migration 0033, ADR 060): per unit, metric and key, kept in step
+ * by triggers on patients, inclusions, visits, samples and safety alerts. Never written by the app.
+ */
+export const dashboardCounts = pgTable(
+  'dashboard_counts',
+  {
+    unit_id: integer('unit_id').notNull(),
+    metric: text('metric').notNull(),
+    key: text('key').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'dashboard_counts_pkey', columns: [t.unit_id, t.metric, t.key] })],
 );

@@ -114,16 +114,42 @@ async function computeTotal(db: Database, plan: TotalPlan): Promise<ListTotal> {
 
 /** The list's total, remembered for TOTAL_TTL_MS (see the module's comment). */
 export function listTotal(db: Database, plan: TotalPlan, now = Date.now()): Promise<ListTotal> {
-  if (deaf.has(db)) return computeTotal(db, plan);
+  return remember(db, plan.key, () => computeTotal(db, plan), now);
+}
+
+function remember(
+  db: Database,
+  key: string,
+  compute: () => Promise<ListTotal>,
+  now: number,
+): Promise<ListTotal> {
+  // A node that cannot hear other nodes' writes remembers nothing (ADR 056).
+  if (deaf.has(db)) return compute();
   const memory = memoryOf(db);
-  const remembered = memory.get(plan.key);
+  const remembered = memory.get(key);
   if (remembered && remembered.expires > now) return remembered.total;
   // Concurrent first requests share one count instead of each starting their own.
-  const total = computeTotal(db, plan);
+  const total = compute();
   if (memory.size >= MAX_REMEMBERED) memory.clear();
-  memory.set(plan.key, { expires: now + TOTAL_TTL_MS, total });
-  total.catch(() => memory.delete(plan.key));
+  memory.set(key, { expires: now + TOTAL_TTL_MS, total });
+  total.catch(() => memory.delete(key));
   return total;
+}
+
+/**
+ * An exact count remembered like a list's total (TOTAL_TTL_MS, forgotten by any write through
+ * this process): for a figure too costly to count on every request and not kept by a counter,
+ * such as the dashboard's overdue patients (ADR 060).
+ */
+export function rememberedCount(
+  db: Database,
+  key: string,
+  count: () => Promise<number>,
+  now = Date.now(),
+): Promise<number> {
+  return remember(db, key, async () => ({ total: await count(), total_kind: 'exact' }), now).then(
+    (answer) => answer.total,
+  );
 }
 
 /** A stable key for a list's filters: the same filters in any order give the same key. */

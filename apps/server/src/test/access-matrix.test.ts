@@ -155,6 +155,8 @@ const rules: Record<string, Rule> = {
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
 
+  'GET /api/dashboard': { who: 'staff', unitScoped: true },
+
   // Samples: carriers and the order link are the same for every unit.
   'GET /api/probes/carriers': { who: 'staff' },
   'GET /api/probes/order_link': { who: 'staff' },
@@ -692,6 +694,14 @@ const scopeRows: ScopeRow[] = [
       url: '/api/units/calendar/get_rules_count',
       query: { unit_id: String(u.unitId), year: '2027', month: '9' },
     }),
+  },
+  {
+    route: 'GET /api/dashboard',
+    // Counts name no patient: another unit's figures are refused outright (ADR 060).
+    request: (u) => ({ url: '/api/dashboard', query: { unit_id: String(u.unitId) } }),
+    other: (res) => {
+      expect(res.statusCode).toBe(403);
+    },
   },
   {
     route: 'GET /api/visits/overdue',

@@ -13,6 +13,7 @@ const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item)
 describe('menu', () => {
   it('shows administrators every screen, in the fixed order', () => {
     expect(paths(ADMIN)).toEqual([
+      '/dashboard',
       '/doctors',
       '/admins',
       '/patients',
@@ -39,6 +40,7 @@ describe('menu', () => {
 
   it('shows doctors their patients, units and overdue visits only', () => {
     expect(paths(DOCTOR)).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/visits/overdue',
@@ -72,6 +74,7 @@ describe('menu', () => {
   it('gathers the settings screens in one submenu', () => {
     const tree = menuTree(menuFor({ permissions: ADMIN }));
     expect(tree.map((entry) => (entry.kind === 'group' ? entry.label : entry.item.path))).toEqual([
+      '/dashboard',
       '/doctors',
       '/admins',
       '/patients',
@@ -106,6 +109,7 @@ describe('menu', () => {
     const doctor = { permissions: [...DOCTOR, 'calendar.manage' as const], unit_id: 4 };
     const items = menuFor(doctor);
     expect(items.map((item) => item.path)).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/units/calendar/4',
@@ -124,6 +128,7 @@ describe('menu', () => {
     ]);
     // No unit, or every unit (administrators use the units list): no such entry.
     expect(paths([...DOCTOR, 'calendar.manage'])).toEqual([
+      '/dashboard',
       '/patients',
       '/units',
       '/visits/overdue',

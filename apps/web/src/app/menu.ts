@@ -4,6 +4,7 @@ import {
   IconCalendarEvent,
   IconCalendarExclamation,
   IconCalendarTime,
+  IconChartBar,
   IconFileImport,
   IconFileText,
   IconFiles,
@@ -29,6 +30,7 @@ import { can } from '../lib/permissions';
 export interface MenuItem {
   path: string;
   label:
+    | 'nav.dashboard'
     | 'nav.doctors'
     | 'nav.admins'
     | 'nav.patients'
@@ -63,6 +65,14 @@ export interface MenuItem {
 
 /** The menu in its fixed order (docs/product-rules.md "Fixed orders and words"). */
 export const MENU_ITEMS: readonly MenuItem[] = [
+  // The staff's start page (ADR 060); on phones reached through "more", the bar keeps the spec's.
+  {
+    path: '/dashboard',
+    label: 'nav.dashboard',
+    icon: IconChartBar,
+    mobile: false,
+    permission: 'dashboard.read',
+  },
   {
     path: '/doctors',
     label: 'nav.doctors',

@@ -14,6 +14,11 @@ describe('session rules', () => {
     expect(landingPath({ permissions: [] })).toBe('/units');
   });
 
+  it('lands staff who may see the dashboard on it, before anything else (ADR 060)', () => {
+    expect(landingPath({ permissions: [...ADMIN, 'dashboard.read'] })).toBe('/dashboard');
+    expect(landingPath({ permissions: [...DOCTOR, 'dashboard.read'] })).toBe('/dashboard');
+  });
+
   it('forces a password change while none was ever set', () => {
     expect(mustChangePassword({ changed_password_at: null })).toBe(true);
     expect(mustChangePassword({ changed_password_at: CHANGED })).toBe(false);

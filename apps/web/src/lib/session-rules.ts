@@ -4,10 +4,12 @@ import { can } from './permissions';
 type RulesUser = Pick<SessionUser, 'permissions' | 'changed_password_at'>;
 
 /**
- * Where a signed-in user lands: those who manage doctors (administrators) on doctors, those who
- * read patients (doctors) on their patients, their daily screen (ADR 039); anyone else on units.
+ * Where a signed-in user lands: staff with the dashboard on it (ADR 060); otherwise those who
+ * manage doctors (administrators) on doctors, those who read patients (doctors) on their
+ * patients, their daily screen (ADR 039); anyone else on units.
  */
 export function landingPath(user: Pick<SessionUser, 'permissions'>): string {
+  if (can(user, 'dashboard.read')) return '/dashboard';
   if (can(user, 'doctors.manage')) return '/doctors';
   return can(user, 'patients.read') ? '/patients' : '/units';
 }

@@ -126,6 +126,20 @@ export const retentionValue = z.object({
     .nullable(),
 });
 export type RetentionValue = z.infer<typeof retentionValue>;
+ * The dashboard's recruitment target (ADR 060): patients per unit per month and/or in total for
+ * the study; null where none is set.
+ */
+const targetCount = z
+  .number({ error: 'invalid_number' })
+  .int({ error: 'invalid_number' })
+  .min(1, { error: 'invalid_number' })
+  .max(1_000_000, { error: 'invalid_number' })
+  .nullable();
+export const recruitmentTargetValue = z.object({
+  per_unit_month: targetCount,
+  total: targetCount,
+});
+export type RecruitmentTargetValue = z.infer<typeof recruitmentTargetValue>;
 
 /** Visits are booked at most this many days ahead unless the setting says otherwise (ADR 038). */
 export const BOOKING_HORIZON_DAYS_DEFAULT = 730;
@@ -199,6 +213,7 @@ export const SETTING_DEFAULTS: {
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
   retention: RetentionValue;
+  recruitment_target: RecruitmentTargetValue;
 } = {
   probe_config: [
     'sex',
@@ -228,6 +243,7 @@ export const SETTING_DEFAULTS: {
   // Pocztex, the Polish post's courier service: where a parcel is ordered online.
   shipping: { url: 'https://www.pocztex.pl/' },
   retention: { years: null },
+  recruitment_target: { per_unit_month: null, total: null },
 };
 
 /**
@@ -258,6 +274,7 @@ export const settingValueSchemas = {
   laboratory: laboratoryValue,
   shipping: shippingValue,
   retention: retentionValue,
+  recruitment_target: recruitmentTargetValue,
 } as const;
 export type WritableSettingName = keyof typeof settingValueSchemas;
 export const WRITABLE_SETTING_NAMES = Object.keys(settingValueSchemas) as WritableSettingName[];
@@ -275,6 +292,7 @@ export interface SettingValues {
   laboratory: LaboratoryValue;
   shipping: ShippingValue;
   retention: RetentionValue;
+  recruitment_target: RecruitmentTargetValue;
   /** The last error's text, as the API has always answered it; its structured form is `error`. */
   synevo_last_error_message: string | null;
 }
@@ -300,6 +318,7 @@ const anySettingValue = z.union([
   z.object({ address: z.string(), postcode: z.string(), city: z.string() }),
   z.object({ url: z.string() }),
   z.object({ years: z.number().int().nullable() }),
+  recruitmentTargetValue,
   z.string().nullable(),
 ]);
 

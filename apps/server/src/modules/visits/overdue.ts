@@ -1,11 +1,11 @@
 import { warsawDay } from '@portal/shared';
 import type { OverdueList, OverdueQuery, OverdueVisit, VisitsValue } from '@portal/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { patients, visits } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
-import { listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
+import { listTotal, pagedAnswer, rememberedCount, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
@@ -131,6 +131,29 @@ export async function listOverdue(
   const data = (result as { rows: OverdueRow[] }).rows.map(present);
   const counted = await total;
   return pagedAnswer(data, counted);
+}
+
+/**
+ * How many patients are overdue in the given units (null: every unit), as the list counts them;
+ * the dashboard's tile (ADR 060). One aggregate over the units' live visits.
+ */
+export async function countOverdue(
+  db: Database,
+  unitIds: readonly number[] | null,
+  today = warsawDay(),
+): Promise<number> {
+  const { schedule } = (await readSetting(db, 'visits')).value as VisitsValue;
+  if (schedule.length === 0 || unitIds?.length === 0) return 0;
+  const where = unitIds ? inArray(patients.unit_id, [...unitIds]) : undefined;
+  // An aggregate over every live visit of the units (hundreds of milliseconds at 200,000 visits
+  // on a loaded machine): remembered like a list's total, forgotten by any write (ADR 060).
+  const key = totalKey('dashboard_overdue', { units: unitIds ?? 'all', today, schedule });
+  return rememberedCount(db, key, async () => {
+    const result: unknown = await db.execute(
+      sql`select count(*)::int as n from (${overdueRows(schedule, where, today)}) as overdue`,
+    );
+    return Number((result as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+  });
 }
 
 function present(row: OverdueRow): OverdueVisit {

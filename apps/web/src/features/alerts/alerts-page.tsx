@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { SafetyAlert } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
@@ -30,7 +30,12 @@ const fullName = (alert: SafetyAlert) => `${alert.patient.surname} ${alert.patie
 export function AlertsPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const [status, setStatus] = useState<StatusFilter>('open');
+  // A link may name the status (`?status=open`, the dashboard's tile, ADR 060).
+  const [params] = useSearchParams();
+  const [status, setStatus] = useState<StatusFilter>(() => {
+    const named = params.get('status');
+    return STATUSES.find((value) => value === named) ?? 'open';
+  });
   const [patientIds, setPatientIds] = useState<string[]>([]);
   const [acknowledging, setAcknowledging] = useState<SafetyAlert | null>(null);
   const detailsText = useAlertDetailsText();

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { formatDay } from '@portal/shared';
 import type { OverdueVisit } from '@portal/shared';
 import { useUnitOptions } from '../../api/units';
@@ -23,7 +23,11 @@ export function OverduePage() {
   const { t } = useTranslation();
   const can = useCan();
   const allUnits = can('patients.all_units');
-  const [unitId, setUnitId] = useState<string | null>(null);
+  // A link may name the unit (`?unit_id=3`, the dashboard's tile, ADR 060).
+  const [params] = useSearchParams();
+  const [unitId, setUnitId] = useState<string | null>(() =>
+    allUnits && /^\d+$/.test(params.get('unit_id') ?? '') ? params.get('unit_id') : null,
+  );
   const list = useOverdueList(unitId);
   const units = useUnitOptions({ enabled: allUnits });
   const unitName = new Map((units.data ?? []).map((unit) => [unit.id, unit.name]));

@@ -3,7 +3,7 @@ import { IconId, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { PatientListItem } from '@portal/shared';
 import { useCriteriaGroups } from '../../../api/lookups';
 import { ENTITY } from '../../../api/query-keys';
@@ -23,7 +23,7 @@ import {
 } from '../../../entities/patients/patient-format';
 import { PatientFiltersPanel } from './patient-filters';
 import classes from './patients-page.module.css';
-import { emptyFilters, patientFilterParams } from './patient-filters-state';
+import { emptyFilters, groupValue, patientFilterParams } from './patient-filters-state';
 import type { PatientFilters } from './patient-filters-state';
 import { useRegistrationCredentials } from '../registration-credentials';
 
@@ -36,7 +36,15 @@ const fullName = (p: PatientListItem) => `${p.surname} ${p.firstname}`;
 export function PatientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [filters, setFiltersState] = useState<PatientFilters>(emptyFilters);
+  // A link may name groups (`?groups=1,2`, the dashboard's chart, ADR 060).
+  const [params] = useSearchParams();
+  const [filters, setFiltersState] = useState<PatientFilters>(() => ({
+    ...emptyFilters(),
+    inclusion: (params.get('groups') ?? '')
+      .split(',')
+      .filter((id) => /^\d+$/.test(id))
+      .map((id) => groupValue(Number(id))),
+  }));
   const groups = useCriteriaGroups();
   const list = useListQuery<PatientListItem>({
     entity: ENTITY.patients,
