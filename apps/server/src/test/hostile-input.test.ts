@@ -153,6 +153,7 @@ function validBodies(login: string): Record<string, unknown> {
     },
     'PUT /api/visits/:id/notes': { notes: '<p>Notatka</p>', version: 1 },
     'POST /api/generate_reports': { columns: ['patient_id', 'probe_code'] },
+    'POST /api/retention/run': { confirm: true },
     'POST /api/probes/generate_code/:patient_id': {
       type_of_material: 'venous',
       collect_place: 'clinic',
