@@ -63,6 +63,7 @@ import { exportRoutes } from './modules/exports/index.js';
 import { importRoutes } from './modules/imports/index.js';
 import { hl7Routes, unmatchedRoutes } from './modules/lab/index.js';
 import { reportRoutes } from './modules/reports/index.js';
+import { notificationRoutes } from './modules/notifications/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(importRoutes, deps);
       await api.register(reportRoutes, deps);
       await api.register(exportRoutes, deps);
+      await api.register(notificationRoutes, deps);
     },
     { prefix: '/api' },
   );

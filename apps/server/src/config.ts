@@ -61,6 +61,8 @@ const envSchema = z.object({
     )
     .refine((list) => list.length > 0 && list.every((address) => isIP(address) !== 0)),
   NODE_ENV: z.string().optional(),
+  /** A PEM file of a certificate authority to trust for the SMTP server besides the system's. */
+  SMTP_CA_FILE: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
@@ -99,6 +101,8 @@ export interface AppConfig {
     host: string;
     allow: string[];
   };
+  /** SMTP_CA_FILE (modules/notifications, ADR 061); absent: the system's authorities only. */
+  smtpCaFile?: string | null;
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -154,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
       host: e.LAB_MLLP_HOST,
       allow: e.LAB_MLLP_ALLOW,
     },
+    smtpCaFile: e.SMTP_CA_FILE ?? null,
   };
 }
