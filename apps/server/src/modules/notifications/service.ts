@@ -6,7 +6,8 @@ import type {
   NotificationPreferences,
   OutboxList,
   UserNotification,
- notificationPreferencesBody } from '@portal/shared';
+  notificationPreferencesBody,
+} from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import {
