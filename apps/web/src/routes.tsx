@@ -40,6 +40,14 @@ export const router = createBrowserRouter([
                   'ChangePasswordPage',
                 ),
               },
+              // Every signed-in user's own e-mail choices (ADR 062).
+              {
+                path: '/settings/notifications',
+                ...lazyPage(
+                  () => import('./features/notifications/preferences-page'),
+                  'NotificationPreferencesPage',
+                ),
+              },
               {
                 path: '/units',
                 ...lazyPage(() => import('./features/units/units-page'), 'UnitsPage'),
@@ -257,6 +265,13 @@ export const router = createBrowserRouter([
                     ...lazyPage(
                       () => import('./features/settings/phone-page'),
                       'PhoneSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/smtp',
+                    ...lazyPage(
+                      () => import('./features/notifications/smtp-page'),
+                      'SmtpSettingsPage',
                     ),
                   },
                 ],

@@ -1025,7 +1025,10 @@ export const notificationPreferences = pgTable(
       .primaryKey()
       .references(() => users.id),
     email_address: text('email_address'),
-    email_off: text('email_off', { enum: NOTIFICATION_TYPES }).array().notNull().default([]),
+    email_off: text('email_off', { enum: NOTIFICATION_TYPES })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     version,
     created_at: timestamps.created_at,
     updated_at: timestamps.updated_at,

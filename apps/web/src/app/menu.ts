@@ -11,6 +11,7 @@ import {
   IconHistory,
   IconNumbers,
   IconPackage,
+  IconMail,
   IconPhone,
   IconPlugConnected,
   IconReportAnalytics,
@@ -46,6 +47,7 @@ export interface MenuItem {
     | 'nav.settingsPatientDocuments'
     | 'nav.settingsSynevo'
     | 'nav.settingsPhone'
+    | 'nav.settingsSmtp'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -184,6 +186,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     label: 'nav.settingsPhone',
     group: 'nav.settings',
     icon: IconPhone,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/smtp',
+    label: 'nav.settingsSmtp',
+    group: 'nav.settings',
+    icon: IconMail,
     mobile: false,
     permission: 'settings.manage',
   },
