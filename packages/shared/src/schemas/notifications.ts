@@ -83,11 +83,18 @@ export const notificationPreferencesBody = z.object({
   /** The kinds to change; a kind not named keeps its choice. */
   email: z.partialRecord(notificationType, z.boolean({ error: 'invalid' })).optional(),
   /** Empty or null: the account's own address. */
-  email_address: z
-    .union([z.literal(''), z.null(), emailField()])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value || null)),
-  language: z.enum(LANGUAGES, { error: 'invalid' }).optional(),
+  email_address: text({ max: 254 })
+    .nullish()
+    .superRefine((value, ctx) => {
+      if (!value) return;
+      const checked = emailField().safeParse(value);
+      if (!checked.success)
+        ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'invalid' });
+    })
+    .transform((value) => (value === undefined ? undefined : value ? value.toLowerCase() : null)),
+  language: text()
+    .pipe(z.enum(LANGUAGES, { error: 'invalid' }))
+    .optional(),
   /** The version read (0 before the first save); a stale one answers 409 conflict. */
   version: z.number({ error: 'invalid_number' }).int().min(0).optional(),
 });
