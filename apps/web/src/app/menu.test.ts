@@ -30,6 +30,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/smtp',
       '/data_import',
       '/messages',
       '/reports',
@@ -61,6 +62,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/smtp',
     ]);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
     expect(paths(['documents.read'])).toEqual(['/documents']);
@@ -94,6 +96,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/smtp',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);
