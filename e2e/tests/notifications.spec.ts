@@ -36,9 +36,9 @@ async function openBell(page: Page) {
   // The keyboard reaches it: focus, Enter.
   await bell.focus();
   await page.keyboard.press('Enter');
-  const list = page.getByRole('list', { name: 'Powiadomienia' });
-  await expect(list).toBeVisible();
-  return list;
+  const dropdown = page.getByRole('dialog', { name: 'Powiadomienia' });
+  await expect(dropdown).toBeVisible();
+  return dropdown;
 }
 
 async function savePreferences(page: Page, screen: string) {

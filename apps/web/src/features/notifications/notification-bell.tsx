@@ -85,10 +85,10 @@ export function NotificationBell() {
           )}
         </ActionIcon>
       </Popover.Target>
-      <Popover.Dropdown p="xs">
-        <Stack gap={4} role="list" aria-label={t('notifications.bell')}>
-          {bell.data?.data.length ? (
-            bell.data.data.map((n) => (
+      <Popover.Dropdown p="xs" role="dialog" aria-label={t('notifications.bell')}>
+        {bell.data?.data.length ? (
+          <Stack gap={4} role="list" aria-label={t('notifications.bell')}>
+            {bell.data.data.map((n) => (
               <Box role="listitem" key={n.id}>
                 <UnstyledButton
                   onClick={() => open(n)}
@@ -108,13 +108,13 @@ export function NotificationBell() {
                   </Text>
                 </UnstyledButton>
               </Box>
-            ))
-          ) : (
-            <Text size="sm" p={6}>
-              {t('notifications.empty')}
-            </Text>
-          )}
-        </Stack>
+            ))}
+          </Stack>
+        ) : (
+          <Text size="sm" p={6}>
+            {t('notifications.empty')}
+          </Text>
+        )}
         <Divider my="xs" />
         <Group justify="flex-end">
           <Anchor

@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Checkbox,
+  Fieldset,
   Group,
   Loader,
   Paper,
@@ -62,8 +63,8 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Text size="sm">{t('notifications.preferences.intro')}</Text>
-          <Checkbox.Group label={t('notifications.preferences.emailKinds')}>
-            <Stack gap="xs" mt="xs">
+          <Fieldset legend={t('notifications.preferences.emailKinds')} variant="unstyled">
+            <Stack gap="xs">
               {Object.keys(email).map((kind) => (
                 <Checkbox
                   key={kind}
@@ -76,7 +77,7 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
                 />
               ))}
             </Stack>
-          </Checkbox.Group>
+          </Fieldset>
           <TextInput
             type="email"
             label={t('notifications.preferences.emailAddress')}
