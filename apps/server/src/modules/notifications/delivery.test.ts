@@ -13,7 +13,6 @@ import type { NotificationEvent } from './events.js';
 import { deliverDue } from './outbox.js';
 import type { SmtpTransport } from './smtp.js';
 import { selfSignedCertificate, testSmtp } from './smtp-fixture.js';
-import type { TestSmtp } from './smtp-fixture.js';
 
 /*
  * E-mail delivery against a real SMTP server on the loopback (ports 3260-3263): delivery,
@@ -115,6 +114,17 @@ describe('e-mail delivery', () => {
     expect(smtp.received).toHaveLength(2);
   });
 
+  it('three deliveries at once, and the same event told twice at once, send each e-mail once', async () => {
+    const events = Array.from({ length: 6 }, alertEvent);
+    // The same event from two transactions at once: the unique key keeps one of each.
+    await Promise.all(events.flatMap((event) => [enqueue(event), enqueue(event)]));
+    const reports = await Promise.all([deliver(), deliver(), deliver()]);
+    expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBe(12);
+    expect(smtp.received).toHaveLength(12);
+    const ids = smtp.received.map((m) => /Message-ID: (<[^>]+>)/i.exec(m.raw)?.[1]);
+    expect(new Set(ids).size).toBe(12);
+  });
+
   it('writes in English for a user who chose it', async () => {
     const res = await t.request('PUT', '/api/me/notification_preferences', {
       token: doctor.session.token,
@@ -205,10 +215,9 @@ describe('e-mail delivery', () => {
       expect(untrusted.statusCode).toBe(502);
       expect(untrusted.json<{ status: string }>().status).toBe('smtp_tls_failed');
 
+      // The delivery trusts it, as SMTP_CA_FILE makes the server do.
       const trust = {
-        transport: (
-          found: Parameters<NonNullable<Parameters<typeof deliverDue>[0]['transport']>>[0],
-        ) => ({ ...found, tls: { ca: certificate.cert } }),
+        transport: (found: SmtpTransport) => ({ ...found, tls: { ca: certificate.cert } }),
       };
       await enqueue(alertEvent());
       const wrong = await deliver(trust);
