@@ -1,17 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, warsawToday } from '@portal/shared';
 import type {
   NotificationList,
   NotificationPreferences,
   SmtpSettingResponse,
 } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
-import { settings } from '../../db/schema.js';
+import { settings, visits } from '../../db/schema.js';
 import { createTestApp, uniqueEmail } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { readyPatient } from '../../test/patients-fixture.js';
 import type { ReadyPatient } from '../../test/patients-fixture.js';
 import { enqueueNotification } from './events.js';
+import { sendVisitReminders } from './reminders.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -112,6 +114,50 @@ describe('in-app notifications', () => {
       (await t.request('GET', `/api/notifications?user_id=${patient.userId}`, as(otherDoctor)))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+describe('visit reminders', () => {
+  it('tell the patient once about tomorrow’s live visit, however often the job runs', async () => {
+    const today = warsawToday();
+    const tomorrow = addDays(today, 1);
+    const [visit] = await t.db
+      .insert(visits)
+      .values({
+        patient_id: patient.id,
+        unit_id: doctor.doctor.unit_id,
+        date: tomorrow,
+        started_at: '10:30',
+        ended_at: '11:00',
+      })
+      .returning({ id: visits.id });
+    // Another day's visit, and a cancelled one tomorrow, are not reminded of.
+    await t.db.insert(visits).values([
+      {
+        patient_id: patient.id,
+        unit_id: doctor.doctor.unit_id,
+        date: addDays(today, 2),
+        started_at: '10:30',
+        ended_at: '11:00',
+      },
+      {
+        patient_id: patient.id,
+        unit_id: doctor.doctor.unit_id,
+        date: tomorrow,
+        started_at: '12:00',
+        ended_at: '12:30',
+        cancelled_at: new Date(),
+      },
+    ]);
+    expect(await sendVisitReminders(t.db, today)).toBe(1);
+    expect(await sendVisitReminders(t.db, today)).toBe(1);
+    const reminders = (await list(patient)).data.filter((n) => n.type === 'visit_reminder');
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]?.params).toMatchObject({
+      visit_id: visit?.id,
+      date: tomorrow,
+      time: '10:30',
+    });
   });
 });
 
