@@ -71,6 +71,7 @@ import { hl7Routes, unmatchedRoutes } from './modules/lab/index.js';
 import { reportRoutes } from './modules/reports/index.js';
 import { retentionRoutes } from './modules/retention/index.js';
 import { dashboardRoutes } from './modules/dashboard/index.js';
+import { notificationRoutes } from './modules/notifications/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -257,6 +258,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(exportRoutes, deps);
       await api.register(retentionRoutes, deps);
       await api.register(dashboardRoutes, deps);
+      await api.register(notificationRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -68,6 +68,8 @@ const envSchema = z.object({
    */
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   NODE_ENV: z.string().optional(),
+  /** A PEM file of a certificate authority to trust for the SMTP server besides the system's. */
+  SMTP_CA_FILE: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
@@ -110,6 +112,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Draining time after SIGTERM (ms): 3 s on PostgreSQL (nodes behind a proxy), 0 embedded. */
   drainDelayMs: number;
+  /** SMTP_CA_FILE (modules/notifications, ADR 061); absent: the system's authorities only. */
+  smtpCaFile?: string | null;
 }
 
 /** Reads and validates the environment once at start; a bad value stops the start with a message. */
@@ -167,5 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, webRoot: string | null): AppC
     },
     metricsToken: e.METRICS_TOKEN ?? null,
     drainDelayMs: e.DRAIN_DELAY_MS ?? (e.DATABASE_URL ? 3_000 : 0),
+    smtpCaFile: e.SMTP_CA_FILE ?? null,
   };
 }

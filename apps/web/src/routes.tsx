@@ -40,6 +40,14 @@ export const router = createBrowserRouter([
                   'ChangePasswordPage',
                 ),
               },
+              // Every signed-in user's own e-mail choices (ADR 062).
+              {
+                path: '/settings/notifications',
+                ...lazyPage(
+                  () => import('./features/notifications/preferences-page'),
+                  'NotificationPreferencesPage',
+                ),
+              },
               {
                 element: <RequirePermission permission="dashboard.read" />,
                 children: [
@@ -276,6 +284,13 @@ export const router = createBrowserRouter([
                     ...lazyPage(
                       () => import('./features/settings/retention-page'),
                       'RetentionSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/smtp',
+                    ...lazyPage(
+                      () => import('./features/notifications/smtp-page'),
+                      'SmtpSettingsPage',
                     ),
                   },
                 ],

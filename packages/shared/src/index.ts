@@ -31,3 +31,4 @@ export * from './audit.js';
 export * from './schemas/exports.js';
 export * from './schemas/retention.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/notifications.js';

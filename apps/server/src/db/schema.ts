@@ -57,6 +57,10 @@ export const users = pgTable(
      * from `login` and unique, so that `ѕecadmin` cannot sit beside `secadmin`.
      */
     login_skeleton: text('login_skeleton'),
+    /** The language of the user's e-mails (migration 0034, ADR 062). */
+    language: text('language', { enum: ['pl', 'en'] })
+      .notNull()
+      .default('pl'),
     ...timestamps,
   },
   (t) => [
@@ -64,6 +68,7 @@ export const users = pgTable(
     uniqueIndex('users_login_lower_key').on(sql`lower(${t.login})`),
     uniqueIndex('users_login_skeleton_key').on(t.login_skeleton),
     check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient')`),
+    check('users_language_check', sql`${t.language} in ('pl', 'en')`),
   ],
 );
 
@@ -1072,4 +1077,124 @@ export const dashboardCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ name: 'dashboard_counts_pkey', columns: [t.unit_id, t.metric, t.key] })],
+);
+
+/** The kinds of event a user is told about (ADR 062). */
+export const NOTIFICATION_TYPES = [
+  'safety_alert',
+  'kit_order',
+  'visit_reminder',
+  'unmatched_result',
+  'query_opened',
+] as const;
+
+/** A user's e-mail choices (ADR 062); no row: every e-mail, to the account's own address. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    user_id: integer('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    email_address: text('email_address'),
+    email_off: text('email_off', { enum: NOTIFICATION_TYPES })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    version,
+    created_at: timestamps.created_at,
+    updated_at: timestamps.updated_at,
+  },
+  (t) => [
+    check(
+      'notification_preferences_email_off_check',
+      sql`${t.email_off} <@ ARRAY['safety_alert', 'kit_order', 'visit_reminder', 'unmatched_result', 'query_opened']::text[]`,
+    ),
+    check(
+      'notification_preferences_email_address_check',
+      sql`${t.email_address} IS NULL OR ${t.email_address} ~ '^[^@\\s]+@[^@\\s]+$'`,
+    ),
+  ],
+);
+
+/** The bell's notifications, one per event and user (ADR 062). */
+export const userNotifications = pgTable(
+  'user_notifications',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    event_key: text('event_key').notNull(),
+    type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
+    params: jsonb('params').$type<Record<string, string | number | null>>().notNull().default({}),
+    patient_id: integer('patient_id').references(() => patients.id),
+    read_at: timestamp('read_at', { withTimezone: true }),
+    created_at: timestamps.created_at,
+  },
+  (t) => [
+    uniqueIndex('user_notifications_event_user_key').on(t.event_key, t.user_id),
+    index('user_notifications_user_idx').on(t.user_id, t.id),
+    index('user_notifications_unread_idx')
+      .on(t.user_id)
+      .where(sql`${t.read_at} IS NULL`),
+    check(
+      'user_notifications_type_check',
+      sql`${t.type} IN ('safety_alert', 'kit_order', 'visit_reminder', 'unmatched_result', 'query_opened')`,
+    ),
+  ],
+);
+
+export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+
+/** E-mails waiting for, going through or done with delivery by the job queue (ADR 061). */
+export const notificationsOutbox = pgTable(
+  'notifications_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    event_key: text('event_key').notNull(),
+    type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    channel: text('channel', { enum: ['email'] })
+      .notNull()
+      .default('email'),
+    recipient: text('recipient').notNull(),
+    language: text('language', { enum: ['pl', 'en'] }).notNull(),
+    patient_id: integer('patient_id').references(() => patients.id),
+    payload: jsonb('payload').$type<Record<string, string | number | null>>().notNull().default({}),
+    status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    last_error: text('last_error'),
+    message_id: text('message_id').notNull(),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    created_at: timestamps.created_at,
+    updated_at: timestamps.updated_at,
+  },
+  (t) => [
+    uniqueIndex('notifications_outbox_event_key').on(t.event_key, t.user_id, t.channel),
+    index('notifications_outbox_due_idx')
+      .on(t.next_attempt_at)
+      .where(sql`${t.status} IN ('pending', 'sending')`),
+    index('notifications_outbox_failed_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'failed'`),
+    check('notifications_outbox_channel_check', sql`${t.channel} IN ('email')`),
+    check(
+      'notifications_outbox_status_check',
+      sql`${t.status} IN ('pending', 'sending', 'sent', 'failed')`,
+    ),
+    check('notifications_outbox_language_check', sql`${t.language} IN ('pl', 'en')`),
+    check('notifications_outbox_attempts_check', sql`${t.attempts} >= 0`),
+    check(
+      'notifications_outbox_sending_check',
+      sql`(${t.status} = 'sending') = (${t.locked_until} IS NOT NULL)`,
+    ),
+    check(
+      'notifications_outbox_sent_check',
+      sql`(${t.status} = 'sent') = (${t.sent_at} IS NOT NULL)`,
+    ),
+  ],
 );

@@ -46,8 +46,10 @@ vi.mock('fastify', async (importOriginal) => {
  * - admin: administrators only; a doctor gets 403.
  * - patient: the patient API (`/api/me/*`): patients only, staff get 403; a patient gets 403 on
  *   every staff and admin route (the "a patient token" block below).
+ * - user: any role with a chosen password, each reaching only the own rows (the notifications'
+ *   bell and e-mail choices, ADR 062).
  */
-type Who = 'public' | 'signed-in' | 'staff' | 'admin' | 'patient';
+type Who = 'public' | 'signed-in' | 'staff' | 'admin' | 'patient' | 'user';
 
 interface Rule {
   who: Who;
@@ -138,7 +140,15 @@ const rules: Record<string, Rule> = {
   'PUT /api/visits/:id/results': { who: 'staff', unitScoped: true },
   // The visit's notes (issue 20, ADR 038): whoever may record the visit.
   'PUT /api/visits/:id/notes': { who: 'staff', unitScoped: true },
-  'GET /api/notifications': { who: 'staff', unitScoped: true },
+  // Without user_id the caller's own notifications (anyone); with it a patient's messages (staff).
+  'GET /api/notifications': { who: 'user', unitScoped: true },
+  'POST /api/notifications/:id/read': { who: 'user' },
+  'GET /api/notifications/outbox': { who: 'admin' },
+  'GET /api/me/notification_preferences': { who: 'user' },
+  'PUT /api/me/notification_preferences': { who: 'user' },
+  'GET /api/settings/smtp': { who: 'admin' },
+  'POST /api/settings/smtp': { who: 'admin' },
+  'POST /api/settings/smtp/test': { who: 'admin' },
   'POST /api/notifications': { who: 'staff', unitScoped: true },
   'PUT /api/notifications/:id': { who: 'staff', unitScoped: true },
   'DELETE /api/notifications/:id': { who: 'staff', unitScoped: true },
@@ -411,17 +421,19 @@ describe('signed in', () => {
   );
 
   for (const role of ['admin', 'doctor'] as const) {
-    it.each(withRule((rule) => rule.who === 'staff' || rule.who === 'admin', 'no-head'))(
-      `%s requires a ${role} to change the generated password first`,
-      async (_, route) => {
-        const res = await call(route, {
-          token: await tokenFor(role, ruleOf(route)!, false),
-          body: {},
-        });
-        expect(res.statusCode).toBe(403);
-        expect(res.json()).toEqual(MUST_CHANGE);
-      },
-    );
+    it.each(
+      withRule(
+        (rule) => rule.who === 'staff' || rule.who === 'admin' || rule.who === 'user',
+        'no-head',
+      ),
+    )(`%s requires a ${role} to change the generated password first`, async (_, route) => {
+      const res = await call(route, {
+        token: await tokenFor(role, ruleOf(route)!, false),
+        body: {},
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(MUST_CHANGE);
+    });
 
     it.each(withRule((rule) => rule.who === 'signed-in', 'no-head'))(
       `%s is open to a ${role} who has not changed the password`,
@@ -440,6 +452,7 @@ describe('signed in', () => {
 
     const allowed = (rule: Rule) =>
       rule.who === 'signed-in' ||
+      rule.who === 'user' ||
       rule.who === 'staff' ||
       (rule.who === 'admin' && role === 'admin');
     it.each(withRule(allowed, 'no-head'))(`%s lets a ${role} through`, async (_, route) => {
@@ -481,7 +494,13 @@ describe('a patient token', () => {
     // Built from the app's own routes: a new staff route is refused to patients here unasked.
     const everyStaffRoute = apiRoutes.filter((r) => {
       const who = ruleOf(r)?.who;
-      return r.method !== 'HEAD' && who !== 'public' && who !== 'signed-in' && who !== 'patient';
+      return (
+        r.method !== 'HEAD' &&
+        who !== 'public' &&
+        who !== 'signed-in' &&
+        who !== 'patient' &&
+        who !== 'user'
+      );
     });
     expect(staffRoutes.map(([key]) => key).sort()).toEqual(everyStaffRoute.map(routeKey).sort());
     expect(staffRoutes.length).toBeGreaterThan(60);
@@ -491,6 +510,13 @@ describe('a patient token', () => {
     const res = await call(route, { token: patient.session.token, body: {} });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual(FORBIDDEN);
+  });
+
+  const userRoutes = withRule((rule) => rule.who === 'user', 'no-head');
+  it.each(userRoutes)('%s lets a patient through to the own rows', async (_, route) => {
+    const res = await call(route, { token: patient.session.token, body: {} });
+    expect([401, 403]).not.toContain(res.statusCode);
+    expect(res.statusCode).toBeLessThan(500);
   });
 
   const patientRoutes = withRule((rule) => rule.who === 'patient', 'no-head');

@@ -199,6 +199,21 @@ function validBodies(login: string): Record<string, unknown> {
     'POST /api/settings/:name': {
       value: { login: 'lab', password: '', unit_code: 'K1', enable_results_import: false },
     },
+    // Notifications (ADR 061, 062): the mail server flat, as the contract sends it.
+    'POST /api/settings/smtp': {
+      host: 'smtp.badanie.test',
+      port: 587,
+      secure: false,
+      user: '',
+      password: '',
+      from: 'portal@badanie.test',
+    },
+    'POST /api/settings/smtp/test': { to: 'koordynator@badanie.test' },
+    'PUT /api/me/notification_preferences': {
+      email: { kit_order: true },
+      email_address: 'pacjent@badanie.test',
+      language: 'pl',
+    },
     // The patient API: the own order (no patient id to name).
     'POST /api/me/probe-sets': {
       amount: 2,

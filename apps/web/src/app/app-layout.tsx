@@ -17,6 +17,7 @@ import { lazy, useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
+import { NotificationBell } from '../features/notifications/notification-bell';
 import { ProbeLabelButtonProvider } from '../components/probe-label-slot';
 import type { RenderLabelButton } from '../components/probe-label-slot';
 import { useIsDesktop } from '../components/use-is-desktop';
@@ -326,7 +327,10 @@ export function AppLayout() {
                 <Text fw={700} size="sm" truncate>
                   {t('app.title')}
                 </Text>
-                <LanguageSwitch />
+                <Group gap="xs" wrap="nowrap">
+                  {!locked && <NotificationBell />}
+                  <LanguageSwitch />
+                </Group>
               </Group>
             </AppShell.Header>
           )}
@@ -334,7 +338,10 @@ export function AppLayout() {
           {isDesktop && (
             <AppShell.Navbar p="md">
               <AppShell.Section>
-                <Text fw={700}>{t('app.title')}</Text>
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Text fw={700}>{t('app.title')}</Text>
+                  {!locked && <NotificationBell />}
+                </Group>
                 <Text size="xs" c="dimmed" mb="md">
                   {t('auth.signedInAs', { name: who })}
                 </Text>

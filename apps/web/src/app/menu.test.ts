@@ -32,6 +32,7 @@ describe('menu', () => {
       '/settings/synevo',
       '/settings/phone',
       '/settings/retention',
+      '/settings/smtp',
       '/data_import',
       '/messages',
       '/reports',
@@ -64,6 +65,7 @@ describe('menu', () => {
       '/settings/documents/patient',
       '/settings/synevo',
       '/settings/phone',
+      '/settings/smtp',
     ]);
     expect(paths(['retention.manage'])).toEqual(['/settings/retention']);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
@@ -100,6 +102,7 @@ describe('menu', () => {
       '/settings/synevo',
       '/settings/phone',
       '/settings/retention',
+      '/settings/smtp',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);

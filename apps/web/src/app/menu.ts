@@ -12,6 +12,7 @@ import {
   IconHistory,
   IconNumbers,
   IconPackage,
+  IconMail,
   IconPhone,
   IconPlugConnected,
   IconReportAnalytics,
@@ -49,6 +50,7 @@ export interface MenuItem {
     | 'nav.settingsSynevo'
     | 'nav.settingsPhone'
     | 'nav.settingsRetention'
+    | 'nav.settingsSmtp'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -205,6 +207,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconShieldLock,
     mobile: false,
     permission: 'retention.manage',
+  },
+  {
+    path: '/settings/smtp',
+    label: 'nav.settingsSmtp',
+    group: 'nav.settings',
+    icon: IconMail,
+    mobile: false,
+    permission: 'settings.manage',
   },
   // The doctor panel's documents to read; administrators manage them under settings instead.
   {

@@ -7,6 +7,7 @@ import type { Database } from '../../db/client.js';
 import { labMessages, medicines, probeMedicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { enqueueNotification } from '../notifications/index.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/index.js';
 import { applyLabResultsMany, medicineIdOf } from '../results/index.js';
 import type { IncomingComments, LabAnalyte, SampleResults } from '../results/index.js';
@@ -524,8 +525,21 @@ async function store(db: Database, oru: ParsedOru, text: string): Promise<void> 
     for (const result of oru.unknown) {
       unmatched.push(unknownRow(result, messageId, oru.comments.get(result.probeCode)));
     }
+    const waiting: number[] = [];
     for (let i = 0; i < unmatched.length; i += UNMATCHED_CHUNK) {
-      await tx.insert(unmatchedResults).values(unmatched.slice(i, i + UNMATCHED_CHUNK));
+      const saved = await tx
+        .insert(unmatchedResults)
+        .values(unmatched.slice(i, i + UNMATCHED_CHUNK))
+        .returning({ id: unmatchedResults.id });
+      waiting.push(...saved.map(({ id }) => id));
+    }
+    if (waiting.length > 0) {
+      // The administrators hear once per message of the results waiting to be matched (ADR 062).
+      await enqueueNotification(tx, {
+        type: 'unmatched_result',
+        unmatched_id: Math.min(...waiting),
+        count: waiting.length,
+      });
     }
     await applyLabResultsMany(tx, [...matched.values()], 'hl7');
   });

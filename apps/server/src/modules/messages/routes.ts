@@ -5,12 +5,18 @@ import {
   messageBody,
   messageQuery,
   messageUpdateBody,
+  notificationList,
+  notificationListQuery,
   patientMessageList,
   patientMessageSaved,
   successResponse,
   validationErrorResponse,
 } from '@portal/shared';
+import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
+import { forbidden } from '../../lib/errors.js';
+import { can } from '../../plugins/policy.js';
+import { listNotifications } from '../notifications/index.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
@@ -21,14 +27,32 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
   app.get(
     '/notifications',
     {
-      config: { access: 'patients.read' },
+      // Two lists share the path: with `user_id` a patient's messages (staff), without it the
+      // caller's own notifications (anyone signed in, the bell; ADR 062).
+      config: { access: 'authenticated' },
       schema: {
         tags,
-        querystring: messageQuery,
-        response: { 200: patientMessageList, 404: errorResponse },
+        summary:
+          "With user_id: the patient's messages (staff; 403 otherwise). Without: the caller's " +
+          'notifications, newest first, paged, with `unread`',
+        querystring: messageQuery.partial().extend(notificationListQuery.shape),
+        response: {
+          // The notifications first: an empty message list would otherwise match both.
+          200: z.union([notificationList, patientMessageList]),
+          401: errorResponse,
+          403: errorResponse,
+          404: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
-    (request) => service.listMessages(db, actorOf(request), request.query.user_id),
+    (request) => {
+      const actor = actorOf(request);
+      const { user_id: userId, ...paging } = request.query;
+      if (userId === undefined) return listNotifications(db, actor, paging);
+      if (!can(actor, 'patients.read')) throw forbidden();
+      return service.listMessages(db, actor, userId);
+    },
   );
   app.post(
     '/notifications',

@@ -8,6 +8,7 @@ import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import { findReachableKit, findReachableProbeSet } from '../../policies/probe-sets.js';
+import { enqueueNotification } from '../notifications/index.js';
 import { loadProbes } from '../probes/index.js';
 import { loadProbeSet, loadProbeSets } from './queries.js';
 
@@ -50,8 +51,8 @@ export async function decideProbeSet(
 ): Promise<ProbeSet> {
   const set = await findReachableProbeSet(db, actor, id);
   await findChangeablePatient(db, actor, set.patient_id);
-  await inTransaction(db, actor.userId, (tx) =>
-    claimVersion(tx, probeSets, id, body.version, {
+  await inTransaction(db, actor.userId, async (tx) => {
+    await claimVersion(tx, probeSets, id, body.version, {
       set: {
         status: body.status,
         reason: body.status === 2 ? body.reason : null,
@@ -60,8 +61,15 @@ export async function decideProbeSet(
         updated_at: new Date(),
       },
       state: { where: eq(probeSets.status, 0), refused: 'already_decided' },
-    }),
-  );
+    });
+    // The patient hears of the decision, committed with it or not at all (ADR 061).
+    await enqueueNotification(tx, {
+      type: 'kit_order',
+      probe_set_id: id,
+      patient_id: set.patient_id,
+      decision: body.status === 1 ? 'accepted' : 'rejected',
+    });
+  });
   return getProbeSet(db, actor, id);
 }
 

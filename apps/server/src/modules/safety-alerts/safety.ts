@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { patients, probes, safetyAlerts, safetyRules, visits } from '../../db/schema.js';
 import { liveVisit } from '../../lib/live-visit.js';
+import { enqueueNotification } from '../notifications/index.js';
 import { loadReferenceRanges } from '../probes/index.js';
 import { evaluateHysLaw, evaluateQtcf } from './safety-rules.js';
 import type { Firing, SafetyRuleConfig } from './safety-rules.js';
@@ -110,7 +111,7 @@ async function raise(
   fired: Firing,
 ): Promise<void> {
   const byProbe = 'probe_id' in source;
-  await tx
+  const [saved] = await tx
     .insert(safetyAlerts)
     .values({ patient_id: patientId, rule: fired.rule, details: fired.details, ...source })
     .onConflictDoUpdate({
@@ -126,5 +127,15 @@ async function raise(
         updated_at: sql`now()`,
       },
       setWhere: sql`${safetyAlerts.details} is distinct from excluded.details`,
+    })
+    // xmax is 0 only on a row this statement inserted: a refreshed alert is not news.
+    .returning({ id: safetyAlerts.id, inserted: sql<boolean>`(xmax = 0)` });
+  if (saved?.inserted) {
+    // The patient's doctor and the administrators hear of a new alert (ADR 062).
+    await enqueueNotification(tx, {
+      type: 'safety_alert',
+      alert_id: saved.id,
+      patient_id: patientId,
     });
+  }
 }
