@@ -1,6 +1,7 @@
 -- Issue 23: electronic signatures (ADR 050), the monitor role with its units, source data
 -- verification marks and queries (ADR 051). Each new table of patient data is audited by
--- audit_row like the records it speaks of, under the record's patient.
+-- audit_row like the records it speaks of, under the record's patient; monitor accounts are
+-- staff accounts, not audited, like doctors'.
 ALTER TABLE "users" DROP CONSTRAINT IF EXISTS "users_role_check";--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_role_check" CHECK ("role" in ('admin', 'doctor', 'patient', 'monitor'));--> statement-breakpoint
 -- A monitor (CRA): an account like a doctor's (login = e-mail), reaching the units assigned.
@@ -24,10 +25,6 @@ CREATE TABLE IF NOT EXISTS "monitor_units" (
 	CONSTRAINT "monitor_units_pkey" PRIMARY KEY ("monitor_id", "unit_id")
 );--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "monitor_units_unit_id_idx" ON "monitor_units" ("unit_id");--> statement-breakpoint
-CREATE TRIGGER monitors_audit AFTER INSERT OR UPDATE OR DELETE ON monitors
-  FOR EACH ROW EXECUTE FUNCTION audit_row('patient_id');--> statement-breakpoint
-CREATE TRIGGER monitor_units_audit AFTER INSERT OR UPDATE OR DELETE ON monitor_units
-  FOR EACH ROW EXECUTE FUNCTION audit_row('patient_id');--> statement-breakpoint
 -- An electronic signature: who (the signer's user), what it means, when, and the SHA-256 of the
 -- record's signed content (ADR 050). A change to the signed content marks it invalidated (the
 -- trigger below); it is kept. One valid signature per signer, meaning and record.
