@@ -2,3 +2,5 @@
 export { queryRoutes } from './routes.js';
 // The dashboard counts unresolved queries per unit with this.
 export { countOpenQueriesByUnit, monitoringFactsOf } from './service.js';
+// The demo raises and answers queries and marks records verified through these.
+export { addMessage, openQuery, verify } from './service.js';

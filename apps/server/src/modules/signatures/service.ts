@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { signatureBody } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
-import type { Database, Queryable } from '../../db/client.js';
+import type { Database, Queryable, Transaction } from '../../db/client.js';
 import { signatures, users } from '../../db/schema.js';
 import { AppError, conflict, invalid, isUniqueViolation } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
@@ -94,25 +94,38 @@ export async function sign(
   assertPatientActive({ deleted_at: record.patientDeletedAt });
   if (!record.holdsData) throw conflict('not_signable');
   try {
-    return await inTransaction(db, actor.userId, async (tx) => {
-      const content = await signedContent(tx, body.record_type, body.record_id);
-      if (!content) throw conflict('not_signable');
-      const [row] = await tx
-        .insert(signatures)
-        .values({
-          record_type: body.record_type,
-          record_id: body.record_id,
-          patient_id: record.patientId,
-          signer_id: actor.userId,
-          meaning: body.meaning,
-          content_hash: contentHash(content),
-        })
-        .returning();
-      const [shown] = await present(tx, [row!]);
-      return shown!;
-    });
+    return await inTransaction(db, actor.userId, (tx) =>
+      recordSignature(tx, actor.userId, body, record.patientId),
+    );
   } catch (error) {
     if (isUniqueViolation(error, 'signatures_valid_key')) throw conflict('already_signed');
     throw error;
   }
+}
+
+/**
+ * Stores the signature of a record as it is now, in the caller's transaction. The one writer of
+ * signatures: `sign` calls it once the password was checked, the demo for its signed records.
+ */
+export async function recordSignature(
+  tx: Transaction,
+  signerId: number,
+  body: { record_type: SignedRecordType; record_id: number; meaning: Signature['meaning'] },
+  patientId: number,
+): Promise<Signature> {
+  const content = await signedContent(tx, body.record_type, body.record_id);
+  if (!content) throw conflict('not_signable');
+  const [row] = await tx
+    .insert(signatures)
+    .values({
+      record_type: body.record_type,
+      record_id: body.record_id,
+      patient_id: patientId,
+      signer_id: signerId,
+      meaning: body.meaning,
+      content_hash: contentHash(content),
+    })
+    .returning();
+  const [shown] = await present(tx, [row!]);
+  return shown!;
 }
