@@ -16,15 +16,16 @@ export interface DemoMonitoring {
   queries: { open: number; answered: number };
 }
 
-const staff = (id: number, login: string, role: 'doctor' | 'monitor', unitIds?: number[]) =>
+/** The demo writes through the services as these users would (no session, a chosen password). */
+const staff = (id: number, login: string, role: 'doctor' | 'monitor', unitId: number) =>
   ({
     userId: id,
     sessionId: 0,
     login,
     role,
     doctorId: null,
-    unitId: null,
-    ...(unitIds ? { unitIds } : {}),
+    unitId: role === 'doctor' ? unitId : null,
+    ...(role === 'monitor' ? { unitIds: [unitId] } : {}),
     changedPasswordAt: new Date(),
   }) satisfies Actor;
 
@@ -72,7 +73,7 @@ export async function addDemoMonitoring(
     queries: { open: 0, answered: 0 },
   };
   if (!monitorUser || done.length < 4) return result;
-  const monitorActor = staff(monitorUser.id, monitorUser.login, 'monitor', [unitId]);
+  const monitorActor = staff(monitorUser.id, monitorUser.login, 'monitor', unitId);
   const [signedVisit, changedVisit, queriedVisit, verifiedVisit] = done;
   for (const visit of [signedVisit!, changedVisit!, verifiedVisit!]) {
     await inTransaction(db, visit.doctorUser, (tx) =>
@@ -127,7 +128,7 @@ export async function addDemoMonitoring(
   });
   await addMessage(
     db,
-    staff(queriedVisit!.doctorUser, queriedVisit!.doctorLogin, 'doctor'),
+    staff(queriedVisit!.doctorUser, queriedVisit!.doctorLogin, 'doctor', unitId),
     answered.id,
     'Masa ciała potwierdzona w historii choroby (str. 3).',
   );
