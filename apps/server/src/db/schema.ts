@@ -1047,7 +1047,6 @@ export const monitorUnits = pgTable(
   ],
 );
 
-
 /**
  * Electronic signatures (migration 0028, ADR 050). The trigger record_content_changed marks a
  * valid one invalidated when the signed content changes; rows are never deleted.

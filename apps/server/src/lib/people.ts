@@ -11,7 +11,10 @@ export interface Person {
 }
 
 /** The people behind these user ids, by id. */
-export async function peopleOf(db: Queryable, ids: readonly number[]): Promise<Map<number, Person>> {
+export async function peopleOf(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, Person>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db

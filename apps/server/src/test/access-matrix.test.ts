@@ -17,13 +17,7 @@ import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
 import { readyPatient, registerPatient } from './patients-fixture.js';
 import type { ReadyPatient } from './patients-fixture.js';
-import type {
-  ReadyAdmin,
-  ReadyDoctor,
-  ReadyMonitor,
-  RequestOptions,
-  Session,
-} from './harness.js';
+import type { ReadyAdmin, ReadyDoctor, ReadyMonitor, RequestOptions, Session } from './harness.js';
 import { insertProbe } from './probe-fixture.js';
 import { routeKey } from './routes.js';
 import { withStoredVersion } from './versions.js';

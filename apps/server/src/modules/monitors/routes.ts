@@ -41,7 +41,11 @@ export const monitorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     '/monitors/:id',
     {
       config: { access },
-      schema: { tags, params: idParams, response: { 200: monitor, ...refusals, 404: errorResponse } },
+      schema: {
+        tags,
+        params: idParams,
+        response: { 200: monitor, ...refusals, 404: errorResponse },
+      },
     },
     (request) => service.getMonitor(db, request.params.id),
   );
@@ -76,7 +80,12 @@ export const monitorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         tags,
         summary: 'Creates a monitor account (login = e-mail); 409 exist_monitor',
         body: monitorBody,
-        response: { 200: monitorSaved, ...refusals, 409: errorResponse, 422: validationErrorResponse },
+        response: {
+          200: monitorSaved,
+          ...refusals,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => ({
@@ -91,7 +100,8 @@ export const monitorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: { access },
       schema: {
         tags,
-        summary: 'Saves the monitor; 409 exist_monitor (e-mail taken) or conflict (stale `version`)',
+        summary:
+          'Saves the monitor; 409 exist_monitor (e-mail taken) or conflict (stale `version`)',
         params: idParams,
         body: monitorUpdateBody,
         response: {

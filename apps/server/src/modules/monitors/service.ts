@@ -5,11 +5,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable, Transaction } from '../../db/client.js';
 import { monitors, monitorUnits, units, users } from '../../db/schema.js';
-import {
-  isLoginTaken,
-  resetCredentials,
-  revokeAllSessions,
-} from '../../lib/accounts.js';
+import { isLoginTaken, resetCredentials, revokeAllSessions } from '../../lib/accounts.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
@@ -113,7 +109,9 @@ async function assertUnitsUsable(db: Queryable, unitIds: readonly number[]) {
 /** Replaces the monitor's units; its reach is read on every request (plugins/session-check.ts). */
 async function setUnits(tx: Transaction, monitorId: number, unitIds: readonly number[]) {
   await tx.delete(monitorUnits).where(eq(monitorUnits.monitor_id, monitorId));
-  await tx.insert(monitorUnits).values(unitIds.map((unit_id) => ({ monitor_id: monitorId, unit_id })));
+  await tx
+    .insert(monitorUnits)
+    .values(unitIds.map((unit_id) => ({ monitor_id: monitorId, unit_id })));
 }
 
 function mapWriteError(error: unknown): never {
@@ -207,4 +205,3 @@ export async function printMonitorLoginDetails(
   const password = await resetCredentials(db, actor?.userId ?? null, current.user_id);
   return { login: current.email, password };
 }
-

@@ -95,7 +95,9 @@ export async function patientOptions(db: Database, actor: Actor, query: PatientO
   const chosen = (query.ids ?? []).filter((id) => !shown.has(id));
   const [matches, named] = await Promise.all([
     matchIds.length ? basicRows(db, actor, inArray(patients.id, matchIds)) : [],
-    chosen.length ? basicRows(db, actor, and(patientScope(actor), inArray(patients.id, chosen))) : [],
+    chosen.length
+      ? basicRows(db, actor, and(patientScope(actor), inArray(patients.id, chosen)))
+      : [],
   ]);
   return { data: [...matches, ...named] };
 }

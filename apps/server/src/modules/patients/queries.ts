@@ -72,18 +72,21 @@ export async function getPatient(db: Queryable, actor: Actor, id: number): Promi
         .where(eq(probes.patient_id, id)),
     ]);
   const facts = await monitoringFactsOf(db, 'patient', id);
-  return shownIdentity(actor, presentPatientDetail(row, {
-    probes_count: samples?.count ?? 0,
-    ...visitDates(id),
-    login,
-    doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },
-    unit: unit ?? { id: row.unit_id, name: '' },
-    inclusion: inclusion ?? null,
-    medicines: meds,
-    additional_medicines: others,
-    abilities: patientAbilities(actor, row),
-    facts,
-  }));
+  return shownIdentity(
+    actor,
+    presentPatientDetail(row, {
+      probes_count: samples?.count ?? 0,
+      ...visitDates(id),
+      login,
+      doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },
+      unit: unit ?? { id: row.unit_id, name: '' },
+      inclusion: inclusion ?? null,
+      medicines: meds,
+      additional_medicines: others,
+      abilities: patientAbilities(actor, row),
+      facts,
+    }),
+  );
 }
 
 export async function getPatientBasic(db: Database, actor: Actor, id: number) {

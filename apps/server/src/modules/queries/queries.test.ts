@@ -268,8 +268,9 @@ describe('source data verification', () => {
       (await post(monitor, '/api/verifications', { record_type: 'patient', record_id: patient.id }))
         .statusCode,
     ).toBe(201);
-    expect((await get(monitor, `/api/patients/${patient.id}`)).json<PatientDetail>().verified)
-      .not.toBeNull();
+    expect(
+      (await get(monitor, `/api/patients/${patient.id}`)).json<PatientDetail>().verified,
+    ).not.toBeNull();
     await t.db.execute(
       sql`update patient_inclusions set dose = 7 where patient_id = ${patient.id}`,
     );
@@ -309,8 +310,9 @@ describe('queries', () => {
     const refused = await post(doctor, `/api/queries/${query.id}/close`);
     expect(refused.statusCode).toBe(403);
     expect(
-      (await get(doctor, '/api/queries', { record_type: 'visit', record_id: String(visit) }))
-        .json<{ data: DataQuery[] }>().data[0]?.status,
+      (await get(doctor, '/api/queries', { record_type: 'visit', record_id: String(visit) })).json<{
+        data: DataQuery[];
+      }>().data[0]?.status,
     ).toBe('answered');
     const closed = await post(monitor, `/api/queries/${query.id}/close`);
     expect(closed.statusCode).toBe(200);
@@ -347,9 +349,7 @@ describe('queries', () => {
     expect(body.total).toBeGreaterThanOrEqual(2);
     expect(body.data[0]).toHaveProperty('age_days');
     expect((await get(second, '/api/queries', { unit_id: String(unitA) })).statusCode).toBe(404);
-    expect((await get(stranger, '/api/queries', { unit_id: String(unitB) })).statusCode).toBe(
-      404,
-    );
+    expect((await get(stranger, '/api/queries', { unit_id: String(unitB) })).statusCode).toBe(404);
     const theirs = await get(stranger, '/api/queries');
     expect(theirs.json<{ data: DataQuery[] }>().data).toEqual([]);
     const counts = await countOpenQueriesByUnit(t.db, [unitB, unitC]);
@@ -384,8 +384,6 @@ describe('queries', () => {
     const patient = await registerPatient(t, doctor);
     const probe = await insertProbe(t.db, doctor.session.user.id, patient.id);
     await openQuery('probe', probe.id, 'alt');
-    expect((await get(doctor, `/api/probes/${probe.id}`)).json<ProbeDetail>().open_queries).toBe(
-      1,
-    );
+    expect((await get(doctor, `/api/probes/${probe.id}`)).json<ProbeDetail>().open_queries).toBe(1);
   });
 });

@@ -60,7 +60,12 @@ export const queryRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
           "A message in the thread: the site's answers the query (answered), a monitor's asks again (open); 409 query_closed",
         params: idParams,
         body: queryMessageBody,
-        response: { 200: querySaved, ...refusals, 409: errorResponse, 422: validationErrorResponse },
+        response: {
+          200: querySaved,
+          ...refusals,
+          409: errorResponse,
+          422: validationErrorResponse,
+        },
       },
     },
     async (request) => ({

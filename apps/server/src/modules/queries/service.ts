@@ -190,12 +190,7 @@ export async function setClosed(
         version: sql`${queries.version} + 1`,
         updated_at: new Date(),
       })
-      .where(
-        and(
-          eq(queries.id, current.id),
-          closed ? unresolved : eq(queries.status, 'closed'),
-        ),
-      )
+      .where(and(eq(queries.id, current.id), closed ? unresolved : eq(queries.status, 'closed')))
       .returning();
     if (!row) throw conflict(closed ? 'query_closed' : 'query_not_closed');
     const [shown] = await present(tx, actor, [row]);
@@ -291,7 +286,8 @@ async function presentMark(
 ): Promise<VerificationMark> {
   if (!row || row.cleared_at) return null;
   const people = await peopleOf(db, [row.verified_by]);
-  const { role: _role, ...by } = personFrom(people, row.verified_by);
+  const person = personFrom(people, row.verified_by);
+  const by = { id: person.id, firstname: person.firstname, surname: person.surname };
   return { by, at: row.verified_at.toISOString() };
 }
 
@@ -341,7 +337,12 @@ export async function verify(
     const record = await findReachableRecord(tx, actor, type, id);
     await tx
       .insert(verifications)
-      .values({ record_type: type, record_id: id, patient_id: record.patientId, verified_by: actor.userId })
+      .values({
+        record_type: type,
+        record_id: id,
+        patient_id: record.patientId,
+        verified_by: actor.userId,
+      })
       .onConflictDoNothing();
     return presentMark(tx, await verificationOf(tx, type, id));
   });

@@ -61,7 +61,10 @@ export async function signedContent(
     .for('share');
   if (!row) return null;
   const medicines = await tx
-    .select({ medicine_id: probeMedicines.medicine_id, concentration: probeMedicines.concentration })
+    .select({
+      medicine_id: probeMedicines.medicine_id,
+      concentration: probeMedicines.concentration,
+    })
     .from(probeMedicines)
     .where(eq(probeMedicines.probe_id, id))
     .orderBy(asc(probeMedicines.medicine_id));

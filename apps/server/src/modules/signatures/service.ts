@@ -23,7 +23,8 @@ async function present(db: Queryable, rows: SignatureRow[]): Promise<Signature[]
     rows.map((row) => row.signer_id),
   );
   return rows.map((row) => {
-    const { role: _role, ...signer } = personFrom(people, row.signer_id);
+    const person = personFrom(people, row.signer_id);
+    const signer = { id: person.id, firstname: person.firstname, surname: person.surname };
     return {
       id: row.id,
       signer,

@@ -101,9 +101,7 @@ describe('POST /api/signatures', () => {
     const first = (await signVisit(id)).json<{ signature: Signature }>().signature;
     const second = await signVisit(id, admin, 'approve');
     expect(second.statusCode, second.body).toBe(201);
-    expect(second.json<{ signature: Signature }>().signature.content_hash).toBe(
-      first.content_hash,
-    );
+    expect(second.json<{ signature: Signature }>().signature.content_hash).toBe(first.content_hash);
     // An administrator has no name of record: the login stands for it.
     expect(second.json<{ signature: Signature }>().signature.signer.surname).toBe(admin.login);
     // The same signer and meaning again: one valid signature is enough.
@@ -228,13 +226,11 @@ describe('POST /api/signatures', () => {
     expect(locked.statusCode).toBe(429);
   });
 
-  it('401 without a session; 403 for a monitor; another unit\'s visit 404', async () => {
+  it("401 without a session; 403 for a monitor; another unit's visit 404", async () => {
     const id = await recordedVisit();
     const body = { record_type: 'visit', record_id: id, meaning: 'author', password: 'x' };
     expect((await t.request('POST', '/api/signatures', { body })).statusCode).toBe(401);
-    expect(
-      (await sign(monitor, { ...body, password: monitor.password })).statusCode,
-    ).toBe(403);
+    expect((await sign(monitor, { ...body, password: monitor.password })).statusCode).toBe(403);
     const foreign = await sign(stranger, { ...body, password: stranger.password });
     expect(foreign.statusCode).toBe(404);
     const list = await t.request('GET', '/api/signatures', {
@@ -242,7 +238,13 @@ describe('POST /api/signatures', () => {
       query: { record_type: 'visit', record_id: String(id) },
     });
     expect(list.statusCode).toBe(404);
-    expect((await t.request('GET', '/api/signatures', { query: { record_type: 'visit', record_id: String(id) } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.request('GET', '/api/signatures', {
+          query: { record_type: 'visit', record_id: String(id) },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('bad input: 422 on the fields', async () => {
