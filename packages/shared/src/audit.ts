@@ -286,6 +286,48 @@ export const AUDITED_COLUMNS = {
     discard_reason: V,
     version: H,
   },
+  // Electronic signatures (migration 0028, ADR 050).
+  signatures: {
+    id: H,
+    record_type: V,
+    record_id: H,
+    patient_id: H,
+    signer_id: 'user',
+    meaning: V,
+    signed_at: V,
+    content_hash: V,
+    status: V,
+    invalidated_at: V,
+  },
+  // A monitor's verification marks and queries (migration 0028, ADR 051).
+  verifications: {
+    id: H,
+    record_type: V,
+    record_id: H,
+    patient_id: H,
+    verified_by: 'user',
+    verified_at: V,
+    cleared_at: V,
+  },
+  queries: {
+    id: H,
+    record_type: V,
+    record_id: H,
+    patient_id: H,
+    unit_id: 'unit',
+    field: V,
+    status: V,
+    opened_by: 'user',
+    version: H,
+    closed_at: V,
+  },
+  query_messages: {
+    id: H,
+    query_id: H,
+    patient_id: H,
+    author_id: 'user',
+    text: V,
+  },
 } as const satisfies Record<string, Record<string, AuditColumnKind>>;
 
 export type AuditedEntity = keyof typeof AUDITED_COLUMNS;

@@ -32,3 +32,4 @@ export * from './schemas/exports.js';
 export * from './schemas/retention.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/notifications.js';
+export * from './schemas/monitoring.js';

@@ -64,6 +64,18 @@ export const PERMISSIONS = [
   'dashboard.read',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
+  /** Sign a visit card or a sample's results electronically (ADR 050). */
+  'signatures.sign',
+  /** Read the monitors' queries of reachable records. */
+  'queries.read',
+  /** Answer a monitor's query (the site: doctors, administrators). */
+  'queries.answer',
+  /** A monitor's own writes: open, message, close and reopen queries (ADR 051). */
+  'monitor.queries',
+  /** A monitor's source data verification marks (ADR 051). */
+  'monitor.verify',
+  /** Manage monitor accounts (administrators). */
+  'monitors.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -72,8 +84,11 @@ export type Permission = (typeof PERMISSIONS)[number];
  * apps/server/src/plugins/policy.ts, and sends the signed-in user's list with the session).
  */
 export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
-  // Administrators manage the whole study: every staff permission there is.
-  admin: PERMISSIONS.filter((permission) => permission !== 'patient.self'),
+  // Administrators manage the whole study: every staff permission there is, but not a monitor's
+  // own writes (verification and queries are the monitor's; ADR 051).
+  admin: PERMISSIONS.filter(
+    (permission) => permission !== 'patient.self' && !permission.startsWith('monitor.'),
+  ),
   // Doctors work with the patients of their own unit only (apps/server/src/policies/units.ts) and are read-only
   // on units, doctors and administrators.
   doctor: [
@@ -103,10 +118,27 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
     'documents.read',
     // The dashboard of the own unit (policies/dashboard.ts).
     'dashboard.read',
+    'signatures.sign',
+    'queries.read',
+    'queries.answer',
   ],
   // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
   // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).
   patient: ['patient.self'],
+  // A monitor (CRA) reads the patients, visits, samples and audit trail of the assigned units
+  // (apps/server/src/policies/units.ts), without PESEL and contacts (policies/identity.ts), and
+  // writes only its verification marks and queries (ADR 051).
+  monitor: [
+    'units.read',
+    'lookups.read',
+    'patients.read',
+    'visits.read',
+    'probes.read',
+    'audit.read',
+    'queries.read',
+    'monitor.queries',
+    'monitor.verify',
+  ],
 };
 
 export type { AccountRole, Role };

@@ -20,6 +20,7 @@ export const validationMessages = {
     password_same_as_old: 'Pole musi być inne niż stare hasło',
     password_confirm_mismatch: 'Pole musi być takie samo jak nowe hasło.',
     wrong_password: 'Niepoprawne hasło',
+    invalid_field: 'Ten rekord nie ma takiego pola',
     end_before_start: 'To pole musi mieć wartość po lub równą czasie rozpoczęcia',
     length_not_dividing_day:
       'Czas pracy w ciągu dnia musi dzielić się bez reszty na wizyty tej długości',
@@ -62,6 +63,7 @@ export const validationMessages = {
     password_same_as_old: 'The new password must differ from the old one',
     password_confirm_mismatch: 'The field must match the new password.',
     wrong_password: 'Incorrect password',
+    invalid_field: 'This record has no such field',
     end_before_start: 'This field must be at or after the start time',
     length_not_dividing_day: 'The working day must divide into whole visits of this length',
     invalid_pesel: 'Invalid PESEL number',

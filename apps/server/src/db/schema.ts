@@ -21,7 +21,13 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AUDIT_SOURCES } from '@portal/shared';
+import {
+  AUDIT_SOURCES,
+  MONITORED_RECORD_TYPES,
+  QUERY_STATUSES,
+  SIGNATURE_MEANINGS,
+  SIGNED_RECORD_TYPES,
+} from '@portal/shared';
 import type { ResultComparator } from '@portal/shared';
 
 /** Binary file content kept in PostgreSQL, so that one backup holds everything. */
@@ -49,7 +55,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     login: text('login').notNull(),
     password_hash: text('password_hash').notNull(),
-    role: text('role', { enum: ['admin', 'doctor', 'patient'] }).notNull(),
+    role: text('role', { enum: ['admin', 'doctor', 'patient', 'monitor'] }).notNull(),
     /** Null until the user has chosen an own password; the API refuses most calls until then. */
     changed_password_at: timestamp('changed_password_at', { withTimezone: true }),
     /**
@@ -67,7 +73,7 @@ export const users = pgTable(
     // Logins are compared without case: "Jan.Kowalski@x.pl" and "jan.kowalski@x.pl" are one user.
     uniqueIndex('users_login_lower_key').on(sql`lower(${t.login})`),
     uniqueIndex('users_login_skeleton_key').on(t.login_skeleton),
-    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient')`),
+    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient', 'monitor')`),
     check('users_language_check', sql`${t.language} in ('pl', 'en')`),
   ],
 );
@@ -1196,5 +1202,168 @@ export const notificationsOutbox = pgTable(
       'notifications_outbox_sent_check',
       sql`(${t.status} = 'sent') = (${t.sent_at} IS NOT NULL)`,
     ),
+  ],
+);
+
+/** A monitor (CRA) account's record (migration 0028, ADR 051): login = e-mail, like a doctor. */
+export const monitors = pgTable(
+  'monitors',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    firstname: text('firstname').notNull(),
+    surname: text('surname').notNull(),
+    email: text('email').notNull(),
+    phone_number: text('phone_number').notNull(),
+    version,
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('monitors_user_id_key').on(t.user_id),
+    check('monitors_phone_number_check', sql`${t.phone_number} ~ '^[0-9]{9}$'`),
+  ],
+);
+
+/** The units a monitor reaches (ADR 051). */
+export const monitorUnits = pgTable(
+  'monitor_units',
+  {
+    monitor_id: integer('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+  },
+  (t) => [
+    primaryKey({ name: 'monitor_units_pkey', columns: [t.monitor_id, t.unit_id] }),
+    index('monitor_units_unit_id_idx').on(t.unit_id),
+  ],
+);
+
+/**
+ * Electronic signatures (migration 0028, ADR 050). The trigger record_content_changed marks a
+ * valid one invalidated when the signed content changes; rows are never deleted.
+ */
+export const signatures = pgTable(
+  'signatures',
+  {
+    id: serial('id').primaryKey(),
+    record_type: text('record_type', { enum: SIGNED_RECORD_TYPES }).notNull(),
+    record_id: integer('record_id').notNull(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    signer_id: integer('signer_id')
+      .notNull()
+      .references(() => users.id),
+    meaning: text('meaning', { enum: SIGNATURE_MEANINGS }).notNull(),
+    signed_at: timestamp('signed_at', { withTimezone: true }).notNull().defaultNow(),
+    content_hash: text('content_hash').notNull(),
+    status: text('status', { enum: ['valid', 'invalidated'] })
+      .notNull()
+      .default('valid'),
+    invalidated_at: timestamp('invalidated_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('signatures_valid_key')
+      .on(t.record_type, t.record_id, t.signer_id, t.meaning)
+      .where(sql`${t.status} = 'valid'`),
+    index('signatures_record_idx').on(t.record_type, t.record_id, t.id),
+    check('signatures_record_type_check', sql`${t.record_type} in ('visit', 'probe')`),
+    check('signatures_meaning_check', sql`${t.meaning} in ('author', 'approve', 'review')`),
+    check('signatures_status_check', sql`${t.status} in ('valid', 'invalidated')`),
+    check(
+      'signatures_invalidated_check',
+      sql`(${t.status} = 'invalidated') = (${t.invalidated_at} IS NOT NULL)`,
+    ),
+    check('signatures_content_hash_check', sql`${t.content_hash} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+/** Source data verification marks (migration 0028, ADR 051); a change sets cleared_at. */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: serial('id').primaryKey(),
+    record_type: text('record_type', { enum: MONITORED_RECORD_TYPES }).notNull(),
+    record_id: integer('record_id').notNull(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    verified_by: integer('verified_by')
+      .notNull()
+      .references(() => users.id),
+    verified_at: timestamp('verified_at', { withTimezone: true }).notNull().defaultNow(),
+    cleared_at: timestamp('cleared_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('verifications_current_key')
+      .on(t.record_type, t.record_id)
+      .where(sql`${t.cleared_at} is null`),
+    index('verifications_record_idx').on(t.record_type, t.record_id, t.id),
+    check(
+      'verifications_record_type_check',
+      sql`${t.record_type} in ('patient', 'visit', 'probe')`,
+    ),
+  ],
+);
+
+/** A monitor's query on a record or one field (migration 0028, ADR 051). */
+export const queries = pgTable(
+  'queries',
+  {
+    id: serial('id').primaryKey(),
+    record_type: text('record_type', { enum: MONITORED_RECORD_TYPES }).notNull(),
+    record_id: integer('record_id').notNull(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    unit_id: integer('unit_id')
+      .notNull()
+      .references(() => units.id),
+    field: text('field'),
+    status: text('status', { enum: QUERY_STATUSES }).notNull().default('open'),
+    opened_by: integer('opened_by')
+      .notNull()
+      .references(() => users.id),
+    version,
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    closed_at: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('queries_unit_status_idx').on(t.unit_id, t.status, t.id),
+    index('queries_status_idx').on(t.status, t.id),
+    index('queries_record_idx').on(t.record_type, t.record_id, t.id),
+    index('queries_patient_idx').on(t.patient_id, t.status),
+    check('queries_record_type_check', sql`${t.record_type} in ('patient', 'visit', 'probe')`),
+    check('queries_status_check', sql`${t.status} in ('open', 'answered', 'closed')`),
+    check('queries_closed_check', sql`(${t.status} = 'closed') = (${t.closed_at} IS NOT NULL)`),
+    check('queries_field_check', sql`${t.field} ~ '^[a-z_]{1,64}$'`),
+  ],
+);
+
+export const queryMessages = pgTable(
+  'query_messages',
+  {
+    id: serial('id').primaryKey(),
+    query_id: integer('query_id')
+      .notNull()
+      .references(() => queries.id, { onDelete: 'cascade' }),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    author_id: integer('author_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('query_messages_query_idx').on(t.query_id, t.id),
+    check('query_messages_text_check', sql`length(btrim(${t.text})) BETWEEN 1 AND 5000`),
   ],
 );

@@ -22,6 +22,7 @@ import { addDemoLab } from './lab.js';
 import { addDemoImports } from './imports.js';
 import { demoPatientLogin } from './patient-login.js';
 import { addDemoRetention } from './retention.js';
+import { addDemoMonitoring } from './monitoring.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -94,6 +95,8 @@ async function main() {
     // generated password the patient must replace first): the patient API has no screen here.
     const patientLogin = coordinator ? await demoPatientLogin(db, coordinator.id) : null;
     if (coordinator) await addDemoRetention(db, coordinator.id); // issue 24: one anonymised patient
+    // Issue 23: signatures, a monitor with verification marks and queries.
+    const monitoring = await addDemoMonitoring(db, unitIds[0]!, DEMO_PASSWORD);
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
@@ -111,6 +114,12 @@ async function main() {
           'password must be replaced first with PUT /api/change_password (README: "Demo").',
       );
     }
+    console.log(
+      `Monitor ${monitoring.login} (password "${DEMO_PASSWORD}"): ${monitoring.signed} signed ` +
+        `visits, ${monitoring.changedAfterSigning} changed after signing, ` +
+        `${monitoring.unsigned} recorded but unsigned; ${monitoring.queries.open} open and ` +
+        `${monitoring.queries.answered} answered queries.`,
+    );
     // ---- tracking ---- the demo's waybills are invented: only the fake provider moves them.
     console.log(
       'Start it with TRACKING_PROVIDER=fake LAB_SIMULATOR=on npm start to see its shipments move ' +

@@ -7,6 +7,7 @@ import type {
   doctors,
   globalMessages,
   messages,
+  monitors,
   notes,
   patients,
   probeSetKits,
@@ -27,6 +28,7 @@ export type VersionedTable =
   | typeof doctors
   | typeof globalMessages
   | typeof messages
+  | typeof monitors
   | typeof notes
   | typeof patients
   | typeof probeSetKits

@@ -15,6 +15,7 @@ const grants: Record<AccountRole, ReadonlySet<Permission>> = {
   admin: new Set(ROLE_PERMISSIONS.admin),
   doctor: new Set(ROLE_PERMISSIONS.doctor),
   patient: new Set(ROLE_PERMISSIONS.patient),
+  monitor: new Set(ROLE_PERMISSIONS.monitor),
 };
 
 /** The signed-in user on whose behalf a request runs. */
@@ -28,6 +29,8 @@ export interface Actor {
   unitId: number | null;
   /** A patient's own patient row; absent or null for staff. */
   patientId?: number | null;
+  /** A monitor's assigned units (ADR 051); absent for everyone else. */
+  unitIds?: readonly number[];
   changedPasswordAt: Date | null;
 }
 

@@ -2,7 +2,7 @@ import { EXPIRED_TOKEN_ERROR } from '@portal/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedOnce } from '../db/client.js';
 import type { Database } from '../db/client.js';
-import { doctors, patients, sessions, users } from '../db/schema.js';
+import { doctors, monitors, monitorUnits, patients, sessions, users } from '../db/schema.js';
 import type { Actor } from './policy.js';
 import { unauthorized } from '../lib/errors.js';
 import { tokenDigest } from '../lib/tokens.js';
@@ -60,6 +60,15 @@ export async function authenticate(db: Database, accessToken: string): Promise<A
     unitId: row.unitId,
     changedPasswordAt: row.changedPasswordAt,
   };
+  if (row.role === 'monitor') {
+    // A monitor reaches the assigned units only (policies/units.ts); a deleted monitor none.
+    const assigned = await db
+      .select({ unitId: monitorUnits.unit_id })
+      .from(monitorUnits)
+      .innerJoin(monitors, eq(monitors.id, monitorUnits.monitor_id))
+      .where(and(eq(monitors.user_id, row.userId), isNull(monitors.deleted_at)));
+    actor.unitIds = assigned.map((unit) => unit.unitId);
+  }
   if (row.role === 'patient') {
     // A patient reaches no unit (unitId stays null): only the own row (policies/patients.ts).
     actor.doctorId = null;

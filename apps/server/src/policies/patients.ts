@@ -6,7 +6,7 @@ import { patients } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../lib/errors.js';
 import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
-import { reachesUnit, unitScope } from './units.js';
+import { reachesUnit, unitCondition } from './units.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 
@@ -16,8 +16,7 @@ export type PatientRow = typeof patients.$inferSelect;
  */
 export function patientScope(actor: Actor): SQL | undefined {
   if (actor.role === 'patient') return eq(patients.id, actor.patientId ?? 0);
-  const unit = unitScope(actor);
-  return unit === null ? undefined : eq(patients.unit_id, unit);
+  return unitCondition(actor, patients.unit_id);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.js';
 import { patients, probes, safetyAlerts } from '../db/schema.js';
 import { notFound } from '../lib/errors.js';
 import type { Actor } from '../plugins/policy.js';
-import { unitScope } from './units.js';
+import { unitCondition, unitScope } from './units.js';
 
 export type ProbeRow = typeof probes.$inferSelect;
 export type SafetyAlertRow = typeof safetyAlerts.$inferSelect;
@@ -18,12 +18,11 @@ export async function findReachableProbe(
   actor: Actor,
   id: number,
 ): Promise<ProbeRow> {
-  const unit = unitScope(actor);
   const [row] = await db
     .select({ probe: probes })
     .from(probes)
     .innerJoin(patients, eq(patients.id, probes.patient_id))
-    .where(and(eq(probes.id, id), unit === null ? undefined : eq(patients.unit_id, unit)));
+    .where(and(eq(probes.id, id), unitCondition(actor, patients.unit_id)));
   if (!row) throw notFound();
   return row.probe;
 }

@@ -6,7 +6,7 @@ import { visits } from '../db/schema.js';
 import { AppError, conflict, notFound } from '../lib/errors.js';
 import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
-import { unitScope } from './units.js';
+import { unitCondition } from './units.js';
 
 export type VisitRow = typeof visits.$inferSelect;
 
@@ -19,16 +19,11 @@ export async function findReachableVisit(
   actor: Actor,
   id: number,
 ): Promise<VisitRow> {
-  const unit = unitScope(actor);
   const [row] = await db
     .select()
     .from(visits)
     .where(
-      and(
-        eq(visits.id, id),
-        isNull(visits.cancelled_at),
-        unit === null ? undefined : eq(visits.unit_id, unit),
-      ),
+      and(eq(visits.id, id), isNull(visits.cancelled_at), unitCondition(actor, visits.unit_id)),
     );
   if (!row) throw notFound();
   return row;

@@ -17,7 +17,7 @@ import { permissionsOf } from '../plugins/policy.js';
 import { createTestApp } from './harness.js';
 import { readyPatient, registerPatient } from './patients-fixture.js';
 import type { ReadyPatient } from './patients-fixture.js';
-import type { ReadyAdmin, ReadyDoctor, RequestOptions, Session } from './harness.js';
+import type { ReadyAdmin, ReadyDoctor, ReadyMonitor, RequestOptions, Session } from './harness.js';
 import { insertProbe } from './probe-fixture.js';
 import { routeKey } from './routes.js';
 import { withStoredVersion } from './versions.js';
@@ -48,8 +48,10 @@ vi.mock('fastify', async (importOriginal) => {
  *   every staff and admin route (the "a patient token" block below).
  * - user: any role with a chosen password, each reaching only the own rows (the notifications'
  *   bell and e-mail choices, ADR 062).
+ * - monitor: a monitor's own writes (verification marks, queries; ADR 051): administrators and
+ *   doctors get 403 (the "a monitor token" block below).
  */
-type Who = 'public' | 'signed-in' | 'staff' | 'admin' | 'patient' | 'user';
+type Who = 'public' | 'signed-in' | 'staff' | 'admin' | 'patient' | 'user' | 'monitor';
 
 interface Rule {
   who: Who;
@@ -68,11 +70,13 @@ const rules: Record<string, Rule> = {
   'POST /api/auth/login/admin': { who: 'public' },
   'POST /api/auth/login/doctor': { who: 'public' },
   'POST /api/auth/login/patient': { who: 'public' },
+  'POST /api/auth/login/monitor': { who: 'public' },
   'POST /api/auth/refresh': { who: 'public' },
 
   'GET /api/auth/validate_token/admin': { who: 'signed-in', role: 'admin' },
   'GET /api/auth/validate_token/doctor': { who: 'signed-in', role: 'doctor' },
   'GET /api/auth/validate_token/patient': { who: 'signed-in', role: 'patient' },
+  'GET /api/auth/validate_token/monitor': { who: 'signed-in', role: 'monitor' },
   'POST /api/auth/logout': { who: 'signed-in', endsSession: true },
   'PUT /api/change_password': { who: 'signed-in' },
 
@@ -97,6 +101,25 @@ const rules: Record<string, Rule> = {
   'PUT /api/doctors/:id': { who: 'admin' },
   'PUT /api/doctors/restore/:id': { who: 'admin' },
   'DELETE /api/doctors/:id': { who: 'admin' },
+
+  // Monitor accounts (ADR 051), managed like doctors'.
+  'GET /api/monitors': { who: 'admin' },
+  'GET /api/monitors/:id': { who: 'admin' },
+  'GET /api/monitors/print_login_detail/:id': { who: 'admin' },
+  'POST /api/monitors': { who: 'admin' },
+  'PUT /api/monitors/:id': { who: 'admin' },
+  'PUT /api/monitors/restore/:id': { who: 'admin' },
+  'DELETE /api/monitors/:id': { who: 'admin' },
+  // Electronic signatures (ADR 050): administrators and doctors sign, of reachable records.
+  'POST /api/signatures': { who: 'staff', unitScoped: true },
+  'GET /api/signatures': { who: 'staff', unitScoped: true },
+  // Queries (ADR 051): the site reads and answers; only a monitor opens, closes, reopens.
+  'GET /api/queries': { who: 'staff', unitScoped: true },
+  'POST /api/queries/:id/messages': { who: 'staff' },
+  'POST /api/queries': { who: 'monitor' },
+  'POST /api/queries/:id/close': { who: 'monitor' },
+  'POST /api/queries/:id/reopen': { who: 'monitor' },
+  'POST /api/verifications': { who: 'monitor' },
 
   'GET /api/admins': { who: 'admin' },
   'GET /api/admins/all': { who: 'admin' },
@@ -489,7 +512,10 @@ describe('a patient token', () => {
     pending = (await t.login('patient', printed.login, printed.password)).token;
   });
 
-  const staffRoutes = withRule((rule) => rule.who === 'staff' || rule.who === 'admin', 'no-head');
+  const staffRoutes = withRule(
+    (rule) => rule.who === 'staff' || rule.who === 'admin' || rule.who === 'monitor',
+    'no-head',
+  );
   it('covers every staff route the app registers', () => {
     // Built from the app's own routes: a new staff route is refused to patients here unasked.
     const everyStaffRoute = apiRoutes.filter((r) => {
@@ -579,6 +605,47 @@ describe('a patient token', () => {
     ]);
     expect(permissionsOf('patient')).toEqual(['patient.self']);
   });
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* A monitor token (ADR 051)                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+describe('a monitor token', () => {
+  let admin: ReadyAdmin;
+  let doctor: ReadyDoctor;
+  let monitor: ReadyMonitor;
+  beforeAll(async () => {
+    admin = await t.readyAdmin();
+    const unit = await t.unit();
+    doctor = await t.readyDoctor(unit.id);
+    monitor = await t.readyMonitor([unit.id]);
+  });
+
+  const monitorRoutes = withRule((rule) => rule.who === 'monitor', 'no-head');
+  it.each(monitorRoutes)('%s forbids administrators and doctors', async (_, route) => {
+    for (const token of [admin.session.token, doctor.session.token]) {
+      const res = await call(route, { token, body: {} });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    }
+  });
+
+  it.each(monitorRoutes)('%s lets a monitor through', async (_, route) => {
+    const res = await call(route, { token: monitor.session.token, body: {} });
+    expect([401, 403]).not.toContain(res.statusCode);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+
+  // The audit trail is the one administrators' route a monitor reads (its patients' only).
+  it.each(withRule((rule, r) => rule.who === 'admin' && r.url !== '/api/audit_trial', 'no-head'))(
+    '%s forbids a monitor',
+    async (_, route) => {
+      const res = await call(route, { token: monitor.session.token, body: {} });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+    },
+  );
 });
 
 /* ------------------------------------------------------------------------------------------ */
@@ -885,6 +952,35 @@ const scopeRows: ScopeRow[] = [
     }),
   },
   { route: 'GET /api/visits/:id', request: (u) => ({ url: `/api/visits/${u.pastVisitId}` }) },
+  {
+    route: 'GET /api/signatures',
+    request: (u) => ({
+      url: '/api/signatures',
+      query: { record_type: 'visit', record_id: String(u.pastVisitId) },
+    }),
+  },
+  {
+    // The password is right: another unit's visit is 404 before it is checked; the own visit is
+    // not recorded, so there is nothing to sign yet.
+    route: 'POST /api/signatures',
+    request: (u, me) => ({
+      url: '/api/signatures',
+      body: {
+        record_type: 'visit',
+        record_id: u.pastVisitId,
+        meaning: 'author',
+        password: me.doctor.password,
+      },
+    }),
+    own: (res) => {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toEqual({ status: 'not_signable' });
+    },
+  },
+  {
+    route: 'GET /api/queries',
+    request: (u) => ({ url: '/api/queries', query: { unit_id: String(u.unitId) } }),
+  },
   {
     route: 'GET /api/probes/:id/label.zpl',
     request: (u) => ({ url: `/api/probes/${u.labelProbe.id}/label.zpl` }),

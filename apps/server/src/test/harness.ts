@@ -2,8 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
-import { doctorBody } from '@portal/shared';
-import type { Admin, Doctor, DoctorBody, SessionUser, Unit, UnitBody } from '@portal/shared';
+import { doctorBody, monitorBody } from '@portal/shared';
+import type {
+  Admin,
+  Doctor,
+  DoctorBody,
+  Monitor,
+  SessionUser,
+  Unit,
+  UnitBody,
+} from '@portal/shared';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, runMigrations } from '../db/client.js';
@@ -15,6 +23,7 @@ import type { ThrottleLimits } from '../lib/login-throttle.js';
 import { createAdmin } from '../modules/admins/index.js';
 import { REFRESH_COOKIE } from '../modules/auth/index.js';
 import { createDoctor, printDoctorLoginDetails } from '../modules/doctors/index.js';
+import { createMonitor, printMonitorLoginDetails } from '../modules/monitors/index.js';
 import { FakeTrackingProvider } from '../modules/shipments/index.js';
 import type { TrackingProvider } from '../lib/tracking-provider.js';
 import { createUnit } from '../modules/units/index.js';
@@ -49,6 +58,13 @@ export interface ReadyAdmin {
 
 export interface ReadyDoctor {
   doctor: Doctor;
+  login: string;
+  password: string;
+  session: Session;
+}
+
+export interface ReadyMonitor {
+  monitor: Monitor;
   login: string;
   password: string;
   session: Session;
@@ -241,7 +257,7 @@ function testApi(
 
   /** Signs in through the real endpoint; fails loudly unless the answer is 200. */
   async function login(
-    role: 'admin' | 'doctor' | 'patient',
+    role: 'admin' | 'doctor' | 'patient' | 'monitor',
     login: string,
     password: string,
   ): Promise<Session> {
@@ -333,9 +349,26 @@ function testApi(
     return { doctor: created.doctor, login: created.login, password: CHOSEN_PASSWORD, session };
   }
 
+  /** A monitor of the units (ADR 051), signed in with an own password chosen. */
+  async function readyMonitor(unitIds: number[]): Promise<ReadyMonitor> {
+    const body = monitorBody.parse({
+      firstname: 'Monika',
+      surname: unique('Monitor'),
+      email: uniqueEmail(),
+      phone_number: '600100300',
+      unit_ids: unitIds,
+    });
+    const created = await createMonitor(db, null, body);
+    const details = await printMonitorLoginDetails(db, null, created.id);
+    const first = await login('monitor', details.login, details.password);
+    const session = await changePassword(first, details.password);
+    return { monitor: created, login: details.login, password: CHOSEN_PASSWORD, session };
+  }
+
   return {
     app,
     db,
+    readyMonitor,
     /** Raw SQL on the app's own connection (as the app's database role). */
     handle,
     kind: handle.kind,

@@ -66,13 +66,15 @@ const MULTILINE_FIELDS = new Set([
   'reason',
   'window_reason',
   'adverse_events',
+  // A query's message (ADR 051).
+  'text',
 ]);
 /**
  * Body fields with a format of their own (days, times, choices from a list): a line break there is
  * refused with the format's message; every other single-line field says `single_line`.
  */
 const FORMATTED_FIELDS =
-  /^(date|date_of_\w+|ordered_at|started_at|ended_at|type|kind|ref_type|type_of_\w+|collect_place|\d+)$/;
+  /^(date|date_of_\w+|ordered_at|started_at|ended_at|type|kind|ref_type|type_of_\w+|collect_place|record_type|meaning|field|\d+)$/;
 /** Path parameters that name a row: anything but plain digits answers 404 there. */
 const PATH_ID = /^(id|[a-z]+_id)$/;
 const CONTROLS = ['\u0000', '\u001b', '\u007f'];
@@ -124,6 +126,23 @@ function validBodies(login: string): Record<string, unknown> {
     },
     'POST /api/units': unitBody(),
     'PUT /api/units/:id': { ...unitBody(), version: 1 },
+    'POST /api/auth/login/monitor': { login, password: 'zle-haslo' },
+    'POST /api/monitors': { ...monitorBody(), unit_ids: [MISSING] },
+    'PUT /api/monitors/:id': { ...monitorBody(), unit_ids: [MISSING], version: 1 },
+    'POST /api/signatures': {
+      record_type: 'visit',
+      record_id: MISSING,
+      meaning: 'author',
+      password: 'zle-haslo',
+    },
+    'POST /api/queries': {
+      record_type: 'visit',
+      record_id: MISSING,
+      field: 'qt',
+      text: 'Proszę o weryfikację.',
+    },
+    'POST /api/queries/:id/messages': { text: 'Odpowiedź' },
+    'POST /api/verifications': { record_type: 'visit', record_id: MISSING },
     'POST /api/doctors': doctorBody(),
     'PUT /api/doctors/:id': { ...doctorBody(), version: 1 },
     'POST /api/admins': { login: 'nowy-admin' },
@@ -274,6 +293,15 @@ function doctorBody() {
   };
 }
 
+function monitorBody() {
+  return {
+    firstname: 'Monika',
+    surname: 'Nowak',
+    email: 'monika@example.test',
+    phone_number: '602303405',
+  };
+}
+
 /** Path parameters that reach the handler: a missing id, a real setting's name. */
 const pathBase: Record<string, string> = {
   id: String(MISSING),
@@ -282,6 +310,8 @@ const pathBase: Record<string, string> = {
 };
 /** Query parameters a route requires, valid. */
 const queryBase: Record<string, string> = {
+  record_type: 'visit',
+  record_id: String(MISSING),
   ref_type: 'patient',
   ref_id: String(MISSING),
   user_id: String(MISSING),
@@ -453,22 +483,30 @@ const routes = recorded.filter(
     !(r.method === 'POST' && r.url === '/api/lab/hl7'),
 );
 const key = (r: RecordedRoute) => `${r.method} ${r.url}`;
+/** Routes only a monitor may call (ADR 051). */
+const MONITOR_ONLY = /^POST \/api\/(queries(\/:id\/(close|reopen))?|verifications)$/;
 
 describe('hostile input on every route', () => {
   let admin: ReadyAdmin;
   /** The patient API's routes are a patient's only: attacked with a patient's token. */
   let patientToken: string;
   let bodies: Record<string, unknown>;
+  /** A monitor's own writes (ADR 051) are attacked with a monitor's token. */
+  let monitorToken: string;
   beforeAll(async () => {
     admin = await t.readyAdmin();
-    const doctor = await t.readyDoctor((await t.unit()).id);
+    const unit = await t.unit();
+    const doctor = await t.readyDoctor(unit.id);
     patientToken = (await readyPatient(t, doctor)).session.token;
+    monitorToken = (await t.readyMonitor([unit.id])).session.token;
     bodies = validBodies(admin.login);
   });
   const tokenFor = (route: RecordedRoute) =>
     route.url === '/api/me' || route.url.startsWith('/api/me/')
       ? patientToken
-      : admin.session.token;
+      : MONITOR_ONLY.test(`${route.method} ${route.url}`)
+        ? monitorToken
+        : admin.session.token;
 
   it('has a valid body for every route that takes one', () => {
     const missing = routes.filter((r) => r.body && !(key(r) in bodies)).map(key);

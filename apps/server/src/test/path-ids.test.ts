@@ -64,15 +64,23 @@ describe('path ids are plain digits on every route', () => {
   let admin: ReadyAdmin;
   let patientToken: string;
   let patientId: number;
+  /** A monitor's own writes (ADR 051) are called with a monitor's token. */
+  let monitorToken: string;
   beforeAll(async () => {
     admin = await t.readyAdmin();
-    const doctor = await t.readyDoctor((await t.unit()).id);
+    const unit = await t.unit();
+    const doctor = await t.readyDoctor(unit.id);
     const patient = await readyPatient(t, doctor);
     patientToken = patient.session.token;
     patientId = patient.id;
+    monitorToken = (await t.readyMonitor([unit.id])).session.token;
   });
   const tokenFor = (route: RouteKey) =>
-    route.url.startsWith('/api/me/') ? patientToken : admin.session.token;
+    route.url.startsWith('/api/me/')
+      ? patientToken
+      : /^\/api\/queries\/:id\/(close|reopen)$/.test(route.url)
+        ? monitorToken
+        : admin.session.token;
 
   it('walks the routes with an id in the path', () => {
     expect(routes.length).toBeGreaterThan(40);

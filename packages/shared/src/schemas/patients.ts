@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { monitoringFacts } from './monitoring.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
 import {
@@ -230,6 +231,8 @@ export const patientDetail = z.object({
   version: recordVersion,
   /** The signed-in user's abilities on this patient (ADR 045). */
   abilities: patientAbilities,
+  // Verification of the patient's sections and unresolved queries of any record (ADR 051).
+  ...monitoringFacts.partial().shape,
 });
 export type PatientDetail = z.infer<typeof patientDetail>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { monitoringFacts, signature } from './monitoring.js';
 import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
@@ -175,7 +176,12 @@ export type Probe = z.infer<typeof probe>;
  * GET /api/probes/{id}: the sample with the laboratory's refusals of its results since they were
  * last stored (ADR 032), newest first; empty when none.
  */
-export const probeDetail = probe.extend({ lab_refusals: z.array(labRefusal) });
+export const probeDetail = probe.extend({
+  lab_refusals: z.array(labRefusal),
+  // Signatures (ADR 050), verification and queries (ADR 051).
+  signatures: z.array(signature).optional(),
+  ...monitoringFacts.partial().shape,
+});
 export type ProbeDetail = z.infer<typeof probeDetail>;
 
 export const probeCreated = z.object({ status: z.literal('success'), probe });

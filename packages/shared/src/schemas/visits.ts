@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { monitoringFacts, signature } from './monitoring.js';
 import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
 import {
@@ -171,6 +172,9 @@ export const visit = z.object({
   version: z.number().int(),
   /** The signed-in user's abilities on this visit (ADR 045). */
   abilities: visitAbilities,
+  // The detail (GET /api/visits/{id}) only: signatures (ADR 050), verification and queries (ADR 051).
+  signatures: z.array(signature).optional(),
+  ...monitoringFacts.partial().shape,
 });
 export type Visit = z.infer<typeof visit>;
 

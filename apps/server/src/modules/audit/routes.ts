@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditList, auditQuery, validationErrorResponse } from '@portal/shared';
+import { auditList, auditQuery, errorResponse, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
+import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
@@ -12,9 +13,10 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         tags: ['audit'],
         summary: 'Audit entries, newest first: one per changed column of patient data',
         querystring: auditQuery,
-        response: { 200: auditList, 422: validationErrorResponse },
+        response: { 200: auditList, 404: errorResponse, 422: validationErrorResponse },
       },
     },
-    (request) => service.listAudit(db, request.query),
+    // A monitor reads its reachable patients' trail only (ADR 051).
+    (request) => service.listAuditFor(db, actorOf(request), request.query),
   );
 };

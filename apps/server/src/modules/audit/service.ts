@@ -8,6 +8,10 @@ import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-tota
 import type { TotalPlan } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { namesOf, visibleEntries } from './names.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { hidesIdentity } from '../../policies/identity.js';
+import { patientScope } from '../../policies/patients.js';
+import type { Actor } from '../../plugins/policy.js';
 
 /**
  * The longest a writing transaction is assumed to last. An entry's `updated_at` is its
@@ -235,4 +239,46 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
     }),
   );
   return pagedAnswer(data, total);
+}
+
+/** Columns whose values a reader without the patient's identity never sees (ADR 051). */
+const IDENTITY_COLUMNS = new Set([
+  'pesel',
+  'email',
+  'phone_number',
+  'address_street',
+  'address_building',
+  'address_apartment',
+  'address_postcode',
+  'address_city',
+]);
+
+/**
+ * The trail as the actor may read it. A monitor (ADR 051) reads the trail of reachable patients
+ * only, named in `patientIds` (without them 422; another unit's patient 404, as everywhere), with
+ * the values of identity and contact columns hidden; everyone else reads listAudit as it is.
+ */
+export async function listAuditFor(
+  db: Database,
+  actor: Actor,
+  query: AuditQuery,
+  options: AuditListOptions = {},
+) {
+  if (!hidesIdentity(actor)) return listAudit(db, query, options);
+  const wanted = [...new Set(query.patientIds ?? [])];
+  if (wanted.length === 0) throw invalid({ patientIds: ['required'] });
+  const reached = await db
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(inArray(patients.id, wanted), patientScope(actor)));
+  if (reached.length !== wanted.length) throw notFound();
+  const answer = await listAudit(db, { ...query, patientIds: wanted }, options);
+  return {
+    ...answer,
+    data: answer.data.map((entry) =>
+      entry.entity_name === 'patients' && IDENTITY_COLUMNS.has(entry.column_name)
+        ? { ...entry, old_value: null, new_value: null, old_name: null, new_name: null }
+        : entry,
+    ),
+  };
 }

@@ -4,7 +4,15 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { revokeAllSessions } from '../../lib/accounts.js';
-import { admins, doctors, patients, sessions, usedRefreshTokens, users } from '../../db/schema.js';
+import {
+  admins,
+  doctors,
+  monitors,
+  patients,
+  sessions,
+  usedRefreshTokens,
+  users,
+} from '../../db/schema.js';
 import { AppError, invalid, unauthorized } from '../../lib/errors.js';
 import type { LoginThrottle } from '../../lib/login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -34,12 +42,15 @@ async function findAccount(db: Queryable, role: AccountRole, login: string) {
           ? admins.deleted_at
           : role === 'doctor'
             ? doctors.deleted_at
-            : patients.deleted_at,
+            : role === 'monitor'
+              ? monitors.deleted_at
+              : patients.deleted_at,
       patientId: patients.id,
     })
     .from(users)
     .leftJoin(admins, eq(admins.user_id, users.id))
     .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .leftJoin(monitors, eq(monitors.user_id, users.id))
     .leftJoin(patients, eq(patients.user_id, users.id))
     .where(and(sql`lower(${users.login}) = lower(${login})`, eq(users.role, role)))
     .limit(1);
@@ -61,6 +72,7 @@ export async function loadSessionUser(db: Queryable, userId: number): Promise<Se
       firstname: doctors.firstname,
       surname: doctors.surname,
       unit_id: doctors.unit_id,
+      monitor: { firstname: monitors.firstname, surname: monitors.surname },
       patient: {
         id: patients.id,
         firstname: patients.firstname,
@@ -71,15 +83,18 @@ export async function loadSessionUser(db: Queryable, userId: number): Promise<Se
     })
     .from(users)
     .leftJoin(doctors, eq(doctors.user_id, users.id))
+    .leftJoin(monitors, eq(monitors.user_id, users.id))
     .leftJoin(patients, eq(patients.user_id, users.id))
     .where(eq(users.id, userId));
   if (!row) throw unauthorized();
-  const { patient, ...user } = row;
+  const { patient, monitor, ...user } = row;
   const base = {
     ...user,
     changed_password_at: row.changed_password_at?.toISOString() ?? null,
     permissions: permissionsOf(row.role),
   };
+  // A monitor's name comes from the monitor row; its units travel with the actor, not here.
+  if (row.role === 'monitor' && monitor) return { ...base, ...monitor };
   if (row.role !== 'patient') return base;
   if (!patient || patient.deleted_at) throw unauthorized();
   return {

@@ -13,7 +13,8 @@ import {
 } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey, offsetAnswer } from '../../lib/list-totals.js';
 import { patientAbilities, patientScope } from '../../policies/patients.js';
-import { unitScope } from '../../policies/units.js';
+import { unitsInReach } from '../../policies/units.js';
+import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
 import { matchesPage } from '../../lib/search-terms.js';
@@ -206,7 +207,7 @@ async function rowsOf(db: Database, actor: Actor, ids: number[]) {
     visitDatesOf(db, ids),
   ]);
   return inOrderOf(ids, rows, (row) => row.patient.id).map(({ patient, doctor, group, subgroup }) =>
-    presentPatientListItem(patient, {
+    presentPatientListItem(shownIdentity(actor, patient), {
       doctor,
       group,
       subgroup,
@@ -236,9 +237,9 @@ function isFiltered(query: PatientListQuery): boolean {
  * the actor's scope, search, filters, sort and paging of `GET /api/patients`.
  */
 async function patientPage(db: Database, actor: Actor, query: PatientListQuery) {
-  const scope = unitScope(actor);
+  const scope = unitsInReach(actor);
   const key = totalKey('patients', {
-    scope: scope ?? 'all',
+    scope: scope?.join(',') ?? 'all',
     search: query.search?.trim() || undefined,
     groups: query.groups,
     sub_groups: query.sub_groups,
@@ -310,5 +311,8 @@ async function cardRowsOf(db: Database, ids: number[]): Promise<PatientCard[]> {
 export async function listPatientCards(db: Database, actor: Actor, query: PatientListQuery) {
   const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([cardRowsOf(db, ids), total]);
-  return offsetAnswer(data, counted);
+  return offsetAnswer(
+    data.map((card) => shownIdentity(actor, card)),
+    counted,
+  );
 }

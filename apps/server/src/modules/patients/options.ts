@@ -8,7 +8,8 @@ import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-tota
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage } from '../../lib/search-terms.js';
 import { patientScope } from '../../policies/patients.js';
-import { unitScope } from '../../policies/units.js';
+import { unitsInReach } from '../../policies/units.js';
+import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientBasic } from './presenter.js';
 import { patientSearch } from './search.js';
@@ -27,14 +28,18 @@ const basicColumns = {
   deleted_at: patients.deleted_at,
 };
 
-async function basicRows(db: Database, where: SQL | undefined): Promise<PatientBasic[]> {
+async function basicRows(
+  db: Database,
+  actor: Actor,
+  where: SQL | undefined,
+): Promise<PatientBasic[]> {
   const rows = await db
     .select(basicColumns)
     .from(patients)
     .innerJoin(users, eq(users.id, patients.user_id))
     .where(where)
     .orderBy(...pickerOrder);
-  return rows.map((row) => presentPatientBasic(row, row.login));
+  return rows.map((row) => shownIdentity(actor, presentPatientBasic(row, row.login)));
 }
 
 /**
@@ -89,8 +94,10 @@ export async function patientOptions(db: Database, actor: Actor, query: PatientO
   const shown = new Set(matchIds);
   const chosen = (query.ids ?? []).filter((id) => !shown.has(id));
   const [matches, named] = await Promise.all([
-    matchIds.length ? basicRows(db, inArray(patients.id, matchIds)) : [],
-    chosen.length ? basicRows(db, and(patientScope(actor), inArray(patients.id, chosen))) : [],
+    matchIds.length ? basicRows(db, actor, inArray(patients.id, matchIds)) : [],
+    chosen.length
+      ? basicRows(db, actor, and(patientScope(actor), inArray(patients.id, chosen)))
+      : [],
   ]);
   return { data: [...matches, ...named] };
 }
@@ -104,7 +111,7 @@ export async function allPatients(db: Database, actor: Actor, query: PatientAllQ
   const where = activeMatches(actor, query.search);
   const total = listTotal(db, {
     key: totalKey('patients-all', {
-      scope: unitScope(actor) ?? 'all',
+      scope: unitsInReach(actor)?.join(',') ?? 'all',
       search: query.search?.trim() || undefined,
     }),
     rows: () => db.select({ id: patients.id }).from(patients).where(where).$dynamic(),
@@ -117,7 +124,7 @@ export async function allPatients(db: Database, actor: Actor, query: PatientAllQ
     offsetOf(query.page, query.limit),
   );
   const [rows, counted] = await Promise.all([
-    ids.length ? basicRows(db, inArray(patients.id, ids)) : [],
+    ids.length ? basicRows(db, actor, inArray(patients.id, ids)) : [],
     total,
   ]);
   return pagedAnswer(

@@ -1,4 +1,4 @@
-import type { PatientDetail, PatientListItem } from '@portal/shared';
+import type { MonitoringFacts, PatientDetail, PatientListItem } from '@portal/shared';
 import type { PatientRow } from '../../policies/patients.js';
 import type { VisitDates } from './visit-dates.js';
 
@@ -14,6 +14,8 @@ export interface PatientRelations extends VisitDates {
   abilities: PatientDetail['abilities'];
   /** How many samples the patient has (counted on the (patient_id, probe_number) index). */
   probes_count: number;
+  /** Verification and unresolved queries (ADR 051); absent where the answer leaves them out. */
+  facts?: MonitoringFacts;
 }
 
 /** The patient card: every field named, so that a new column is never sent out by accident. */
@@ -56,6 +58,7 @@ export function presentPatientDetail(row: PatientRow, related: PatientRelations)
     deleted_at: row.deleted_at?.toISOString() ?? null,
     version: row.version,
     abilities: related.abilities,
+    ...related.facts,
   };
 }
 

@@ -13,10 +13,13 @@ import {
   units,
   users,
 } from '../../db/schema.js';
+import { forbidden } from '../../lib/errors.js';
 import { findReachablePatient, patientAbilities } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientBasic, presentPatientDetail } from './presenter.js';
+import { hidesIdentity, shownIdentity } from '../../policies/identity.js';
 import { visitDatesOf } from './visit-dates.js';
+import { monitoringFactsOf } from '../queries/index.js';
 
 async function loginOf(db: Queryable, userId: number): Promise<string> {
   const [account] = await db.select({ login: users.login }).from(users).where(eq(users.id, userId));
@@ -68,22 +71,27 @@ export async function getPatient(db: Queryable, actor: Actor, id: number): Promi
         .from(probes)
         .where(eq(probes.patient_id, id)),
     ]);
-  return presentPatientDetail(row, {
-    probes_count: samples?.count ?? 0,
-    ...visitDates(id),
-    login,
-    doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },
-    unit: unit ?? { id: row.unit_id, name: '' },
-    inclusion: inclusion ?? null,
-    medicines: meds,
-    additional_medicines: others,
-    abilities: patientAbilities(actor, row),
-  });
+  const facts = await monitoringFactsOf(db, 'patient', id);
+  return shownIdentity(
+    actor,
+    presentPatientDetail(row, {
+      probes_count: samples?.count ?? 0,
+      ...visitDates(id),
+      login,
+      doctor: doctor ?? { id: row.doctor_id, firstname: '', surname: '' },
+      unit: unit ?? { id: row.unit_id, name: '' },
+      inclusion: inclusion ?? null,
+      medicines: meds,
+      additional_medicines: others,
+      abilities: patientAbilities(actor, row),
+      facts,
+    }),
+  );
 }
 
 export async function getPatientBasic(db: Database, actor: Actor, id: number) {
   const row = await findReachablePatient(db, actor, id);
-  return presentPatientBasic(row, await loginOf(db, row.user_id));
+  return shownIdentity(actor, presentPatientBasic(row, await loginOf(db, row.user_id)));
 }
 
 /**
@@ -92,6 +100,8 @@ export async function getPatientBasic(db: Database, actor: Actor, id: number) {
  * another unit's patient it would tell whose PESEL that is.
  */
 export async function validatePesel(db: Database, actor: Actor, pesel: string, exceptId?: number) {
+  // Whether a PESEL is taken names a patient: not for who may not see PESEL (ADR 051).
+  if (hidesIdentity(actor)) throw forbidden();
   if (exceptId !== undefined) await findReachablePatient(db, actor, exceptId);
   if (!parsePesel(pesel)) return 'validation_error' as const;
   const [taken] = await db

@@ -136,7 +136,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         tags,
         summary: 'success (valid and free), exist_patient (taken) or validation_error (invalid)',
         querystring: peselQuery,
-        response: { 200: peselStatus, 404: errorResponse },
+        response: { 200: peselStatus, 403: errorResponse, 404: errorResponse },
       },
     },
     async (request) => ({

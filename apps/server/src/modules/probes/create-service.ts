@@ -24,6 +24,9 @@ import {
 } from '../../policies/patients.js';
 import { findReachableProbe } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
+import { shownIdentity } from '../../policies/identity.js';
+import { monitoringFactsOf } from '../queries/index.js';
+import { signaturesOf } from '../signatures/index.js';
 import { liveVisit } from '../../lib/live-visit.js';
 import { labRefusalsOf } from './lab-refusals.js';
 import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
@@ -230,7 +233,12 @@ export async function getProbe(db: Database, actor: Actor, id: number): Promise<
   const row = await findReachableProbe(db, actor, id);
   const found = await loadProbe(db, id);
   if (!found) throw notFound();
-  return { ...found, lab_refusals: await labRefusalsOf(db, row) };
+  const [lab_refusals, signatures, facts] = await Promise.all([
+    labRefusalsOf(db, row),
+    signaturesOf(db, 'probe', id),
+    monitoringFactsOf(db, 'probe', id),
+  ]);
+  return shownIdentity(actor, { ...found, lab_refusals, signatures, ...facts });
 }
 
 /**

@@ -291,8 +291,16 @@ describe('POST /api/probes', () => {
 
     const read = await t.request('GET', `/api/probes/${probe.probe.id}`, as(doctor));
     expect(read.statusCode).toBe(200);
-    // The page's answer adds the laboratory's refusals of its results (none here, ADR 032).
-    expect(read.json()).toEqual({ ...probe.probe, lab_refusals: [] });
+    // The page's answer adds the laboratory's refusals of its results (none here, ADR 032), its
+    // signatures, verification mark and unresolved queries (ADRs 050, 051).
+    expect(read.json()).toEqual({
+      ...probe.probe,
+      lab_refusals: [],
+      signatures: [],
+      verified: null,
+      changed_after_verification_at: null,
+      open_queries: 0,
+    });
     await setLaboratory({ address: '', postcode: '', city: '' });
   });
 

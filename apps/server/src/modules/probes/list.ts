@@ -8,7 +8,8 @@ import { shipmentOf } from '../shipments/index.js';
 import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';
-import { unitScope } from '../../policies/units.js';
+import { unitIn, unitsInReach } from '../../policies/units.js';
+import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 
 /**
@@ -37,7 +38,8 @@ export function probeSearch(term: string | undefined): SQL | undefined {
 }
 
 interface ProbeFilter {
-  unit: number | null;
+  /** The units within reach (null: all; ADR 051 lets a monitor reach several). */
+  units: readonly number[] | null;
   patientIds?: number[];
   from?: Date;
   to?: Date;
@@ -47,7 +49,7 @@ interface ProbeFilter {
 function probeFilter(actor: Actor, query: ProbeListQuery): ProbeFilter {
   const search = query.search?.trim();
   return {
-    unit: unitScope(actor),
+    units: unitsInReach(actor),
     // Sorted and unique: the same patients in any order are one remembered total.
     ...(query.patientIds
       ? { patientIds: [...new Set(query.patientIds)].sort((a, b) => a - b) }
@@ -62,9 +64,9 @@ function probeFilter(actor: Actor, query: ProbeListQuery): ProbeFilter {
 function conditions(filter: ProbeFilter): SQL | undefined {
   return and(
     // The sample follows its patient: the patient's unit now (as findReachableProbe).
-    filter.unit === null
+    filter.units === null
       ? undefined
-      : sql`exists (select 1 from ${patients} where ${patients.id} = ${probes.patient_id} and ${patients.unit_id} = ${filter.unit})`,
+      : sql`exists (select 1 from ${patients} where ${patients.id} = ${probes.patient_id} and ${unitIn(patients.unit_id, filter.units)})`,
     filter.patientIds ? inArray(probes.patient_id, filter.patientIds) : undefined,
     filter.from ? gte(probes.created_at, filter.from) : undefined,
     filter.to ? lt(probes.created_at, filter.to) : undefined,
@@ -167,10 +169,10 @@ export async function listProbes(
 ) {
   const filter = probeFilter(actor, query);
   const unfiltered =
-    filter.unit === null && !filter.patientIds && !filter.from && !filter.to && !filter.search;
+    filter.units === null && !filter.patientIds && !filter.from && !filter.to && !filter.search;
   const total = listTotal(db, {
     key: totalKey('probes', {
-      scope: filter.unit ?? 'all',
+      scope: filter.units?.join(',') ?? 'all',
       patientIds: filter.patientIds,
       from: query.from_date,
       to: query.to_date,
@@ -182,5 +184,8 @@ export async function listProbes(
   });
   const ids = await pageIds(db, filter, query, offsetOf(query.page, query.limit));
   const [data, counted] = await Promise.all([rowsOf(db, ids), total]);
-  return pagedAnswer(data, counted);
+  return pagedAnswer(
+    data.map((row) => shownIdentity(actor, row)),
+    counted,
+  );
 }

@@ -9,7 +9,8 @@ import { listTotal, pagedAnswer, rememberedCount, totalKey } from '../../lib/lis
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
-import { reachesUnit, unitScope } from '../../policies/units.js';
+import { reachesUnit, unitsInReach } from '../../policies/units.js';
+import { shownIdentity } from '../../policies/identity.js';
 import { readSetting } from '../settings/index.js';
 import { patientSearch } from '../patients/index.js';
 
@@ -108,11 +109,11 @@ export async function listOverdue(
     patientSearch(search),
   );
   const rows = overdueRows(schedule, where, today);
-  const scope = unitScope(actor);
+  const scope = unitsInReach(actor);
   const total = listTotal(db, {
     // Today is part of the key: the list grows at midnight without any write.
     key: totalKey('visits_overdue', {
-      scope: scope ?? 'all',
+      scope: scope?.join(',') ?? 'all',
       unit_id: query.unit_id,
       search,
       today,
@@ -128,7 +129,7 @@ export async function listOverdue(
     sql`${rows} order by ${orderOf(query)} limit ${query.limit} offset ${offset}`,
   );
   // Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown.
-  const data = (result as { rows: OverdueRow[] }).rows.map(present);
+  const data = (result as { rows: OverdueRow[] }).rows.map((row) => present(row, actor));
   const counted = await total;
   return pagedAnswer(data, counted);
 }
@@ -156,11 +157,15 @@ export async function countOverdue(
   });
 }
 
-function present(row: OverdueRow): OverdueVisit {
+function present(row: OverdueRow, actor: Actor): OverdueVisit {
   return {
     id: Number(row.patient_id),
     patient_id: Number(row.patient_id),
-    patient: { firstname: row.firstname, surname: row.surname, pesel: row.pesel },
+    patient: shownIdentity(actor, {
+      firstname: row.firstname,
+      surname: row.surname,
+      pesel: row.pesel,
+    }),
     unit_id: Number(row.unit_id),
     doctor_id: row.doctor_id === null ? null : Number(row.doctor_id),
     visit: Number(row.visit),

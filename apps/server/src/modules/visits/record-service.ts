@@ -12,6 +12,8 @@ import { assertVisitRecordable, findReachableVisit } from '../../policies/visits
 import { evaluateVisitAlerts } from '../safety-alerts/index.js';
 import { liveVisit } from '../../lib/live-visit.js';
 import { loadVisit } from './queries.js';
+import { monitoringFactsOf } from '../queries/index.js';
+import { signaturesOf } from '../signatures/index.js';
 
 /**
  * One reachable live visit in its API shape (docs/api-conventions.md) (another unit's or a
@@ -21,7 +23,11 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
   await findReachableVisit(db, actor, id);
   const found = await loadVisit(db, actor, id);
   if (!found) throw notFound();
-  return found;
+  const [signatures, facts] = await Promise.all([
+    signaturesOf(db, 'visit', id),
+    monitoringFactsOf(db, 'visit', id),
+  ]);
+  return { ...found, signatures, ...facts };
 }
 
 /**

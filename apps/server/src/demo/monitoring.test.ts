@@ -1,0 +1,56 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queries, signatures, users, verifications } from '../db/schema.js';
+import { demoAdmins, demoDoctors, demoUnits } from './data.js';
+import { addDemoMonitoring } from './monitoring.js';
+import { addDemoPatients } from './patients.js';
+import { addDemoProbes } from './probes.js';
+import { addDemoCalendars, addDemoVisits } from './visits.js';
+import { createAdmin } from '../modules/admins/index.js';
+import { createDoctor } from '../modules/doctors/index.js';
+import { createUnit } from '../modules/units/index.js';
+import { openTestDatabase } from '../test/harness.js';
+import type { TestDatabase } from '../test/harness.js';
+
+describe('demo signatures, monitor and queries (issue 23)', () => {
+  let database: TestDatabase;
+  let result: Awaited<ReturnType<typeof addDemoMonitoring>>;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const db = database.handle.db;
+    const unitIds: number[] = [];
+    for (const unit of demoUnits) unitIds.push((await createUnit(db, unit)).id);
+    for (const [index, doctor] of demoDoctors.entries())
+      await createDoctor(db, null, { ...doctor, unit_id: unitIds[index % unitIds.length]! });
+    await createAdmin(db, null, { login: demoAdmins[0]! });
+    const [admin] = await db.select().from(users).where(eq(users.login, demoAdmins[0]!));
+    await addDemoPatients(db);
+    await addDemoCalendars(db, admin!.id);
+    await addDemoVisits(db, admin!.id);
+    await addDemoProbes(db, admin!.id);
+    result = await addDemoMonitoring(db, unitIds[0]!, 'password');
+  }, 300_000);
+  afterAll(() => database?.close());
+
+  it('signs visits, invalidates one changed after signing, and leaves some unsigned', async () => {
+    expect(result.signed).toBeGreaterThanOrEqual(2);
+    expect(result.changedAfterSigning).toBe(1);
+    expect(result.unsigned).toBeGreaterThanOrEqual(1);
+    const rows = await database.handle.db.select().from(signatures);
+    expect(rows.filter((row) => row.status === 'invalidated')).toHaveLength(1);
+    expect(rows.filter((row) => row.status === 'valid').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('has a monitor that signs in with the demo password, open and answered queries, a mark', async () => {
+    const [monitor] = await database.handle.db
+      .select()
+      .from(users)
+      .where(eq(users.login, result.login));
+    expect(monitor).toMatchObject({ role: 'monitor' });
+    expect(monitor!.changed_password_at).not.toBeNull();
+    const statuses = (await database.handle.db.select().from(queries)).map((q) => q.status);
+    expect(statuses.sort()).toEqual(['answered', 'open']);
+    expect(await database.handle.db.select().from(verifications)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,3 @@
+// What other parts of the server may use of this module; the rest is its own (ADR 047).
+export { monitorRoutes } from './routes.js';
+export { createMonitor, printMonitorLoginDetails } from './service.js';

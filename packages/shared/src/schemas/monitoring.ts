@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import {
+  emailField,
+  idField,
+  phoneField,
+  queryIdField,
+  requiredId,
+  requiredMultilineText,
+  requiredText,
+  secretText,
+} from '../validation.js';
+import {
+  nullableTimestamp,
+  pagedListQuery,
+  pagedResponse,
+  recordVersion,
+  timestamp,
+  versionField,
+} from './common.js';
+
+// Electronic signatures (ADR 050), monitor accounts, source data verification and queries
+// (ADR 051).
+
+export const SIGNED_RECORD_TYPES = ['visit', 'probe'] as const;
+export type SignedRecordType = (typeof SIGNED_RECORD_TYPES)[number];
+export const SIGNATURE_MEANINGS = ['author', 'approve', 'review'] as const;
+export type SignatureMeaning = (typeof SIGNATURE_MEANINGS)[number];
+export const MONITORED_RECORD_TYPES = ['patient', 'visit', 'probe'] as const;
+export type MonitoredRecordType = (typeof MONITORED_RECORD_TYPES)[number];
+export const QUERY_STATUSES = ['open', 'answered', 'closed'] as const;
+export type QueryStatus = (typeof QUERY_STATUSES)[number];
+
+const recordTypeField = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: 'required' });
+
+export const signatureBody = z.object({
+  record_type: recordTypeField(SIGNED_RECORD_TYPES),
+  record_id: requiredId(),
+  meaning: recordTypeField(SIGNATURE_MEANINGS),
+  password: secretText().min(1, { error: 'required' }),
+});
+export type SignatureBody = z.input<typeof signatureBody>;
+
+export const signature = z.object({
+  id: z.number().int(),
+  signer: z.object({
+    id: z.number().int(),
+    firstname: z.string().nullable(),
+    surname: z.string().nullable(),
+  }),
+  meaning: z.enum(SIGNATURE_MEANINGS),
+  signed_at: timestamp,
+  content_hash: z.string(),
+  status: z.enum(['valid', 'invalidated']),
+  invalidated_at: nullableTimestamp,
+});
+export type Signature = z.infer<typeof signature>;
+export const signatureList = z.object({ data: z.array(signature) });
+export const signatureSaved = z.object({ signature });
+export const signatureListQuery = z.object({
+  record_type: recordTypeField(SIGNED_RECORD_TYPES),
+  record_id: queryIdField('required'),
+});
+
+/** A record's verification mark (`null`: not verified now); `changed_after` when a change cleared one. */
+export const verificationMark = z
+  .object({
+    by: z.object({
+      id: z.number().int(),
+      firstname: z.string().nullable(),
+      surname: z.string().nullable(),
+    }),
+    at: timestamp,
+  })
+  .nullable();
+export type VerificationMark = z.infer<typeof verificationMark>;
+export const verificationBody = z.object({
+  record_type: recordTypeField(MONITORED_RECORD_TYPES),
+  record_id: requiredId(),
+});
+export const verificationSaved = z.object({
+  status: z.literal('success'),
+  verified: verificationMark,
+});
+
+/** What a signed or monitored record adds to its detail answer. */
+export const monitoringFacts = z.object({
+  verified: verificationMark,
+  /** When a change cleared the last verification mark and none came since; else null. */
+  changed_after_verification_at: nullableTimestamp,
+  open_queries: z.number().int(),
+});
+export type MonitoringFacts = z.infer<typeof monitoringFacts>;
+
+export const monitorBody = z.object({
+  firstname: requiredText(),
+  surname: requiredText(),
+  email: emailField(),
+  phone_number: phoneField(),
+  unit_ids: z
+    .array(idField(), { error: 'required' })
+    .min(1, { error: 'required' })
+    .max(200, { error: 'too_long' }),
+});
+export type MonitorBody = z.input<typeof monitorBody>;
+export const monitorUpdateBody = monitorBody.extend({ version: versionField() });
+export type MonitorUpdateBody = z.input<typeof monitorUpdateBody>;
+
+export const monitor = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  surname: z.string(),
+  email: z.string(),
+  phone_number: z.string(),
+  unit_ids: z.array(z.number().int()),
+  units: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  deleted_at: nullableTimestamp,
+  version: recordVersion,
+});
+export type Monitor = z.infer<typeof monitor>;
+export const MONITOR_ORDER_BY = ['id', 'surname', 'email'] as const;
+export const monitorListQuery = pagedListQuery(MONITOR_ORDER_BY);
+export type MonitorListQuery = z.infer<typeof monitorListQuery>;
+export const monitorList = pagedResponse(monitor);
+export const monitorSaved = z.object({ status: z.literal('success'), data: monitor });
+
+/** A field a query may name: a column-like name of the record (`qt`, `pesel`, `alt`). */
+const queryField = z
+  .string({ error: 'invalid_field' })
+  .regex(/^[a-z_]{1,64}$/, { error: 'invalid_field' });
+
+export const queryBody = z.object({
+  record_type: recordTypeField(MONITORED_RECORD_TYPES),
+  record_id: requiredId(),
+  field: queryField.nullish(),
+  text: requiredMultilineText(5000),
+});
+export type QueryBody = z.input<typeof queryBody>;
+export const queryMessageBody = z.object({ text: requiredMultilineText(5000) });
+
+const person = z.object({
+  id: z.number().int(),
+  firstname: z.string().nullable(),
+  surname: z.string().nullable(),
+  role: z.string(),
+});
+
+export const queryMessage = z.object({
+  id: z.number().int(),
+  author: person,
+  text: z.string(),
+  created_at: timestamp,
+});
+
+export const dataQuery = z.object({
+  id: z.number().int(),
+  record_type: z.enum(MONITORED_RECORD_TYPES),
+  record_id: z.number().int(),
+  patient_id: z.number().int(),
+  unit_id: z.number().int(),
+  field: z.string().nullable(),
+  status: z.enum(QUERY_STATUSES),
+  opened_by: person,
+  created_at: timestamp,
+  updated_at: timestamp,
+  closed_at: nullableTimestamp,
+  /** Whole days since it was opened. */
+  age_days: z.number().int(),
+  messages: z.array(queryMessage),
+  abilities: z.object({ answer: z.boolean(), close: z.boolean(), reopen: z.boolean() }),
+});
+export type DataQuery = z.infer<typeof dataQuery>;
+export const queryListQuery = pagedListQuery(['created_at', 'id'] as const).extend({
+  status: z.enum(QUERY_STATUSES, { error: 'invalid' }).optional(),
+  unit_id: queryIdField().optional(),
+  record_type: z.enum(MONITORED_RECORD_TYPES, { error: 'invalid' }).optional(),
+  record_id: queryIdField().optional(),
+  patient_id: queryIdField().optional(),
+});
+export type QueryListQuery = z.infer<typeof queryListQuery>;
+export const queryList = pagedResponse(dataQuery);
+export const querySaved = z.object({ status: z.literal('success'), query: dataQuery });
