@@ -1,3 +1,4 @@
+import type { AccountRole } from '../constants.js';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { emailField, text } from '../validation.js';
@@ -18,13 +19,12 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const notificationType = z.enum(NOTIFICATION_TYPES, { error: 'invalid' });
 
 /** Which events reach which role (the preferences screen lists these). */
-export const NOTIFICATION_TYPES_BY_ROLE: Record<
-  'admin' | 'doctor' | 'patient',
-  readonly NotificationType[]
-> = {
+export const NOTIFICATION_TYPES_BY_ROLE: Record<AccountRole, readonly NotificationType[]> = {
   admin: ['safety_alert', 'unmatched_result', 'query_opened'],
   doctor: ['safety_alert', 'query_opened'],
   patient: ['kit_order', 'visit_reminder'],
+  // A monitor reads the site's answers in the queries list; no event is sent to it yet.
+  monitor: [],
 };
 
 export const LANGUAGES = ['pl', 'en'] as const;
