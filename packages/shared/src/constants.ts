@@ -25,9 +25,10 @@ export const ROLES = ['admin', 'doctor'] as const;
 export type Role = (typeof ROLES)[number];
 /**
  * Every role an account may hold: the staff roles and `patient`, who signs in only through the
- * patient API (`POST /api/auth/login/patient`, `/api/me/*`), never to the portal.
+ * patient API (`POST /api/auth/login/patient`, `/api/me/*`), never to the portal; and `iod`, the
+ * data protection officer (ADR 053), who signs in to the portal to read its logs only.
  */
-export const ACCOUNT_ROLES = [...ROLES, 'patient'] as const;
+export const ACCOUNT_ROLES = [...ROLES, 'patient', 'iod'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
 /** Labels per print and per kit (0 to 10, default 1; ADR 035). */

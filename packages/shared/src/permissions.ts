@@ -54,6 +54,10 @@ export const PERMISSIONS = [
   'reports.generate',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
+  /** The read-access log: who saw which patient's data (ADR 052). */
+  'access_log.read',
+  /** PESEL unmasked in every answer and the identity call (ADR 053); without it `440514*****`. */
+  'patients.identity.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -91,7 +95,12 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
     'announcements.read',
     'announcements.write',
     'documents.read',
+    // A doctor registers and edits the own unit's patients, PESEL included (ADR 053).
+    'patients.identity.read',
   ],
+  // The data protection officer (IOD, ADR 053): reads the read-access log and the audit trail of
+  // every unit and may reveal an identity; no patient writes.
+  iod: ['access_log.read', 'audit.read', 'patients.identity.read', 'patients.all_units'],
   // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
   // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).
   patient: ['patient.self'],

@@ -19,7 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AUDIT_SOURCES } from '@portal/shared';
+import { AUDIT_SOURCES, READ_KINDS } from '@portal/shared';
 import type { ResultComparator } from '@portal/shared';
 
 /** Binary file content kept in PostgreSQL, so that one backup holds everything. */
@@ -47,7 +47,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     login: text('login').notNull(),
     password_hash: text('password_hash').notNull(),
-    role: text('role', { enum: ['admin', 'doctor', 'patient'] }).notNull(),
+    role: text('role', { enum: ['admin', 'doctor', 'patient', 'iod'] }).notNull(),
     /** Null until the user has chosen an own password; the API refuses most calls until then. */
     changed_password_at: timestamp('changed_password_at', { withTimezone: true }),
     /**
@@ -61,7 +61,7 @@ export const users = pgTable(
     // Logins are compared without case: "Jan.Kowalski@x.pl" and "jan.kowalski@x.pl" are one user.
     uniqueIndex('users_login_lower_key').on(sql`lower(${t.login})`),
     uniqueIndex('users_login_skeleton_key').on(t.login_skeleton),
-    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient')`),
+    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient', 'monitor', 'iod')`),
   ],
 );
 
@@ -465,6 +465,34 @@ export const auditEntries = pgTable(
       'audit_entries_source_check',
       sql`${t.source} in ('hl7', 'import', 'patient_import', 'flush', 'restore', 'tracking', 'manual_match')`,
     ),
+  ],
+);
+
+/**
+ * The read-access log (migration 0029, ADR 052): one entry per request that showed identified
+ * patient data. Append-only: the app role cannot change or remove a row, and a trigger refuses it.
+ */
+export const accessLog = pgTable(
+  'access_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    address: text('address').notNull(),
+    kind: text('kind', { enum: READ_KINDS }).notNull(),
+    patient_ids: integer('patient_ids').array().notNull(),
+  },
+  (t) => [
+    index('access_log_user_id_id_idx').on(t.user_id, t.id),
+    index('access_log_patient_ids_idx').using('gin', t.patient_ids),
+    index('access_log_at_idx').on(t.at),
+    check(
+      'access_log_kind_check',
+      sql`${t.kind} in ('patient_card', 'patient_tab', 'visit', 'probe', 'credentials', 'file', 'report', 'export', 'search', 'identity', 'audit')`,
+    ),
+    check('access_log_patients_check', sql`cardinality(${t.patient_ids}) > 0`),
   ],
 );
 

@@ -15,6 +15,7 @@ const grants: Record<AccountRole, ReadonlySet<Permission>> = {
   admin: new Set(ROLE_PERMISSIONS.admin),
   doctor: new Set(ROLE_PERMISSIONS.doctor),
   patient: new Set(ROLE_PERMISSIONS.patient),
+  iod: new Set(ROLE_PERMISSIONS.iod),
 };
 
 /** The signed-in user on whose behalf a request runs. */

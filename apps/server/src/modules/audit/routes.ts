@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditList, auditQuery, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import * as service from './service.js';
+import { noteRead } from '../../plugins/read-log.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -15,6 +16,14 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         response: { 200: auditList, 422: validationErrorResponse },
       },
     },
-    (request) => service.listAudit(db, request.query),
+    async (request) => {
+      const answer = await service.listAudit(db, request.query);
+      noteRead(
+        request,
+        'audit',
+        answer.data.flatMap((entry) => (entry.patient ? [entry.patient.id] : [])),
+      );
+      return answer;
+    },
   );
 };

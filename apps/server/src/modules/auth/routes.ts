@@ -50,6 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
   const who: Record<AccountRole, { login: string; token: string; tag: string }> = {
     admin: { login: 'an administrator', token: 'an administrator', tag: 'auth' },
     doctor: { login: 'a doctor (login = e-mail)', token: 'a doctor', tag: 'auth' },
+    iod: { login: 'a data protection officer (IOD)', token: 'an IOD', tag: 'auth' },
     // The patient app's sign-in, documented with the rest of the patient API.
     patient: {
       login: 'a patient (the printed login); the same 401 for a staff login',

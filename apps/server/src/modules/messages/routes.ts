@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './service.js';
 
 const tags = ['messages'];
@@ -28,7 +29,15 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         response: { 200: patientMessageList, 404: errorResponse },
       },
     },
-    (request) => service.listMessages(db, actorOf(request), request.query.user_id),
+    async (request) => {
+      const { patientId, ...answer } = await service.listMessages(
+        db,
+        actorOf(request),
+        request.query.user_id,
+      );
+      noteRead(request, 'patient_tab', [patientId]);
+      return answer;
+    },
   );
   app.post(
     '/notifications',
