@@ -34,7 +34,13 @@ export class ReadLogWriter {
 
   record(entry: typeof accessLog.$inferInsert): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ entry, done: (error) => (error ? reject(error) : resolve()) });
+      this.pending.push({
+        entry,
+        done: (error) =>
+          error
+            ? reject(error instanceof Error ? error : new Error('the read log was not written'))
+            : resolve(),
+      });
       if (!this.draining) void this.drain();
     });
   }

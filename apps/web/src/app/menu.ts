@@ -4,6 +4,7 @@ import {
   IconCalendarEvent,
   IconCalendarExclamation,
   IconCalendarTime,
+  IconEye,
   IconFileImport,
   IconFileText,
   IconFiles,
@@ -35,6 +36,7 @@ export interface MenuItem {
     | 'nav.units'
     | 'nav.overdueVisits'
     | 'audit.title'
+    | 'nav.accessLog'
     | 'nav.settingsVisits'
     | 'nav.unitCalendar'
     | 'nav.probes'
@@ -138,6 +140,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconHistory,
     mobile: false,
     permission: 'audit.read',
+  },
+  {
+    path: '/access_log',
+    label: 'nav.accessLog',
+    icon: IconEye,
+    mobile: false,
+    permission: 'access_log.read',
   },
   {
     path: '/settings/visits',
