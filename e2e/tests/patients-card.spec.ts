@@ -78,6 +78,9 @@ test.describe('Karta pacjenta', () => {
     await expect(
       page.getByRole('heading', { level: 1, name: `${patient.surname} Zofia` }),
     ).toBeVisible();
+    // Masked until "Pokaż" asks the server for it (a logged read, ADR 053).
+    await expect(page.getByText(`PESEL: ${patient.pesel.slice(0, 6)}*****`)).toBeVisible();
+    await page.getByRole('button', { name: 'Pokaż PESEL i dane kontaktowe' }).click();
     await expect(page.getByText(`PESEL: ${patient.pesel}`)).toBeVisible();
     for (const name of [
       'Dane osobowe i medyczne',

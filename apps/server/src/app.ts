@@ -24,7 +24,9 @@ import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
 import { noStorePlugin } from './plugins/no-store.js';
+import { readLogPlugin } from './plugins/read-log.js';
 import { webAppPlugin } from './plugins/web-app.js';
+import { accessLogRoutes } from './modules/access-log/index.js';
 import { adminRoutes } from './modules/admins/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes } from './modules/auth/index.js';
@@ -209,6 +211,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(mediaTypesPlugin);
   await app.register(noStorePlugin);
   await app.register(authPlugin, { db });
+  await app.register(readLogPlugin, { db });
   // A write may change any list's total: remembered totals are forgotten before its answer
   // leaves, so the next page the writer asks for counts again (ADR 021).
   app.addHook('onSend', async (request, reply, payload) => {
@@ -240,6 +243,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(fileRoutes, deps);
       await api.register(messageRoutes, deps);
       await api.register(auditRoutes, deps);
+      await api.register(accessLogRoutes, deps);
       await api.register(settingRoutes, deps);
       await api.register(bookingRoutes, deps);
       await api.register(patientVisitRoutes, deps);

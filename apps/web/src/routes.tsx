@@ -103,6 +103,11 @@ export const router = createBrowserRouter([
                 path: '/audit_trial',
                 ...lazyPage(() => import('./features/audit/audit-page'), 'AuditPage'),
               },
+              // Not behind RequirePermission either: a doctor sees the server's refusal.
+              {
+                path: '/access_log',
+                ...lazyPage(() => import('./features/access-log/access-log-page'), 'AccessLogPage'),
+              },
               {
                 element: <RequirePermission permission="doctors.manage" />,
                 children: [

@@ -25,10 +25,11 @@ export const ROLES = ['admin', 'doctor'] as const;
 export type Role = (typeof ROLES)[number];
 /**
  * Every role an account may hold: the staff roles, `patient`, who signs in only through the
- * patient API (`POST /api/auth/login/patient`, `/api/me/*`), never to the portal, and `monitor`
- * (a sponsor's CRA: reads the assigned units, writes only verification marks and queries; ADR 051).
+ * patient API (`POST /api/auth/login/patient`, `/api/me/*`), never to the portal, `monitor`
+ * (a sponsor's CRA: reads the assigned units, writes only verification marks and queries; ADR 051)
+ * and `iod`, the data protection officer (ADR 053), who signs in to the portal to read its logs.
  */
-export const ACCOUNT_ROLES = [...ROLES, 'patient', 'monitor'] as const;
+export const ACCOUNT_ROLES = [...ROLES, 'patient', 'monitor', 'iod'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
 /** Labels per print and per kit (0 to 10, default 1; ADR 035). */

@@ -33,3 +33,4 @@ export * from './schemas/retention.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/notifications.js';
 export * from './schemas/monitoring.js';
+export * from './schemas/access-log.js';

@@ -76,6 +76,10 @@ export const PERMISSIONS = [
   'monitor.verify',
   /** Manage monitor accounts (administrators). */
   'monitors.manage',
+  /** The read-access log: who saw which patient's data (ADR 052). */
+  'access_log.read',
+  /** PESEL unmasked in every answer and the identity call (ADR 053); without it `440514*****`. */
+  'patients.identity.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -121,7 +125,12 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
     'signatures.sign',
     'queries.read',
     'queries.answer',
+    // A doctor registers and edits the own unit's patients, PESEL included (ADR 053).
+    'patients.identity.read',
   ],
+  // The data protection officer (IOD, ADR 053): reads the read-access log and the audit trail of
+  // every unit and may reveal an identity; no patient writes.
+  iod: ['access_log.read', 'audit.read', 'patients.identity.read', 'patients.all_units'],
   // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
   // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).
   patient: ['patient.self'],
@@ -138,6 +147,8 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
     'queries.read',
     'monitor.queries',
     'monitor.verify',
+    // The dashboard of the assigned units (policies/dashboard.ts through the unit scope).
+    'dashboard.read',
   ],
 };
 

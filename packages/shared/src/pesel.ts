@@ -79,3 +79,11 @@ export function buildPesel(
   const sum = WEIGHTS.reduce((acc, weight, i) => acc + weight * Number(body[i]), 0);
   return body + String(sum % 10);
 }
+
+/**
+ * The PESEL as lists show it to a user without `patients.identity.read` (ADR 053): the first
+ * six digits (the birth date), then `*****`. The one masking function of the portal.
+ */
+export function maskPesel(pesel: string): string {
+  return `${pesel.slice(0, 6)}*****`;
+}

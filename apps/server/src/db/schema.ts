@@ -24,6 +24,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   AUDIT_SOURCES,
   MONITORED_RECORD_TYPES,
+  READ_KINDS,
   QUERY_STATUSES,
   SIGNATURE_MEANINGS,
   SIGNED_RECORD_TYPES,
@@ -55,7 +56,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     login: text('login').notNull(),
     password_hash: text('password_hash').notNull(),
-    role: text('role', { enum: ['admin', 'doctor', 'patient', 'monitor'] }).notNull(),
+    role: text('role', { enum: ['admin', 'doctor', 'patient', 'monitor', 'iod'] }).notNull(),
     /** Null until the user has chosen an own password; the API refuses most calls until then. */
     changed_password_at: timestamp('changed_password_at', { withTimezone: true }),
     /**
@@ -73,7 +74,7 @@ export const users = pgTable(
     // Logins are compared without case: "Jan.Kowalski@x.pl" and "jan.kowalski@x.pl" are one user.
     uniqueIndex('users_login_lower_key').on(sql`lower(${t.login})`),
     uniqueIndex('users_login_skeleton_key').on(t.login_skeleton),
-    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient', 'monitor')`),
+    check('users_role_check', sql`${t.role} in ('admin', 'doctor', 'patient', 'monitor', 'iod')`),
     check('users_language_check', sql`${t.language} in ('pl', 'en')`),
   ],
 );
@@ -504,6 +505,35 @@ export const auditEntries = pgTable(
     ),
   ],
 );
+
+/**
+ * The read-access log (migration 0029, ADR 052): one entry per request that showed identified
+ * patient data. Append-only: the app role cannot change or remove a row, and a trigger refuses it.
+ */
+export const accessLog = pgTable(
+  'access_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    address: text('address').notNull(),
+    kind: text('kind', { enum: READ_KINDS }).notNull(),
+    patient_ids: integer('patient_ids').array().notNull(),
+  },
+  (t) => [
+    index('access_log_user_id_id_idx').on(t.user_id, t.id),
+    index('access_log_patient_ids_idx').using('gin', t.patient_ids),
+    index('access_log_at_idx').on(t.at),
+    check(
+      'access_log_kind_check',
+      sql`${t.kind} in ('patient_card', 'patient_tab', 'visit', 'probe', 'credentials', 'file', 'report', 'export', 'search', 'identity', 'audit')`,
+    ),
+    check('access_log_patients_check', sql`cardinality(${t.patient_ids}) > 0`),
+  ],
+);
+
 
 /**
  * A visit of a patient in the patient's unit, on one slot of the grid (migration 0012, ADR 026).

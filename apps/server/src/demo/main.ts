@@ -23,6 +23,7 @@ import { addDemoImports } from './imports.js';
 import { demoPatientLogin } from './patient-login.js';
 import { addDemoRetention } from './retention.js';
 import { addDemoMonitoring } from './monitoring.js';
+import { addDemoAccessLog, DEMO_IOD_LOGIN } from './access-log.js';
 
 /**
  * `npm run demo`: fills an EMPTY database with a plausible study (units with work hours, doctors,
@@ -62,6 +63,8 @@ async function main() {
       logins.push((await createDoctor(db, null, { ...doctor, unit_id: unitId })).email);
     }
     for (const login of demoAdmins) logins.push((await createAdmin(db, null, { login })).login);
+    // The data protection officer (ADR 053).
+    logins.push((await createAdmin(db, null, { login: DEMO_IOD_LOGIN, role: 'iod' })).login);
 
     // Demo accounts share one known password that counts as chosen, so they sign in directly.
     const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -97,6 +100,11 @@ async function main() {
     if (coordinator) await addDemoRetention(db, coordinator.id); // issue 24: one anonymised patient
     // Issue 23: signatures, a monitor with verification marks and queries.
     const monitoring = await addDemoMonitoring(db, unitIds[0]!, DEMO_PASSWORD);
+    // Who read what (ADR 052): entries of the doctors and administrators, not the IOD's.
+    await addDemoAccessLog(
+      db,
+      logins.filter((login) => login !== DEMO_IOD_LOGIN),
+    );
 
     console.log(
       `Demo study created: ${demoUnits.length} units, ${demoDoctors.length} doctors, ` +
@@ -105,7 +113,8 @@ async function main() {
         `(overdue: ${visitCounts.overdue}), samples: ${probeCounts.collected} collected, ` +
         `${probeCounts.sent} sent, ${probeCounts.received} with results.\n` +
         `Every demo account signs in with the password "${DEMO_PASSWORD}" ` +
-        `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}).`,
+        `(for example doctor ${first?.login ?? '-'}, administrator ${demoAdmins[0]}, ` +
+        `data protection officer ${DEMO_IOD_LOGIN} at "Inspektor ochrony danych").`,
     );
     if (patientLogin) {
       console.log(

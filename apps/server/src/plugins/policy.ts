@@ -16,6 +16,7 @@ const grants: Record<AccountRole, ReadonlySet<Permission>> = {
   doctor: new Set(ROLE_PERMISSIONS.doctor),
   patient: new Set(ROLE_PERMISSIONS.patient),
   monitor: new Set(ROLE_PERMISSIONS.monitor),
+  iod: new Set(ROLE_PERMISSIONS.iod),
 };
 
 /** The signed-in user on whose behalf a request runs. */

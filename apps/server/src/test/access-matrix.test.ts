@@ -71,12 +71,14 @@ const rules: Record<string, Rule> = {
   'POST /api/auth/login/doctor': { who: 'public' },
   'POST /api/auth/login/patient': { who: 'public' },
   'POST /api/auth/login/monitor': { who: 'public' },
+  'POST /api/auth/login/iod': { who: 'public' },
   'POST /api/auth/refresh': { who: 'public' },
 
   'GET /api/auth/validate_token/admin': { who: 'signed-in', role: 'admin' },
   'GET /api/auth/validate_token/doctor': { who: 'signed-in', role: 'doctor' },
   'GET /api/auth/validate_token/patient': { who: 'signed-in', role: 'patient' },
   'GET /api/auth/validate_token/monitor': { who: 'signed-in', role: 'monitor' },
+  'GET /api/auth/validate_token/iod': { who: 'signed-in', role: 'iod' },
   'POST /api/auth/logout': { who: 'signed-in', endsSession: true },
   'PUT /api/change_password': { who: 'signed-in' },
 
@@ -126,6 +128,8 @@ const rules: Record<string, Rule> = {
   'GET /api/admins/:id': { who: 'admin' },
   'GET /api/admins/print_login_detail/:id': { who: 'admin' },
   'POST /api/admins': { who: 'admin' },
+  // The read-access log: administrators and the IOD (ADR 052).
+  'GET /api/access_log': { who: 'admin' },
   'PUT /api/admins/:id': { who: 'admin' },
   'PUT /api/admins/restore/:id': { who: 'admin' },
   'DELETE /api/admins/:id': { who: 'admin' },
@@ -147,6 +151,8 @@ const rules: Record<string, Rule> = {
   'GET /api/patients/print_password/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id/basic': { who: 'staff', unitScoped: true },
+  // The PESEL and contacts in clear, logged (ADR 053).
+  'GET /api/patients/:id/identity': { who: 'staff', unitScoped: true },
   'GET /api/patients/:id/visits': { who: 'staff', unitScoped: true },
   'POST /api/patients': { who: 'staff', unitScoped: true },
   'PUT /api/patients/:id': { who: 'staff', unitScoped: true },
@@ -497,6 +503,40 @@ describe('signed in', () => {
 /* ------------------------------------------------------------------------------------------ */
 /* A patient token (the patient API)                                                          */
 /* ------------------------------------------------------------------------------------------ */
+
+/** What a data protection officer (IOD, ADR 053) may call beyond the sign-in routes. */
+const IOD_ROUTES = new Set([
+  'GET /api/access_log',
+  'GET /api/audit_trial',
+  'GET /api/patients/:id/identity',
+]);
+
+describe('an IOD token', () => {
+  let iod: ReadyAdmin;
+  beforeAll(async () => {
+    iod = await t.readyIod();
+  });
+
+  it.each(withRule((rule) => rule.who === 'staff' || rule.who === 'admin', 'no-head'))(
+    '%s: the IOD reads the logs only, and writes nothing',
+    async (key, route) => {
+      const res = await call(route, { token: iod.session.token, body: {} });
+      if (IOD_ROUTES.has(key)) expect(res.statusCode).not.toBe(403);
+      else {
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual(FORBIDDEN);
+      }
+    },
+  );
+
+  it.each(withRule((rule) => rule.who === 'patient', 'no-head'))(
+    '%s forbids the IOD',
+    async (_, route) => {
+      const res = await call(route, { token: iod.session.token, body: {} });
+      expect(res.statusCode).toBe(403);
+    },
+  );
+});
 
 describe('a patient token', () => {
   let patient: ReadyPatient;
@@ -891,6 +931,10 @@ const scopeRows: ScopeRow[] = [
   {
     route: 'GET /api/patients/:id/basic',
     request: (u) => ({ url: `/api/patients/${u.patient.id}/basic` }),
+  },
+  {
+    route: 'GET /api/patients/:id/identity',
+    request: (u) => ({ url: `/api/patients/${u.patient.id}/identity` }),
   },
   {
     route: 'GET /api/patients/notes',
@@ -1477,9 +1521,11 @@ describe('rules of the policy beyond permissions', () => {
   it('sends with the session exactly the permissions the policy computes for the role', async () => {
     const admin = await t.readyAdmin();
     const doctor = await t.readyDoctor((await t.unit()).id);
+    const iod = await t.readyIod();
     for (const [role, session] of [
       ['admin', admin.session],
       ['doctor', doctor.session],
+      ['iod', iod.session],
     ] as const) {
       const res = await t.request('GET', `/api/auth/validate_token/${role}`, {
         token: session.token,

@@ -257,7 +257,7 @@ function testApi(
 
   /** Signs in through the real endpoint; fails loudly unless the answer is 200. */
   async function login(
-    role: 'admin' | 'doctor' | 'patient' | 'monitor',
+    role: 'admin' | 'doctor' | 'patient' | 'monitor' | 'iod',
     login: string,
     password: string,
   ): Promise<Session> {
@@ -301,14 +301,14 @@ function testApi(
    * chosen, so the account may use the API at once; otherwise it must be changed first.
    */
   async function admin(
-    options: { login?: string; password?: string; ready?: boolean } = {},
+    options: { login?: string; password?: string; ready?: boolean; role?: 'admin' | 'iod' } = {},
   ): Promise<{ admin: Admin; login: string; password: string }> {
     const login = options.login ?? unique('admin');
     const password = options.password ?? `Haslo-${randomBytes(6).toString('hex')}`;
     const created = await createAdmin(
       db,
       null,
-      { login },
+      { login, role: options.role ?? 'admin' },
       { password, passwordChosen: options.ready ?? true },
     );
     return { admin: created, login, password };
@@ -317,6 +317,12 @@ function testApi(
   async function readyAdmin(options: { login?: string } = {}): Promise<ReadyAdmin> {
     const created = await admin({ ...options, ready: true });
     return { ...created, session: await login('admin', created.login, created.password) };
+  }
+
+  /** A data protection officer (ADR 053) with a chosen password, signed in. */
+  async function readyIod(): Promise<ReadyAdmin> {
+    const created = await admin({ login: unique('iod'), ready: true, role: 'iod' });
+    return { ...created, session: await login('iod', created.login, created.password) };
   }
 
   /** A doctor with printed login details that were never changed (changed_password_at null). */
@@ -379,6 +385,7 @@ function testApi(
     unit,
     admin,
     readyAdmin,
+    readyIod,
     doctor,
     readyDoctor,
     async close() {

@@ -8,6 +8,7 @@ export const ENTITY = {
   admins: 'admins',
   patients: 'patients',
   audit: 'audit',
+  accessLog: 'access_log',
   lookups: 'lookups',
   settings: 'settings',
   calendar: 'calendar',

@@ -5,6 +5,7 @@ import {
   IconCalendarExclamation,
   IconCalendarTime,
   IconChartBar,
+  IconEye,
   IconFileImport,
   IconFileText,
   IconFiles,
@@ -38,6 +39,7 @@ export interface MenuItem {
     | 'nav.units'
     | 'nav.overdueVisits'
     | 'audit.title'
+    | 'nav.accessLog'
     | 'nav.settingsVisits'
     | 'nav.unitCalendar'
     | 'nav.probes'
@@ -151,6 +153,13 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconHistory,
     mobile: false,
     permission: 'audit.read',
+  },
+  {
+    path: '/access_log',
+    label: 'nav.accessLog',
+    icon: IconEye,
+    mobile: false,
+    permission: 'access_log.read',
   },
   {
     path: '/settings/visits',

@@ -9,14 +9,25 @@ import {
   versionField,
 } from './common.js';
 
-export const adminBody = z.object({ login: loginField() });
-export type AdminBody = z.infer<typeof adminBody>;
-export const adminUpdateBody = adminBody.extend({ version: versionField() });
+/**
+ * Accounts the administrators' screen keeps: administrators and data protection officers (`iod`,
+ * ADR 053), who read the logs and nothing else. The kind is chosen once, on creation.
+ */
+export const ADMIN_KINDS = ['admin', 'iod'] as const;
+export type AdminKind = (typeof ADMIN_KINDS)[number];
+
+export const adminBody = z.object({
+  login: loginField(),
+  role: z.enum(ADMIN_KINDS, { error: 'invalid' }).default('admin'),
+});
+export type AdminBody = z.input<typeof adminBody>;
+export const adminUpdateBody = z.object({ login: loginField(), version: versionField() });
 export type AdminUpdateBody = z.infer<typeof adminUpdateBody>;
 
 export const admin = z.object({
   id: z.number().int(),
   login: z.string(),
+  role: z.enum(ADMIN_KINDS),
   deleted_at: nullableTimestamp,
   version: recordVersion,
 });

@@ -49,12 +49,18 @@ describe('POST /api/admins', () => {
     const login = unique('koordynator');
     const res = await t.request('POST', '/api/admins', {
       ...as(),
-      body: { login: `  ${login} `, password: 'Moje-Haslo-123', role: 'doctor' },
+      body: { login: `  ${login} `, password: 'Moje-Haslo-123' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'success',
-      data: { id: expect.any(Number) as number, login, deleted_at: null, version: 1 },
+      data: {
+        id: expect.any(Number) as number,
+        login,
+        role: 'admin',
+        deleted_at: null,
+        version: 1,
+      },
     });
     expect(res.body).not.toContain('password');
     // The password in the body is not taken: login details are printed instead.
@@ -63,6 +69,29 @@ describe('POST /api/admins', () => {
       remoteAddress: '10.8.0.1',
     });
     expect(attempt.statusCode).toBe(401);
+  });
+
+  it('creates a data protection officer (role iod, ADR 053); any other role is refused', async () => {
+    const login = unique('iod');
+    const refused = await t.request('POST', '/api/admins', {
+      ...as(),
+      body: { login, role: 'doctor' },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json<{ errors: object }>().errors)).toEqual(['role']);
+    const res = await t.request('POST', '/api/admins', { ...as(), body: { login, role: 'iod' } });
+    expect(res.statusCode).toBe(200);
+    const created = res.json<{ data: { id: number; role: string } }>().data;
+    expect(created.role).toBe('iod');
+    const details = await t.request('GET', `/api/admins/print_login_detail/${created.id}`, as());
+    const { password } = details.json<{ password: string }>();
+    // An IOD signs in as an IOD, not as an administrator.
+    expect(
+      (await t.request('POST', '/api/auth/login/iod', { body: { login, password } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.request('POST', '/api/auth/login/admin', { body: { login, password } })).statusCode,
+    ).toBe(401);
   });
 
   it('refuses a duplicate login in any letter case with 409 exist_admin', async () => {
@@ -142,7 +171,7 @@ describe('GET /api/admins/:id and PUT /api/admins/:id', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'success',
-      data: { id: ready.admin.id, login, deleted_at: null, version: 2 },
+      data: { id: ready.admin.id, login, role: 'admin', deleted_at: null, version: 2 },
     });
     await t.login('admin', login, ready.password);
 

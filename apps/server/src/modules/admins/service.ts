@@ -27,6 +27,7 @@ const columns = {
   id: admins.id,
   user_id: admins.user_id,
   login: users.login,
+  role: users.role,
   deleted_at: admins.deleted_at,
   version: admins.version,
 };
@@ -35,6 +36,7 @@ type AdminRow = {
   id: number;
   user_id: number;
   login: string;
+  role: string;
   deleted_at: Date | null;
   version: number;
 };
@@ -43,6 +45,8 @@ function present(row: AdminRow): Admin {
   return {
     id: row.id,
     login: row.login,
+    // A data protection officer keeps an administrators' row too (ADR 053).
+    role: row.role === 'iod' ? 'iod' : 'admin',
     deleted_at: row.deleted_at?.toISOString() ?? null,
     version: row.version,
   };
@@ -119,7 +123,7 @@ export async function createAdmin(
         .values({
           login: body.login,
           password_hash: passwordHash,
-          role: 'admin',
+          role: body.role ?? 'admin',
           changed_password_at: options.passwordChosen ? new Date() : null,
         })
         .returning({ id: users.id });
@@ -168,7 +172,9 @@ export async function deleteAdmin(db: Database, actor: Actor, id: number): Promi
     const [others] = await tx
       .select({ total: countAll })
       .from(admins)
-      .where(and(isNull(admins.deleted_at), ne(admins.id, id)));
+      .innerJoin(users, eq(users.id, admins.user_id))
+      // A data protection officer does not keep the portal administered (ADR 053).
+      .where(and(isNull(admins.deleted_at), ne(admins.id, id), eq(users.role, 'admin')));
     if (!others?.total) throw new AppError(409, 'last_admin');
     await softDeleteAccount(tx, admins, id, current.user_id);
   });

@@ -3,6 +3,7 @@ import { auditList, auditQuery, errorResponse, validationErrorResponse } from '@
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { noteRead } from '../../plugins/read-log.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -17,6 +18,14 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       },
     },
     // A monitor reads its reachable patients' trail only (ADR 051).
-    (request) => service.listAuditFor(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await service.listAuditFor(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'audit',
+        answer.data.flatMap((entry) => (entry.patient ? [entry.patient.id] : [])),
+      );
+      return answer;
+    },
   );
 };

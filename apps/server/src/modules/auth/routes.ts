@@ -51,6 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, thro
     admin: { login: 'an administrator', token: 'an administrator', tag: 'auth' },
     doctor: { login: 'a doctor (login = e-mail)', token: 'a doctor', tag: 'auth' },
     monitor: { login: 'a monitor (login = e-mail)', token: 'a monitor', tag: 'auth' },
+    iod: { login: 'a data protection officer (IOD)', token: 'an IOD', tag: 'auth' },
     // The patient app's sign-in, documented with the rest of the patient API.
     patient: {
       login: 'a patient (the printed login); the same 401 for a staff login',

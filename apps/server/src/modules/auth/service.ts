@@ -38,7 +38,7 @@ async function findAccount(db: Queryable, role: AccountRole, login: string) {
       passwordHash: users.password_hash,
       deletedAt: users.deleted_at,
       recordDeletedAt:
-        role === 'admin'
+        role === 'admin' || role === 'iod'
           ? admins.deleted_at
           : role === 'doctor'
             ? doctors.deleted_at

@@ -14,6 +14,9 @@ import type { AppDeps } from '../../app-deps.js';
 import { notFound } from '../../lib/errors.js';
 import { FHIR_ORDER, fhirNdjson, fhirPatientBundle, loadFhirContext } from './fhir-service.js';
 import { allowExport } from './identified.js';
+import { isNull } from 'drizzle-orm';
+import { patients } from '../../db/schema.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { ODM_FILE_NAME, loadOdmMetadata, odmDocument } from './odm-service.js';
 import { loadPatientCopy } from './patient-copy.js';
 import { patientCopyPdf } from './patient-copy-pdf.js';
@@ -46,6 +49,19 @@ export const exportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       allowExport(request, 'odm', pseudonymised);
       // Read before the answer starts, so that a failure here is an ordinary 500.
       const meta = await loadOdmMetadata(db);
+      // An identified export holds every live patient (ADR 052); a pseudonymised one shows no
+      // identity, so it is not a read of identified data (ADR 054).
+      if (!pseudonymised) {
+        const shown = await db
+          .select({ id: patients.id })
+          .from(patients)
+          .where(isNull(patients.deleted_at));
+        noteRead(
+          request,
+          'export',
+          shown.map((row) => row.id),
+        );
+      }
       return reply
         .header('Content-Type', 'application/xml; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${ODM_FILE_NAME}"`)

@@ -15,6 +15,7 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { readMultipart } from '../../lib/multipart.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './service.js';
 
 const tags = ['files'];
@@ -35,8 +36,16 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         response: { 200: fileList, 403: errorResponse, 404: errorResponse },
       },
     },
-    (request) =>
-      service.listFiles(db, actorOf(request), request.query.ref_type, request.query.ref_id),
+    async (request) => {
+      const { data, patientId } = await service.listFiles(
+        db,
+        actorOf(request),
+        request.query.ref_type,
+        request.query.ref_id,
+      );
+      noteRead(request, 'patient_tab', [patientId]);
+      return { data };
+    },
   );
 
   app.post(
@@ -91,6 +100,8 @@ export const fileRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
     },
     async (request, reply) => {
       const file = await service.downloadFile(db, actorOf(request), request.params.id);
+      // A panel's document names no patient: nothing to log.
+      if (file.patientId) noteRead(request, 'file', [file.patientId]);
       return reply
         .header('Content-Type', file.mimeType)
         .header('Content-Disposition', service.contentDisposition(file.name))

@@ -70,13 +70,13 @@ export async function listFiles(
   refType: PatientFileRefType,
   refId: number,
 ) {
-  await reachRef(db, actor, refType, refId, false);
+  const patientId = await reachRef(db, actor, refType, refId, false);
   const rows = await db
     .select(listed)
     .from(files)
     .where(and(eq(files.ref_type, refType), eq(files.ref_id, refId)))
     .orderBy(desc(files.created_at), desc(files.id));
-  return { data: rows.map(present) };
+  return { data: rows.map(present), patientId };
 }
 
 export const listPatientFiles = (db: Database, actor: Actor, patientId: number) =>
@@ -172,7 +172,12 @@ async function findReachableFile(db: Database, actor: Actor, id: number, change 
 export async function downloadFile(db: Database, actor: Actor, id: number) {
   await findReachableFile(db, actor, id);
   const [row] = await db
-    .select({ name: files.original_name, mimeType: files.mime_type, content: files.content })
+    .select({
+      name: files.original_name,
+      mimeType: files.mime_type,
+      content: files.content,
+      patientId: files.patient_id,
+    })
     .from(files)
     .where(eq(files.id, id));
   if (!row) throw notFound();

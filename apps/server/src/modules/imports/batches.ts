@@ -1,3 +1,4 @@
+import { maskPesel } from '@portal/shared';
 import type { ImportBatch, RestoreResult, RestoreSkipReason } from '@portal/shared';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { inTransaction, markAuditSource } from '../../db/client.js';
@@ -117,11 +118,6 @@ export async function restoreBatch(db: Database, actor: Actor, id: number): Prom
       if (attempt >= RESTORE_ATTEMPTS) throw conflict('exist_patient');
     }
   }
-}
-
-/** "*******1234": enough for an administrator to tell two people apart in the answer. */
-export function maskPesel(pesel: string): string {
-  return `${'*'.repeat(Math.max(pesel.length - 4, 0))}${pesel.slice(-4)}`;
 }
 
 /**

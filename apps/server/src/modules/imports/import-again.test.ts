@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restoreResult } from '@portal/shared';
+import { maskPesel, restoreResult } from '@portal/shared';
 import type { ImportBatch, RestoreResult } from '@portal/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { importBatches, patients, users } from '../../db/schema.js';
@@ -9,7 +9,6 @@ import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { csvOf, postImport } from '../../test/import-fixture.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { columnNames } from './columns.js';
-import { maskPesel } from './batches.js';
 
 /**
  * "Fix the file and import it again" after "Wyczyść dane" (issue 21 item 11, ADR 032): a flushed
@@ -158,14 +157,14 @@ describe('import again after a flush', () => {
           patient_id: fixedOld!.id,
           firstname: 'Anna',
           surname: 'Literowka',
-          pesel_masked: `*******${fixed.pesel.slice(-4)}`,
+          pesel_masked: `${fixed.pesel.slice(0, 6)}*****`,
           reason: 'pesel_taken',
         },
         {
           patient_id: mailedOld!.id,
           firstname: 'Anna',
           surname: 'Mailowa',
-          pesel_masked: `*******${mailed.pesel.slice(-4)}`,
+          pesel_masked: `${mailed.pesel.slice(0, 6)}*****`,
           reason: 'email_taken',
         },
       ],
@@ -279,8 +278,8 @@ describe('import again after a flush', () => {
     expect((await restoreOk(batch)).restored).toEqual({ patients: 1 });
   });
 
-  it('masks all but the last four digits', () => {
-    expect(maskPesel('85010112345')).toBe('*******2345');
+  it('masks the PESEL as every answer does: the first six digits, then five stars (ADR 053)', () => {
+    expect(maskPesel('85010112345')).toBe('850101*****');
   });
 });
 

@@ -18,6 +18,7 @@ import { forbidden } from '../../lib/errors.js';
 import { can } from '../../plugins/policy.js';
 import { listNotifications } from '../notifications/index.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './service.js';
 
 const tags = ['messages'];
@@ -46,12 +47,14 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         },
       },
     },
-    (request) => {
+    async (request) => {
       const actor = actorOf(request);
       const { user_id: userId, ...paging } = request.query;
       if (userId === undefined) return listNotifications(db, actor, paging);
       if (!can(actor, 'patients.read')) throw forbidden();
-      return service.listMessages(db, actor, userId);
+      const { patientId, ...answer } = await service.listMessages(db, actor, userId);
+      noteRead(request, 'patient_tab', [patientId]);
+      return answer;
     },
   );
   app.post(

@@ -72,7 +72,7 @@ export async function listMessages(db: Database, actor: Actor, receiverUserId: n
   const rows = await selectMessages(db)
     .where(eq(messages.patient_id, patient.id))
     .orderBy(desc(messages.created_at), desc(messages.id));
-  return { data: rows.map((row) => present(actor, patient, row)) };
+  return { data: rows.map((row) => present(actor, patient, row)), patientId: patient.id };
 }
 
 export async function sendMessage(

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './service.js';
 
 const tags = ['notes'];
@@ -28,7 +29,11 @@ export const noteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
         response: { 200: noteList, 404: errorResponse },
       },
     },
-    (request) => service.listNotes(db, actorOf(request), request.query.ref_id),
+    async (request) => {
+      const answer = await service.listNotes(db, actorOf(request), request.query.ref_id);
+      noteRead(request, 'patient_tab', [request.query.ref_id]);
+      return answer;
+    },
   );
   app.post(
     '/patients/notes',

@@ -23,6 +23,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { loginAddress } from '../credentials/index.js';
 import * as commands from './commands.js';
 import { listPatientCards, listPatients } from './list.js';
@@ -51,7 +52,15 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         },
       },
     },
-    (request) => listPatients(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listPatients(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((row) => row.id),
+      );
+      return answer;
+    },
   );
 
   app.get(
@@ -72,7 +81,15 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         },
       },
     },
-    (request) => listPatientCards(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listPatientCards(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((row) => row.id),
+      );
+      return answer;
+    },
   );
 
   app.get(
@@ -92,7 +109,15 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         },
       },
     },
-    (request) => options.patientOptions(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await options.patientOptions(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((row) => row.id),
+      );
+      return answer;
+    },
   );
 
   app.get(
@@ -111,7 +136,15 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         },
       },
     },
-    (request) => options.allPatients(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await options.allPatients(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((row) => row.id),
+      );
+      return answer;
+    },
   );
 
   app.get(
@@ -162,6 +195,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     },
     async (request) => {
       const details = await commands.printPatientPassword(db, actorOf(request), request.params.id);
+      noteRead(request, 'credentials', [request.params.id]);
       return { ...details, login_url: loginAddress('patient', config.publicUrl) };
     },
   );
@@ -172,7 +206,11 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: read,
       schema: { tags, params: idParams, response: { 200: patientDetail, 404: errorResponse } },
     },
-    (request) => queries.getPatient(db, actorOf(request), request.params.id),
+    async (request) => {
+      const patient = await queries.getPatient(db, actorOf(request), request.params.id);
+      noteRead(request, 'patient_card', [patient.id]);
+      return patient;
+    },
   );
 
   app.get(
@@ -181,7 +219,11 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
       config: read,
       schema: { tags, params: idParams, response: { 200: patientBasic, 404: errorResponse } },
     },
-    (request) => queries.getPatientBasic(db, actorOf(request), request.params.id),
+    async (request) => {
+      const patient = await queries.getPatientBasic(db, actorOf(request), request.params.id);
+      noteRead(request, 'patient_tab', [patient.id]);
+      return patient;
+    },
   );
 
   app.post(

@@ -20,6 +20,7 @@ import type { ProbeSetBody } from '@portal/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { createProbeSet } from './create-service.js';
 import { listProbeSets } from './list.js';
 import * as service from './service.js';
@@ -48,7 +49,15 @@ export const probeSetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         },
       },
     },
-    (request) => listProbeSets(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listProbeSets(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((set) => set.patient_id),
+      );
+      return answer;
+    },
   );
 
   const orderSchema = (summary: string) => ({
@@ -100,7 +109,15 @@ export const probeSetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: probeSetList, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => service.patientProbeSets(db, actorOf(request), request.params.patient_id),
+    async (request) => {
+      const answer = await service.patientProbeSets(
+        db,
+        actorOf(request),
+        request.params.patient_id,
+      );
+      noteRead(request, 'patient_tab', [request.params.patient_id]);
+      return answer;
+    },
   );
 
   app.get(
@@ -159,7 +176,11 @@ export const probeSetRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, 
         response: { 200: probeSet, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => service.getProbeSet(db, actorOf(request), request.params.id),
+    async (request) => {
+      const set = await service.getProbeSet(db, actorOf(request), request.params.id);
+      noteRead(request, 'patient_tab', [set.patient_id]);
+      return set;
+    },
   );
 
   app.put(

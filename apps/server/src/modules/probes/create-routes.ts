@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './create-service.js';
 
 const tags = ['probes'];
@@ -105,7 +106,11 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         response: { 200: probeDetail, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => service.getProbe(db, actorOf(request), request.params.id),
+    async (request) => {
+      const probe = await service.getProbe(db, actorOf(request), request.params.id);
+      noteRead(request, 'probe', [probe.patient_id]);
+      return probe;
+    },
   );
 
   app.put(
@@ -148,6 +153,10 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         response: { 200: probeList, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => service.patientProbes(db, actorOf(request), request.params.id),
+    async (request) => {
+      const answer = await service.patientProbes(db, actorOf(request), request.params.id);
+      noteRead(request, 'patient_tab', [request.params.id]);
+      return answer;
+    },
   );
 };

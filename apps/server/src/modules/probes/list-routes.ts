@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, probeListQuery, probePage, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { listProbes } from './list.js';
 
 /** Samples: the paged list of every reachable sample (ADR 030). */
@@ -23,6 +24,14 @@ export const probeListRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db 
         },
       },
     },
-    (request) => listProbes(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listProbes(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((probe) => probe.patient_id),
+      );
+      return answer;
+    },
   );
 };

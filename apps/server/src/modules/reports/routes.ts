@@ -10,6 +10,8 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { allowExport } from '../exports/index.js';
+import { probes } from '../../db/schema.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { REPORT_FILE_NAME, reportPages, writeReport } from './report-service.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -42,6 +44,16 @@ export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       // The first page is read before the answer starts, so that a database that is down
       // gets an ordinary 500 rather than a download that breaks at once.
       const first = await pages.next();
+      // An identified report names every patient with a sample (ADR 052); a pseudonymised one
+      // shows no identity (ADR 054).
+      if (!pseudonymised) {
+        const shown = await db.selectDistinct({ id: probes.patient_id }).from(probes);
+        noteRead(
+          request,
+          'report',
+          shown.map((row) => row.id),
+        );
+      }
       // A megabyte of slack between the writer and the socket before the writer waits.
       const out = new PassThrough({ highWaterMark: 1024 * 1024 });
       async function* all() {

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { acknowledgeAlert, listAlerts } from './alerts-service.js';
 
 const tags = ['alerts'];
@@ -38,7 +39,15 @@ export const alertRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         },
       },
     },
-    (request) => listAlerts(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listAlerts(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((alert) => alert.patient_id),
+      );
+      return answer;
+    },
   );
 
   app.put(

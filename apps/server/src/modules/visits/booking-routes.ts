@@ -19,6 +19,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { bookVisit, cancelVisit, nextVisitWindow as windowOf, rescheduleVisit } from './booking.js';
 import { listVisits, visitsCountOfMonth, visitsOfDay } from './day-lists.js';
 import { unitDaySlots } from './slots-service.js';
@@ -45,7 +46,17 @@ export const bookingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         response: { 200: slotsResponse, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => unitDaySlots(db, actorOf(request), request.params.id, request.query.date),
+    async (request) => {
+      const answer = await unitDaySlots(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.query.date,
+      );
+      const booked = answer.data.flatMap((slot) => (slot.visit ? [slot.visit.patient_id] : []));
+      noteRead(request, 'search', booked);
+      return answer;
+    },
   );
 
   app.post(
@@ -124,11 +135,18 @@ export const bookingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         response: { 200: visitPage.or(visitList), ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => {
+    async (request) => {
       const { date, ...rest } = request.query;
-      return date === undefined
-        ? listVisits(db, actorOf(request), rest)
-        : visitsOfDay(db, actorOf(request), { ...rest, date });
+      const answer =
+        date === undefined
+          ? await listVisits(db, actorOf(request), rest)
+          : await visitsOfDay(db, actorOf(request), { ...rest, date });
+      noteRead(
+        request,
+        'search',
+        answer.data.map((visit) => visit.patient_id),
+      );
+      return answer;
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, overdueList, overdueQuery, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { listOverdue } from './overdue.js';
 
 /** Visits: patients whose visit window closed without a visit (ADR 029). */
@@ -24,6 +25,14 @@ export const overdueRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db })
         },
       },
     },
-    (request) => listOverdue(db, actorOf(request), request.query),
+    async (request) => {
+      const answer = await listOverdue(db, actorOf(request), request.query);
+      noteRead(
+        request,
+        'search',
+        answer.data.map((row) => row.patient_id),
+      );
+      return answer;
+    },
   );
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, idParams, visitList } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import { patientVisits } from './patient-visits.js';
 
 const tags = ['visits'];
@@ -20,8 +21,10 @@ export const patientVisitRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
         response: { 200: visitList, 401: errorResponse, 403: errorResponse, 404: errorResponse },
       },
     },
-    async (request) => ({
-      data: await patientVisits(db, actorOf(request), request.params.id),
-    }),
+    async (request) => {
+      const data = await patientVisits(db, actorOf(request), request.params.id);
+      noteRead(request, 'patient_tab', [request.params.id]);
+      return { data };
+    },
   );
 };

@@ -10,6 +10,7 @@ import {
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
+import { noteRead } from '../../plugins/read-log.js';
 import * as service from './record-service.js';
 
 const tags = ['visits'];
@@ -30,7 +31,11 @@ export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
         response: { 200: visit, ...refusals, 422: validationErrorResponse },
       },
     },
-    (request) => service.getVisit(db, actorOf(request), request.params.id),
+    async (request) => {
+      const visit = await service.getVisit(db, actorOf(request), request.params.id);
+      noteRead(request, 'visit', [visit.patient_id]);
+      return visit;
+    },
   );
 
   app.put(

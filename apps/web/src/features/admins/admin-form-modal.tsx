@@ -1,9 +1,9 @@
-import { Anchor, Button, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Select, Text, TextInput } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { adminBody, STRING_MAX } from '@portal/shared';
+import { ADMIN_KINDS, adminBody, STRING_MAX } from '@portal/shared';
 import type { Admin } from '@portal/shared';
 import { confirmNewPassword } from '../../components/confirm';
 import { useCredentialsSheet } from '../../components/credentials-modal';
@@ -41,7 +41,8 @@ export function AdminFormModal({
   // Only administrators reach this dialog, and their logins are unique (the administrator record
   // carries no account id to compare).
   const ownAccount = !!admin && session?.user.login === admin.login;
-  const form = useZodForm(adminBody, { login: admin?.login ?? '' });
+  // The kind of account (an administrator or the IOD, ADR 053) is chosen once, on creation.
+  const form = useZodForm(adminBody, { login: admin?.login ?? '', role: 'admin' });
   // The edited administrator arrives after the dialog opened: fill the form then (no effect).
   const [shownAdmin, setShownAdmin] = useState(admin);
   // The version this form edits: the loaded one, replaced only after a 409 conflict.
@@ -50,7 +51,7 @@ export function AdminFormModal({
     setShownAdmin(admin);
     // A refetch of the same administrator (after a conflict) keeps what was typed.
     if (admin?.id !== shownAdmin?.id) {
-      form.reset({ login: admin?.login ?? '' });
+      form.reset({ login: admin?.login ?? '', role: admin?.role ?? 'admin' });
       setVersion(admin?.version);
     }
   }
@@ -122,6 +123,18 @@ export function AdminFormModal({
           data-autofocus
           {...form.getInputProps('login')}
         />
+        {!admin && (
+          <Select
+            label={t('admins.role')}
+            data={ADMIN_KINDS.map((kind) => ({
+              value: kind,
+              label: t(kind === 'iod' ? 'admins.roleIod' : 'admins.roleAdmin'),
+            }))}
+            allowDeselect={false}
+            value={form.values.role}
+            onChange={(value) => form.setFieldValue('role', value === 'iod' ? 'iod' : 'admin')}
+          />
+        )}
         {ownAccount && (
           <Text size="sm">
             {t('admins.ownPasswordHint')}{' '}

@@ -3,12 +3,12 @@ import type {
   ChangePasswordResponse,
   LoginBody,
   LoginResponse,
-  Role,
+  AccountRole,
 } from '@portal/shared';
 import { api } from '../../lib/api-client';
 
 /** A doctor signs in with the e-mail as login (ADR 004). */
-export function login(role: Role, body: LoginBody) {
+export function login(role: AccountRole, body: LoginBody) {
   return api.request<LoginResponse>(`/auth/login/${role}`, { method: 'POST', body, auth: false });
 }
 

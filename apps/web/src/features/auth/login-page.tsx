@@ -14,7 +14,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loginBody } from '@portal/shared';
-import type { LoginBody, Role } from '@portal/shared';
+import type { AccountRole, LoginBody } from '@portal/shared';
 import { LanguageSwitch } from '../../components/language-switch';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
@@ -30,7 +30,7 @@ import { useSupportPhone } from './use-support-phone';
  */
 export function LoginPage() {
   const { t } = useTranslation();
-  const [role, setRole] = useState<Role>('admin');
+  const [role, setRole] = useState<Exclude<AccountRole, 'patient'>>('admin');
   const form = useZodForm(loginBody, { login: '', password: '' });
   const support = useSupportPhone();
 
@@ -66,10 +66,13 @@ export function LoginPage() {
               fullWidth
               aria-label={t('auth.role')}
               value={role}
-              onChange={(value) => setRole(value === 'doctor' ? 'doctor' : 'admin')}
+              onChange={(value) =>
+                setRole(value === 'doctor' ? 'doctor' : value === 'iod' ? 'iod' : 'admin')
+              }
               data={[
                 { value: 'admin', label: t('auth.roleAdmin') },
                 { value: 'doctor', label: t('auth.roleDoctor') },
+                { value: 'iod', label: t('auth.roleIod') },
               ]}
             />
 

@@ -10,7 +10,6 @@ import {
   Menu,
   Stack,
   Tabs,
-  Text,
   Title,
 } from '@mantine/core';
 import {
@@ -38,6 +37,7 @@ import { useCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
 import { usePatient } from '../../../entities/patients/patients-api';
+import { PatientIdentityLine } from './identity-line';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
 import type { CardTab } from './card-tabs';
@@ -114,12 +114,20 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
               </Badge>
             )}
           </Group>
-          <Text c="dimmed">
-            {t('card.pesel')}: <span data-testid="patient-pesel">{patient.pesel}</span>
-          </Text>
+          <PatientIdentityLine patient={patient} />
           {can('audit.read') && (
             <Anchor component={Link} to={`/audit_trial?patientIds=${patient.id}`} size="sm">
               {t('card.auditHistory')}
+            </Anchor>
+          )}
+          {can('access_log.read') && (
+            <Anchor
+              component={Link}
+              to={`/access_log?patientIds=${patient.id}`}
+              size="sm"
+              ml={can('audit.read') ? 'md' : 0}
+            >
+              {t('card.whoSaw')}
             </Anchor>
           )}
           {can('patients.export') && (

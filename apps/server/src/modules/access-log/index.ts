@@ -1,0 +1,2 @@
+// What other parts of the server may use of this module; the rest is its own (ADR 047).
+export { accessLogRoutes } from './routes.js';
