@@ -25,6 +25,8 @@ export const NOTIFICATION_TYPES_BY_ROLE: Record<AccountRole, readonly Notificati
   patient: ['kit_order', 'visit_reminder'],
   // A monitor reads the site's answers in the queries list; no event is sent to it yet.
   monitor: [],
+  // The data protection officer reads logs; no study event concerns the IOD.
+  iod: [],
 };
 
 export const LANGUAGES = ['pl', 'en'] as const;

@@ -126,6 +126,8 @@ export const retentionValue = z.object({
     .nullable(),
 });
 export type RetentionValue = z.infer<typeof retentionValue>;
+
+/**
  * The dashboard's recruitment target (ADR 060): patients per unit per month and/or in total for
  * the study; null where none is set.
  */

@@ -1,17 +1,17 @@
 import type { Queryable } from '../../db/client.js';
+import { countOpenQueriesByUnit } from '../queries/index.js';
 
 /**
- * Open monitor queries in the units (null: all units), for the dashboard's tile (ADR 060).
- *
- * The queries themselves (table `queries`, status `open`) come with the monitors' work, built
- * beside this one; until that lands here this answers 0. The one place to wire: count the
- * queries with status 'open' whose record's patient is active and in the units.
+ * Open monitor queries in the units (null: all units), for the dashboard's tile (ADR 060):
+ * queries waiting for the site or for the monitor (`open`, `answered`), as the queries list
+ * counts them (ADR 051), by an index on the unit and status.
  */
-export function countOpenQueries(
+export async function countOpenQueries(
   db: Queryable,
   unitIds: readonly number[] | null,
 ): Promise<number> {
-  void db;
-  void unitIds;
-  return Promise.resolve(0);
+  const byUnit = await countOpenQueriesByUnit(db, unitIds ?? undefined);
+  let total = 0;
+  for (const n of byUnit.values()) total += Number(n);
+  return total;
 }

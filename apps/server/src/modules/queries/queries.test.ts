@@ -46,6 +46,9 @@ afterAll(() => t?.close());
 type Who = { session: { token: string } };
 const get = (who: Who, url: string, query?: Record<string, string>) =>
   t.request('GET', url, { token: who.session.token, ...(query ? { query } : {}) });
+/** A unit's open queries in the map the service answers (none: 0). */
+const countOpenQueriesOf = (counts: Map<number, number>, unit: number) => counts.get(unit) ?? 0;
+
 const post = (who: Who, url: string, body?: unknown) =>
   t.request('POST', url, { token: who.session.token, ...(body === undefined ? {} : { body }) });
 
@@ -355,6 +358,29 @@ describe('queries', () => {
     const counts = await countOpenQueriesByUnit(t.db, [unitB, unitC]);
     expect(counts.get(unitB)).toBeGreaterThanOrEqual(2);
     expect(counts.get(unitC)).toBeUndefined();
+  });
+
+  it("tells the site's doctors of a new query and counts it on the dashboard", async () => {
+    const patient = await registerPatient(t, second);
+    const before = await get(admin, '/api/dashboard', { unit_id: String(unitB) });
+    expect(before.statusCode, before.body).toBe(200);
+    const open = before.json<{ queries_open: number }>().queries_open;
+    expect(open).toBe(countOpenQueriesOf(await countOpenQueriesByUnit(t.db, [unitB]), unitB));
+    const opened = await post(monitor, '/api/queries', {
+      record_type: 'patient',
+      record_id: patient.id,
+      text: 'Proszę potwierdzić wagę',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const { id } = opened.json<{ query: DataQuery }>().query;
+    const after = await get(admin, '/api/dashboard', { unit_id: String(unitB) });
+    expect(after.json<{ queries_open: number }>().queries_open).toBe(open + 1);
+    // The bell of the unit's doctor, in the query's own transaction (ADR 061).
+    const bell = await get(second, '/api/notifications');
+    expect(bell.statusCode, bell.body).toBe(200);
+    const notes = bell.json<{ data: { type: string; params: Record<string, unknown> }[] }>().data;
+    expect(notes.some((n) => n.type === 'query_opened')).toBe(true);
+    expect(id).toBeGreaterThan(0);
   });
 
   it('401, 403, 404 and bad input', async () => {

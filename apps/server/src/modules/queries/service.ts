@@ -21,6 +21,7 @@ import { reachesUnit, unitCondition, unitsInReach } from '../../policies/units.j
 import { can } from '../../plugins/policy.js';
 import type { Actor } from '../../plugins/policy.js';
 import { QUERY_FIELDS } from './fields.js';
+import { enqueueNotification } from '../notifications/index.js';
 
 type QueryRow = typeof queries.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -129,6 +130,12 @@ export async function openQuery(
       patient_id: record.patientId,
       author_id: actor.userId,
       text: body.text,
+    });
+    // The site hears of it in the same transaction: a query is never opened unannounced (ADR 061).
+    await enqueueNotification(tx, {
+      type: 'query_opened',
+      query_id: row!.id,
+      patient_id: record.patientId,
     });
     const [shown] = await present(tx, actor, [row!]);
     return shown!;
