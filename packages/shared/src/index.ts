@@ -28,3 +28,4 @@ export * from './schemas/reports.js';
 export * from './schemas/imports.js';
 export * from './schemas/laboratory.js';
 export * from './audit.js';
+export * from './schemas/records.js';

@@ -52,6 +52,8 @@ export const PERMISSIONS = [
   'imports.manage',
   /** The Excel report and the CDISC ODM export (administrators). */
   'reports.generate',
+  /** Lock and unlock a record and the whole study (administrators, ADR 048). */
+  'records.lock',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
 ] as const;

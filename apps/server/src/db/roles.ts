@@ -12,6 +12,8 @@ import type { DatabaseHandle, SqlExecutor } from './client.js';
 
 /** The table that only the (SECURITY DEFINER) audit triggers write. */
 const AUDIT_TABLE = 'audit_entries';
+/** The audit hash chain's head (migration 0027, ADR 049): written only by the audit trigger. */
+const CHAIN_HEAD_TABLE = 'audit_chain_head';
 /** pg-boss keeps its jobs here and creates a partition per queue at run time (ADR 009). */
 const JOB_SCHEMA = 'pgboss';
 /** Serialises the grant step of API nodes that start at the same time. */
@@ -53,6 +55,7 @@ export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise
       `grant usage on schema public to ${app}`,
       `grant select, insert, update, delete on all tables in schema public to ${app}`,
       `revoke insert, update, delete, truncate, references, trigger on ${AUDIT_TABLE} from ${app}`,
+      `revoke insert, update, delete, truncate, references, trigger on ${CHAIN_HEAD_TABLE} from ${app}`,
       `grant usage, select on all sequences in schema public to ${app}`,
       `revoke all on sequence ${auditSequence} from ${app}`,
     ].join(';\n'),

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isValidationCode, onlyNotFound, validationMessage } from '@portal/shared';
 import type { Locale } from '@portal/shared';
-import { AppError } from '../lib/errors.js';
+import { AppError, isRecordLocked } from '../lib/errors.js';
 
 /** The caller's language for messages: English when asked for first, Polish otherwise. */
 export function requestLocale(request: FastifyRequest): Locale {
@@ -49,6 +49,7 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
       }
       return reply.status(error.statusCode).send(body);
     }
+    if (isRecordLocked(error)) return reply.status(409).send({ status: 'record_locked' });
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
       // An id beyond any row's (2³¹−1) names nothing: the same 404 as an id that does not exist.
       if (onlyNotFound(error.validation)) return reply.status(404).send({ status: 'not_found' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonField } from './records.js';
 import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
@@ -299,6 +300,8 @@ export const probeResultsBody = z
       })
       .optional(),
     version: versionField().optional(),
+    /** Required once the sample has results (ADR 048). */
+    ...reasonField,
   })
   .refine((body) => body.biochemistry_results || body.concentrations_results, {
     error: 'required',

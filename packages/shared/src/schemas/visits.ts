@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonField } from './records.js';
 import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
 import {
@@ -105,6 +106,8 @@ export const visitResultsBody = z.object({
     })
     .default({ qt: null, rr: null, pq: null, qrs: null }),
   version: versionField().optional(),
+  /** Required once the visit is recorded (ADR 048). */
+  ...reasonField,
 });
 export type VisitResultsBody = z.infer<typeof visitResultsBody>;
 
