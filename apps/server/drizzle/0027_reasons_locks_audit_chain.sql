@@ -6,7 +6,7 @@
 -- 2. Hash chain: every entry stores hash = sha256(previous hash || canonical entry), computed by
 --    a BEFORE INSERT trigger while it holds the one-row chain head FOR UPDATE, so entries are
 --    chained in the order their transactions take the head, and their ids are drawn under the
---    same lock (ids follow the chain). The canonical entry holds sha256 digests of old_value and
+--    same lock (ids follow the chain, and the previous link is the newest entry). The canonical entry holds sha256 digests of old_value and
 --    new_value, not the values, so a later redaction of a value keeps the chain verifiable.
 -- 3. Record locks: a locked visit or sample refuses every change in the database itself.
 ALTER TABLE "audit_entries" ADD COLUMN "reason_code" text;--> statement-breakpoint
@@ -68,13 +68,20 @@ DROP TABLE "audit_chain_backfill";--> statement-breakpoint
 ALTER TABLE "audit_entries" ENABLE TRIGGER "audit_entries_no_change";--> statement-breakpoint
 ALTER TABLE "audit_entries" ALTER COLUMN "hash" SET NOT NULL;--> statement-breakpoint
 -- Every entry, whoever inserts it: the reason of the transaction (or the implicit one of a
--- system writer, ADR 048), the digests, an id drawn under the chain lock, and the hash.
+-- system writer, ADR 048), the digests, an id drawn under the chain lock, and the hash. The lock
+-- is the head row FOR UPDATE, held to the end of the transaction; the previous link is the newest
+-- entry (each statement of this function reads a fresh snapshot under READ COMMITTED, which the
+-- portal uses throughout, so it sees what the last holder committed). The head row is not
+-- written per entry: one transaction writing many entries would make its row versions a chain
+-- to walk on every write. It is written once, at commit (audit_chain_head_write below).
 CREATE FUNCTION audit_entry_chain() RETURNS trigger LANGUAGE plpgsql
   SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   prev bytea;
 BEGIN
-  SELECT last_hash INTO prev FROM audit_chain_head WHERE id = 1 FOR UPDATE;
+  PERFORM 1 FROM audit_chain_head WHERE id = 1 FOR UPDATE;
+  SELECT hash INTO prev FROM audit_entries ORDER BY id DESC LIMIT 1;
+  prev := coalesce(prev, '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea);
   NEW.id := nextval('audit_entries_id_seq');
   IF NEW.reason_code IS NULL THEN
     NEW.reason_code := nullif(current_setting('app.reason_code', true), '');
@@ -89,13 +96,30 @@ BEGIN
   NEW.old_digest := sha256(convert_to(NEW.old_value, 'UTF8'));
   NEW.new_digest := sha256(convert_to(NEW.new_value, 'UTF8'));
   NEW.hash := audit_entry_hash(prev, NEW);
-  UPDATE audit_chain_head SET last_id = NEW.id, last_hash = NEW.hash WHERE id = 1;
   RETURN NEW;
 END
 $$;--> statement-breakpoint
 REVOKE ALL ON FUNCTION audit_entry_chain() FROM PUBLIC;--> statement-breakpoint
 CREATE TRIGGER audit_entries_chain BEFORE INSERT ON audit_entries
   FOR EACH ROW EXECUTE FUNCTION audit_entry_chain();--> statement-breakpoint
+-- At commit the head names the newest entry, so that a verifier notices removed newest entries.
+-- Deferred row triggers fire once per entry; the first writes, the others see it done.
+CREATE FUNCTION audit_chain_head_write() RETURNS trigger LANGUAGE plpgsql
+  SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  newest audit_entries;
+BEGIN
+  SELECT * INTO newest FROM audit_entries ORDER BY id DESC LIMIT 1;
+  IF current_setting('app.chain_head_written', true) IS DISTINCT FROM newest.id::text THEN
+    UPDATE audit_chain_head SET last_id = newest.id, last_hash = newest.hash WHERE id = 1;
+    PERFORM set_config('app.chain_head_written', newest.id::text, true);
+  END IF;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+REVOKE ALL ON FUNCTION audit_chain_head_write() FROM PUBLIC;--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER audit_entries_chain_head AFTER INSERT ON audit_entries
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION audit_chain_head_write();--> statement-breakpoint
 -- Record locks (ADR 048): one row per locked visit or sample, audited like patient data.
 CREATE TABLE "record_locks" (
   "record_type" text NOT NULL CHECK ("record_type" in ('visit', 'probe')),

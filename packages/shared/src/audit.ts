@@ -143,6 +143,14 @@ export const AUDITED_COLUMNS = {
     read_at: V,
     version: H,
   },
+  /** A locked visit or sample (migration 0027, ADR 048). */
+  record_locks: {
+    record_type: V,
+    record_id: V,
+    patient_id: H,
+    locked_by: 'user',
+    locked_at: V,
+  },
   visits: {
     id: H,
     patient_id: H,

@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../../db/client.js';
 export const VERIFY_BATCH = 50_000;
 
 /** The hash before the first entry (migration 0027). */
-const GENESIS = '\\x' + '00'.repeat(32);
+const GENESIS = '00'.repeat(32);
 
 /**
  * One batch after `after`, in id order (the chain's order: ids are drawn under the chain's lock,
@@ -21,7 +21,7 @@ const BATCH_SQL = `
   from (
     select e.id, e.hash,
       coalesce(
-        e.hash = audit_entry_hash(coalesce(lag(e.hash) over (order by e.id), $2::bytea), e)
+        e.hash = audit_entry_hash(coalesce(lag(e.hash) over (order by e.id), decode($2::text, 'hex')), e)
         and (e.old_value is null or e.old_digest = sha256(convert_to(e.old_value, 'UTF8')))
         and (e.new_value is null or e.new_digest = sha256(convert_to(e.new_value, 'UTF8'))),
         false) as ok
@@ -31,9 +31,10 @@ const BATCH_SQL = `
     limit $3
   ) b`;
 
+/** A hash in hex: both drivers answer bytea as bytes, and PGlite takes no text for a bytea. */
 function asHex(value: unknown): string {
-  if (value instanceof Uint8Array) return '\\x' + Buffer.from(value).toString('hex');
-  return String(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  return String(value).replace(/^\\x/, '');
 }
 
 export interface VerifyProgress {
