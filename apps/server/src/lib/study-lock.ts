@@ -20,7 +20,9 @@ export async function readStudyLock(db: Queryable): Promise<StudyLockState> {
   return parsed.success ? parsed.data : UNLOCKED;
 }
 
-export const studyLocked = () => conflict('study_locked');
+/** The status word of a write refused while the study is locked. */
+export const STUDY_LOCKED = 'study_locked';
+export const studyLocked = () => conflict(STUDY_LOCKED);
 
 /** Background writers (HL7, imports, jobs) ask this before writing. */
 export async function isStudyLocked(db: Queryable): Promise<boolean> {

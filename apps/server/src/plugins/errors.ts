@@ -49,7 +49,14 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
       }
       return reply.status(error.statusCode).send(body);
     }
-    if (isRecordLocked(error)) return reply.status(409).send({ status: 'record_locked' });
+    if (isRecordLocked(error)) {
+      // Sent as is: a route's own 409 schema may name only its own status words (ADR 048).
+      return reply
+        .status(409)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ status: 'record_locked' });
+    }
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
       // An id beyond any row's (2³¹−1) names nothing: the same 404 as an id that does not exist.
       if (onlyNotFound(error.validation)) return reply.status(404).send({ status: 'not_found' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
-import { isStudyLocked, studyLocked } from '../lib/study-lock.js';
+import { STUDY_LOCKED, isStudyLocked } from '../lib/study-lock.js';
 
 /**
  * Writes that stay open while the study is locked: signing in and out (/api/auth/*), the
@@ -19,11 +19,18 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * lock at once.
  */
 export const studyLockPlugin = fp((app: FastifyInstance, opts: { db: Database }) => {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (READS.has(request.method)) return;
     const url = request.routeOptions.url;
     if (!url?.startsWith('/api/') || url.startsWith('/api/auth/') || OPEN_WHILE_LOCKED.has(url))
       return;
-    if (await isStudyLocked(opts.db)) throw studyLocked();
+    if (await isStudyLocked(opts.db)) {
+      // Sent as is: a route's own 409 schema may name only its own status words.
+      return reply
+        .code(409)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ status: STUDY_LOCKED });
+    }
   });
 });

@@ -65,7 +65,11 @@ export async function verifyAuditChain(
         'select count(*)::int as n from audit_entries where id > $1 and id < $2',
         [after, broken],
       );
-      return { ok: false, checked: checked + Number(before[0]?.n ?? 0) + 1, first_broken_id: broken };
+      return {
+        ok: false,
+        checked: checked + Number(before[0]?.n ?? 0) + 1,
+        first_broken_id: broken,
+      };
     }
     checked += count;
     after = Number(row.last_id);

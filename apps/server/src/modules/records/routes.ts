@@ -70,7 +70,8 @@ export const recordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
   app.get(
     '/study/lock',
     {
-      config: { access: 'authenticated' },
+      // The banner shows it on every screen, the password change included.
+      config: { access: 'authenticated', allowBeforePasswordChange: true },
       schema: {
         tags,
         summary: 'Whether the study is locked (every write answers 409 study_locked)',
