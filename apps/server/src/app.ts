@@ -21,6 +21,7 @@ import { SecretBox } from './lib/secrets.js';
 import { loggerOptions } from './lib/logger.js';
 import type { LogDestination } from './lib/logger.js';
 import { authPlugin } from './plugins/auth.js';
+import { studyLockPlugin } from './plugins/study-lock.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
 import { noStorePlugin } from './plugins/no-store.js';
@@ -29,6 +30,7 @@ import { webAppPlugin } from './plugins/web-app.js';
 import { accessLogRoutes } from './modules/access-log/index.js';
 import { adminRoutes } from './modules/admins/index.js';
 import { auditRoutes } from './modules/audit/index.js';
+import { recordRoutes } from './modules/records/index.js';
 import { authRoutes } from './modules/auth/index.js';
 import { calendarRoutes } from './modules/calendar/index.js';
 import { credentialsRoutes } from './modules/credentials/index.js';
@@ -212,6 +214,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(noStorePlugin);
   await app.register(authPlugin, { db });
   await app.register(readLogPlugin, { db });
+  await app.register(studyLockPlugin, { db });
   // A write may change any list's total: remembered totals are forgotten before its answer
   // leaves, so the next page the writer asks for counts again (ADR 021).
   app.addHook('onSend', async (request, reply, payload) => {
@@ -244,6 +247,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(messageRoutes, deps);
       await api.register(auditRoutes, deps);
       await api.register(accessLogRoutes, deps);
+      await api.register(recordRoutes, deps);
       await api.register(settingRoutes, deps);
       await api.register(bookingRoutes, deps);
       await api.register(patientVisitRoutes, deps);

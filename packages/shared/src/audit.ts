@@ -146,6 +146,14 @@ export const AUDITED_COLUMNS = {
     read_at: V,
     version: H,
   },
+  /** A locked visit or sample (migration 0027, ADR 048). */
+  record_locks: {
+    record_type: V,
+    record_id: V,
+    patient_id: H,
+    locked_by: 'user',
+    locked_at: V,
+  },
   visits: {
     id: H,
     patient_id: H,
@@ -356,3 +364,29 @@ export function hiddenAuditColumns(): [AuditedEntity, string][] {
       .map(([column]): [AuditedEntity, string] => [entity, column]),
   );
 }
+
+/**
+ * Reasons for change (ADR 048): a write to a record holding entered clinical data names one;
+ * `other` needs a text. Written by the database into every audit entry of the write.
+ */
+export const REASON_CODES = [
+  'entry_error',
+  'source_correction',
+  'query_response',
+  'other',
+] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+export const reasonLabels: Record<'pl' | 'en', Record<ReasonCode, string>> = {
+  pl: {
+    entry_error: 'Błąd wprowadzania danych',
+    source_correction: 'Korekta na podstawie dokumentacji źródłowej',
+    query_response: 'Odpowiedź na zapytanie monitora',
+    other: 'Inny',
+  },
+  en: {
+    entry_error: 'Data entry error',
+    source_correction: 'Correction based on source documents',
+    query_response: 'Response to a monitor query',
+    other: 'Other',
+  },
+};

@@ -34,3 +34,4 @@ export * from './schemas/dashboard.js';
 export * from './schemas/notifications.js';
 export * from './schemas/monitoring.js';
 export * from './schemas/access-log.js';
+export * from './schemas/records.js';

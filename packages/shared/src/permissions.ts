@@ -62,6 +62,8 @@ export const PERMISSIONS = [
   'retention.manage',
   /** The study dashboard's figures (ADR 060): every unit for administrators, the own for a doctor. */
   'dashboard.read',
+  /** Lock and unlock a record and the whole study (administrators, ADR 048). */
+  'records.lock',
   /** The patient API (`/api/me/*`): the signed-in patient's own data only. */
   'patient.self',
   /** Sign a visit card or a sample's results electronically (ADR 050). */

@@ -49,6 +49,8 @@ export const validationMessages = {
     // ADR 041.
     project_number_taken:
       'Ten numer projektu ma już inny uczestnik badania (wielkość liter, spacje i polskie znaki nie mają znaczenia)',
+    // ADR 048.
+    reason_text_required: 'Podaj powód zmiany',
   },
   en: {
     required: 'This field is required',
@@ -89,6 +91,7 @@ export const validationMessages = {
     not_valid: 'A report needs at least two columns',
     project_number_taken:
       'Another participant of the study already has this project number (letter case, spaces and accents do not count)',
+    reason_text_required: 'Give the reason for the change',
   },
 } as const;
 

@@ -220,3 +220,35 @@ export function preparedOnce<T>(db: Database, name: string, build: () => T): T {
   }
   return query;
 }
+
+/**
+ * Names the reason for change of the transaction's writes (ADR 048): transaction-local like the
+ * actor, copied by the database into every audit entry of the transaction (migration 0027).
+ * Call it inside inTransaction's work, before the writes.
+ */
+export async function markAuditReason(
+  tx: Transaction,
+  reason: { code: string; text: string | null },
+): Promise<void> {
+  await tx.execute(
+    sql`select set_config('app.reason_code', ${reason.code}, true), set_config('app.reason_text', ${reason.text ?? ''}, true)`,
+  );
+}
+
+/**
+ * Raw SQL with `$n` parameters on the database behind `db` (its driver's client), for code that
+ * receives only `db` but runs hand-written SQL (the audit chain's verifier).
+ */
+export function executorOf(db: Database): SqlExecutor {
+  // drizzle keeps the driver's client on $client; the Database type does not name it.
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  return {
+    async executeSql(text, values) {
+      const result =
+        client instanceof PGlite
+          ? await client.query<Record<string, unknown>>(text, values ?? [])
+          : await client.query<Record<string, unknown>>(text, values ?? []);
+      return { rows: result.rows };
+    },
+  };
+}

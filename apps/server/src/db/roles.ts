@@ -14,6 +14,8 @@ import type { DatabaseHandle, SqlExecutor } from './client.js';
 const AUDIT_TABLE = 'audit_entries';
 /** Rows the app adds and may never change or remove (migration 0029). */
 const READ_LOG_TABLE = 'access_log';
+/** The audit hash chain's head (migration 0027, ADR 049): written only by the audit trigger. */
+const CHAIN_HEAD_TABLE = 'audit_chain_head';
 /** pg-boss keeps its jobs here and creates a partition per queue at run time (ADR 009). */
 const JOB_SCHEMA = 'pgboss';
 /** Serialises the grant step of API nodes that start at the same time. */
@@ -57,6 +59,7 @@ export async function grantAppRole(owner: SqlExecutor, appRole: string): Promise
       `revoke insert, update, delete, truncate, references, trigger on ${AUDIT_TABLE} from ${app}`,
       // The read-access log is written by the app itself, but only ever added to (ADR 052).
       `revoke update, delete, truncate, references, trigger on ${READ_LOG_TABLE} from ${app}`,
+      `revoke insert, update, delete, truncate, references, trigger on ${CHAIN_HEAD_TABLE} from ${app}`,
       `grant usage, select on all sequences in schema public to ${app}`,
       `revoke all on sequence ${auditSequence} from ${app}`,
       // /api/health/ready compares the applied migrations with the build's (ADR 056).

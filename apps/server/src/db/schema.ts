@@ -25,6 +25,7 @@ import {
   AUDIT_SOURCES,
   MONITORED_RECORD_TYPES,
   READ_KINDS,
+  REASON_CODES,
   QUERY_STATUSES,
   SIGNATURE_MEANINGS,
   SIGNED_RECORD_TYPES,
@@ -493,6 +494,14 @@ export const auditEntries = pgTable(
     new_value: text('new_value'),
     /** What wrote the change when no person did, or how (migration 0024, ADR 042). */
     source: text('source', { enum: AUDIT_SOURCES }),
+    /** The reason for change of the writing transaction (migration 0027, ADR 048). */
+    reason_code: text('reason_code', { enum: REASON_CODES }),
+    reason_text: text('reason_text'),
+    /** sha256 of old_value / new_value: the hash chain covers these, not the values (ADR 049). */
+    old_digest: bytea('old_digest'),
+    new_digest: bytea('new_digest'),
+    /** sha256(previous entry's hash || canonical entry), set by the database (ADR 049). */
+    hash: bytea('hash').notNull(),
   },
   (t) => [
     // (key, id): one patient's or user's entries, newest first, as an index range (0010).
@@ -503,6 +512,39 @@ export const auditEntries = pgTable(
       'audit_entries_source_check',
       sql`${t.source} in ('hl7', 'import', 'patient_import', 'flush', 'restore', 'tracking', 'manual_match')`,
     ),
+    check(
+      'audit_entries_reason_code_check',
+      sql`${t.reason_code} in ('entry_error', 'source_correction', 'query_response', 'other')`,
+    ),
+  ],
+);
+
+/** The audit hash chain's last link, one row, locked by every new entry (migration 0027). */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    id: integer('id').primaryKey().default(1),
+    last_id: bigint('last_id', { mode: 'number' }),
+    last_hash: bytea('last_hash').notNull(),
+  },
+  (t) => [check('audit_chain_head_id_check', sql`${t.id} = 1`)],
+);
+
+/** A locked visit or sample: no change at all until unlocked (migration 0027, ADR 048). */
+export const recordLocks = pgTable(
+  'record_locks',
+  {
+    record_type: text('record_type', { enum: ['visit', 'probe'] }).notNull(),
+    record_id: integer('record_id').notNull(),
+    patient_id: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    locked_by: integer('locked_by').references(() => users.id),
+    locked_at: timestamp('locked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.record_type, t.record_id] }),
+    check('record_locks_record_type_check', sql`${t.record_type} in ('visit', 'probe')`),
   ],
 );
 

@@ -14,6 +14,7 @@ import { demoAdmins, demoDoctors, demoUnits, DEMO_PASSWORD } from './data.js';
 import { eq, inArray } from 'drizzle-orm';
 import { addDemoAnnouncements } from './announcements.js';
 import { addDemoPatients } from './patients.js';
+import { addDemoReasons } from './reasons.js';
 import { addDemoProbes } from './probes.js';
 import { addDemoProbeSets } from './probe-sets.js';
 import { addDemoCalendars, addDemoVisits } from './visits.js';
@@ -94,6 +95,7 @@ async function main() {
     if (coordinator) await addDemoProbeSets(db, coordinator.id); // ---- kit orders (issue 11) ----
     if (coordinator) await addDemoLab(db, coordinator.id, config); // ---- laboratory (issue 12) ----
     if (coordinator) await addDemoImports(db, coordinator.id); // issue 12: an import batch of 50 patients
+    if (coordinator) await addDemoReasons(db, coordinator.id); // issue 23: changes with reasons
     // One patient's sign-in, printed as the portal's "Drukuj dane logowania" makes it (a new
     // generated password the patient must replace first): the patient API has no screen here.
     const patientLogin = coordinator ? await demoPatientLogin(db, coordinator.id) : null;

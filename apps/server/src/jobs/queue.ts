@@ -166,10 +166,23 @@ export class JobQueue {
     await boss.schedule(name, cron, {}, { tz: 'Europe/Warsaw' });
   }
 
+  /** The setting `study_lock` (lib/study-lock.ts) read with the queue's own SQL. */
+  async #studyLocked(): Promise<boolean> {
+    const db = this.#options?.db;
+    if (!db) return false;
+    const { rows } = await db.executeSql(
+      `select (value ->> 'locked') = 'true' as locked from settings where key = 'study_lock'`,
+    );
+    return rows[0]?.locked === true;
+  }
+
   async #work(boss: PgBoss, name: string, handler: JobHandler): Promise<void> {
     await this.#ensureQueue(boss, name);
     const pollingIntervalSeconds = this.#options?.pollingIntervalSeconds ?? 2;
     await boss.work<JobData>(name, { pollingIntervalSeconds }, async (jobs) => {
+      // While the study is locked (ADR 048) jobs write nothing: each is skipped (completed
+      // without running); scheduled ones come again at their next time.
+      if (await this.#studyLocked()) return;
       // batchSize is 1: one job per call; a throw marks it failed and pg-boss retries it.
       for (const job of jobs) {
         try {

@@ -32,9 +32,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return findPgError(error)?.code === '23503';
 }
 
+/** The database's refusal of a change to a locked record (migration 0027, ADR 048). */
+export function isRecordLocked(error: unknown): boolean {
+  const e = findPgError(error);
+  return e?.code === 'P0001' && e.message === 'record_locked';
+}
+
 interface PgErrorLike {
   code?: string;
   constraint?: string;
+  message?: string;
 }
 
 /** Drizzle wraps driver errors; the PostgreSQL error is the cause somewhere down the chain. */

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isValidationCode, onlyNotFound, validationMessage } from '@portal/shared';
 import type { Locale } from '@portal/shared';
-import { AppError } from '../lib/errors.js';
+import { AppError, isRecordLocked } from '../lib/errors.js';
 
 /** The caller's language for messages: English when asked for first, Polish otherwise. */
 export function requestLocale(request: FastifyRequest): Locale {
@@ -48,6 +48,14 @@ export const errorsPlugin = fp((app: FastifyInstance) => {
         void reply.header('Retry-After', String(error.body.retry_after));
       }
       return reply.status(error.statusCode).send(body);
+    }
+    if (isRecordLocked(error)) {
+      // Sent as is: a route's own 409 schema may name only its own status words (ADR 048).
+      return reply
+        .status(409)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ status: 'record_locked' });
     }
     if (hasZodFastifySchemaValidationErrors(error) && error.validation) {
       // An id beyond any row's (2³¹−1) names nothing: the same 404 as an id that does not exist.

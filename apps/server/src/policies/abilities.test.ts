@@ -14,6 +14,7 @@ import { messages, visits } from '../db/schema.js';
 import { createTestApp } from '../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../test/harness.js';
 import { readyPatient, registerPatient } from '../test/patients-fixture.js';
+import { putWithReason } from '../test/versions.js';
 
 /*
  * ADR 045: every record answers the signed-in user's abilities, and each one says what the
@@ -137,7 +138,7 @@ describe('visit abilities', () => {
     cancel: (id, who) => t.request('DELETE', `/api/visits/${id}`, { token: who.session.token }),
     delete: (id, who) => t.request('DELETE', `/api/visits/${id}`, { token: who.session.token }),
     record: (id, who) =>
-      t.request('PUT', `/api/visits/${id}/results`, {
+      putWithReason(t, `/api/visits/${id}/results`, {
         token: who.session.token,
         body: { isDone: true, comment: '', results: { qt: 400, rr: 800, pq: 160, qrs: 90 } },
       }),
@@ -289,7 +290,7 @@ describe('patient abilities', () => {
   let mondaySerial = 0;
   const writes: Record<keyof PatientDetail['abilities'], (p: PatientDetail) => Promise<Answer>> = {
     edit: (p) =>
-      t.request('PUT', `/api/patients/${p.id}`, {
+      putWithReason(t, `/api/patients/${p.id}`, {
         token: doctor.session.token,
         body: editBody(p),
       }),

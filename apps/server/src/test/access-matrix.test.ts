@@ -191,6 +191,15 @@ const rules: Record<string, Rule> = {
   'GET /api/patients/:id/visit_window': { who: 'staff', unitScoped: true },
 
   'GET /api/audit_trial': { who: 'admin' },
+  'GET /api/audit_trial/verify': { who: 'admin' },
+  'GET /api/audit_trial/export.csv': { who: 'admin' },
+  'GET /api/audit_trial/export.pdf': { who: 'admin' },
+  // Record and study locks (ADR 048); everyone signed in reads whether the study is locked.
+  'POST /api/records/lock': { who: 'admin' },
+  'POST /api/records/unlock': { who: 'admin' },
+  'GET /api/study/lock': { who: 'signed-in' },
+  'POST /api/study/lock': { who: 'admin' },
+  'POST /api/study/unlock': { who: 'admin' },
 
   'GET /api/visits/overdue': { who: 'staff', unitScoped: true },
 
@@ -487,6 +496,10 @@ describe('signed in', () => {
     it.each(withRule(allowed, 'no-head'))(`%s lets a ${role} through`, async (_, route) => {
       const rule = ruleOf(route)!;
       const res = await call(route, { token: await tokenFor(role, rule), body: {} });
+      // Locking the study would refuse every later write of this file (ADR 048).
+      if (route.method === 'POST' && route.url === '/api/study/lock') {
+        await t.handle.executeSql(`delete from settings where key = 'study_lock'`);
+      }
       if (rule.role && rule.role !== role) {
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual(UNAUTHORIZED);
@@ -1291,7 +1304,8 @@ function updateBody(u: UnitData, me: UnitData) {
     surname: u.patient.surname,
   };
   delete personal.acceptance; // asked on registration only
-  return { ...registrationBody(me), personal, version: 1 };
+  // The patient is qualified: an edit names a reason (ADR 048).
+  return { ...registrationBody(me), personal, version: 1, reason: { code: 'entry_error' } };
 }
 
 const AECG = '<?xml version="1.0"?><AnnotatedECG xmlns="urn:hl7-org:v3"/>';

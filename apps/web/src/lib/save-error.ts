@@ -19,6 +19,8 @@ interface EditDialog {
  */
 export function handleSaveError(error: unknown, dialog: EditDialog): void {
   const { t } = dialog;
+  // The user closed the reason dialog (components/reason-dialog.tsx): nothing was saved.
+  if (error instanceof Error && error.name === 'ReasonCancelled') return;
   if (isStaleVersion(error)) {
     dialog.reload().then(
       (fresh) => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { AUDIT_SOURCES } from '../audit.js';
+import { AUDIT_SOURCES, REASON_CODES } from '../audit.js';
 import { MAX_PAGE_SIZE } from '../constants.js';
 import { dayField, idField, idListField, multilineText, queryIdField } from '../validation.js';
 import { recordAbilities, recordVersion, totalKind, versionField } from './common.js';
+import { auditReason } from './records.js';
 
 /** Rich text (notes, comments, messages) is sanitised on the server before it is stored. */
 export const RICH_TEXT_MAX = 100_000;
@@ -141,6 +142,8 @@ export const auditQuery = z.object({
   patientIds: idList,
   from_date: dayField().optional(),
   to_date: dayField().optional(),
+  /** Entries with this reason for change, or with any reason (ADR 048). */
+  reason: z.enum([...REASON_CODES, 'any']).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 export const auditEntry = z.object({
@@ -163,6 +166,8 @@ export const auditEntry = z.object({
   old_name: z.string().nullable(),
   new_name: z.string().nullable(),
   operation: z.string(),
+  /** The reason for change written with the entry (ADR 048); null when none. */
+  reason: auditReason,
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditList = z.object({

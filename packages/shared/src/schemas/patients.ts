@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { monitoringFacts } from './monitoring.js';
+import { reasonField } from './records.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 import { PESEL_LENGTH, isValidPesel } from '../pesel.js';
 import {
@@ -131,6 +132,8 @@ export const patientUpdateBody = z
     ...patientSections,
     /** The patient's version that the wizard loaded (ADR 018). */
     version: versionField(),
+    /** Required once the patient is qualified (ADR 048). */
+    ...reasonField,
   })
   .superRefine((v, ctx) => {
     if (!v.inclusion.group_id) {

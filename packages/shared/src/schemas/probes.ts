@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { monitoringFacts, signature } from './monitoring.js';
+import { reasonField } from './records.js';
 import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
@@ -305,6 +306,8 @@ export const probeResultsBody = z
       })
       .optional(),
     version: versionField().optional(),
+    /** Required once the sample has results (ADR 048). */
+    ...reasonField,
   })
   .refine((body) => body.biochemistry_results || body.concentrations_results, {
     error: 'required',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { monitoringFacts, signature } from './monitoring.js';
+import { reasonField } from './records.js';
 import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
 import {
@@ -106,6 +107,8 @@ export const visitResultsBody = z.object({
     })
     .default({ qt: null, rr: null, pq: null, qrs: null }),
   version: versionField().optional(),
+  /** Required once the visit is recorded (ADR 048). */
+  ...reasonField,
 });
 export type VisitResultsBody = z.infer<typeof visitResultsBody>;
 

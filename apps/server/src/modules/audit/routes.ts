@@ -1,9 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditList, auditQuery, errorResponse, validationErrorResponse } from '@portal/shared';
+import {
+  auditList,
+  auditQuery,
+  auditVerifyAnswer,
+  errorResponse,
+  validationErrorResponse,
+} from '@portal/shared';
+import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
+import { executorOf } from '../../db/client.js';
+import { verifyAuditChain } from './chain.js';
+import { auditCsv, auditPdf } from './export.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 import { noteRead } from '../../plugins/read-log.js';
+
+/** The list's filters without its paging: an export holds every matching entry. */
+const exportQuery = auditQuery.omit({ limit: true, page: true });
+const refusals = { 401: errorResponse, 403: errorResponse, 422: validationErrorResponse };
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -26,6 +40,60 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         answer.data.flatMap((entry) => (entry.patient ? [entry.patient.id] : [])),
       );
       return answer;
+    },
+  );
+
+  app.get(
+    '/audit_trial/verify',
+    {
+      config: { access: 'audit.read' },
+      schema: {
+        tags: ['audit'],
+        summary:
+          "Recomputes the audit trail's hash chain and names the first entry that does not hold (ADR 049)",
+        response: { 200: auditVerifyAnswer, 401: errorResponse, 403: errorResponse },
+      },
+    },
+    () => verifyAuditChain(executorOf(db)),
+  );
+
+  app.get(
+    '/audit_trial/export.csv',
+    {
+      config: { access: 'audit.read' },
+      schema: {
+        tags: ['audit'],
+        summary: "The audit trail with the list's filters as CSV (readable names, reasons)",
+        querystring: exportQuery,
+        response: { 200: z.string(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const csv = await auditCsv(db, { ...request.query, limit: 100, page: 1 });
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit.csv"')
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/audit_trial/export.pdf',
+    {
+      config: { access: 'audit.read' },
+      schema: {
+        tags: ['audit'],
+        summary: "The audit trail with the list's filters as PDF (readable names, reasons)",
+        querystring: exportQuery,
+        response: { 200: z.any(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await auditPdf(db, { ...request.query, limit: 100, page: 1 });
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', 'attachment; filename="audit.pdf"')
+        .send(pdf);
     },
   );
 };

@@ -1,6 +1,6 @@
 import { warsawDayEnd, warsawDayStart } from '@portal/shared';
-import type { AuditEntry, AuditQuery } from '@portal/shared';
-import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { AuditEntry, AuditQuery, ReasonCode } from '@portal/shared';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEntries, doctors, patients, users } from '../../db/schema.js';
@@ -72,6 +72,8 @@ interface AuditFilter {
   userIds?: number[];
   from?: Date;
   to?: Date;
+  /** A reason code, or 'any' for entries with a reason (ADR 048). */
+  reason?: ReasonCode | 'any';
   bounds: IdBounds;
 }
 
@@ -93,6 +95,11 @@ function conditions(filter: AuditFilter, skip?: 'patientIds' | 'userIds'): SQL |
     filter.bounds.before !== undefined ? lt(auditEntries.id, filter.bounds.before) : undefined,
     filter.from ? gte(auditEntries.updated_at, filter.from) : undefined,
     filter.to ? lt(auditEntries.updated_at, filter.to) : undefined,
+    filter.reason === 'any'
+      ? isNotNull(auditEntries.reason_code)
+      : filter.reason
+        ? eq(auditEntries.reason_code, filter.reason)
+        : undefined,
   );
 }
 
@@ -168,6 +175,7 @@ async function auditFilter(db: Database, query: AuditQuery): Promise<AuditFilter
     ...(userIds ? { userIds } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
+    ...(query.reason ? { reason: query.reason } : {}),
     bounds: await idBounds(db, from, to),
   };
 }
@@ -179,13 +187,15 @@ export interface AuditListOptions {
 
 export async function listAudit(db: Database, query: AuditQuery, options: AuditListOptions = {}) {
   const filter = await auditFilter(db, query);
-  const unfiltered = !query.patientIds && !query.doctorIds && !filter.from && !filter.to;
+  const unfiltered =
+    !query.patientIds && !query.doctorIds && !filter.from && !filter.to && !filter.reason;
   const plan: TotalPlan = {
     key: totalKey('audit', {
       patientIds: filter.patientIds,
       userIds: filter.userIds,
       from: query.from_date,
       to: query.to_date,
+      reason: query.reason,
     }),
     rows: () => db.select({ id: auditEntries.id }).from(auditEntries).where(conditions(filter)),
     ...(unfiltered ? { unfilteredTable: 'audit_entries' } : {}),
@@ -236,6 +246,7 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
       old_name: names[index]!.old_name,
       new_name: names[index]!.new_name,
       operation: entry.operation,
+      reason: entry.reason_code ? { code: entry.reason_code, text: entry.reason_text } : null,
     }),
   );
   return pagedAnswer(data, total);

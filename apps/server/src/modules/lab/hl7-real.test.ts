@@ -25,6 +25,7 @@ import {
 } from './hl7-fixtures.js';
 import { receiveHl7Bytes } from './hl7-service.js';
 import { simulatedMessage } from './simulator.js';
+import { putWithReason } from '../../test/versions.js';
 
 /**
  * The connector with messages shaped like real laboratories' (hl7-fixtures.ts; ADR 033), over
@@ -205,7 +206,7 @@ describe('messages shaped like real laboratories', () => {
     expect(probe.results_out_of_norm.sort()).toEqual(['alt', 'ast', 'bilirubine']);
 
     // A value typed by hand is plain again.
-    const saved = await t.request('PUT', `/api/probes/${sample.id}/results`, {
+    const saved = await putWithReason(t, `/api/probes/${sample.id}/results`, {
       token: doctor.session.token,
       body: { biochemistry_results: { alt: 35 }, version: probe.version },
     });

@@ -6,6 +6,7 @@ import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { labMessages, medicines, probeMedicines, unmatchedResults } from '../../db/schema.js';
 import { AppError, isUniqueViolation } from '../../lib/errors.js';
+import { isStudyLocked } from '../../lib/study-lock.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { enqueueNotification } from '../notifications/index.js';
 import { readSetting, readSynevoCredentials, recordSynevoError } from '../settings/index.js';
@@ -249,6 +250,20 @@ export function transportAnswer(head: Buffer, code: 'AE' | 'AR', error: AckError
 }
 
 async function process(db: Database, text: string, envelope: Envelope): Promise<Hl7Outcome> {
+  // A locked study takes no data (ADR 048): an AE the laboratory resends later, recorded nowhere
+  // (recording is a write too).
+  if (await isStudyLocked(db)) {
+    let header = UNKNOWN_HEADER;
+    try {
+      header = parseOru(text, []).header;
+    } catch {
+      // The header stays unknown; the answer is an AE all the same.
+    }
+    return answer(header, 'AE', { code: 207, text: 'study locked' }, envelope, {
+      reason: 'study locked',
+      duplicate: false,
+    });
+  }
   const decodeBytes = (bytes: Buffer) => {
     try {
       return decodeStrict(bytes, envelope.charset);

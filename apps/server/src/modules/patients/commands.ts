@@ -12,6 +12,7 @@ import {
 } from '../../lib/accounts.js';
 import { conflict, invalid, isUniqueViolation } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { applyReason } from '../../lib/reasons.js';
 import { claimVersion } from '../../lib/versions.js';
 import { findChangeablePatient, findReachablePatient } from '../../policies/patients.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -101,6 +102,13 @@ export async function updatePatient(db: Database, actor: Actor, id: number, inpu
   try {
     await inTransaction(db, actor.userId, async (tx) => {
       await claimVersion(tx, patients, id, input.version);
+      // A qualified patient's sections are entered clinical data: changed only with a reason
+      // (ADR 048), decided on the row as it is under the version's lock.
+      const [stored] = await tx
+        .select({ qualified: patients.is_classified })
+        .from(patients)
+        .where(eq(patients.id, id));
+      await applyReason(tx, stored?.qualified === true, input.reason);
       // Read again under the lock: the sections are diffed against what is stored now.
       const existing = await getPatient(tx, actor, id);
       await tx

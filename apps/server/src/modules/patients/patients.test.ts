@@ -9,6 +9,7 @@ import { PUBLIC_URL, createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { patientSearchText } from './search.js';
+import { putWithReason } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -354,7 +355,7 @@ describe('edit', () => {
       additional_medicines: [],
       version: 1,
     };
-    const res = await t.request('PUT', `/api/patients/${created.id}`, { token, body: update });
+    const res = await putWithReason(t, `/api/patients/${created.id}`, { token, body: update });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ status: 'success' });
 
@@ -409,7 +410,7 @@ describe('edit', () => {
   it('requires a group when editing', async () => {
     const body = registration(doctorA);
     const created = await register(doctorA.session.token, body);
-    const res = await t.request('PUT', `/api/patients/${created.id}`, {
+    const res = await putWithReason(t, `/api/patients/${created.id}`, {
       token: doctorA.session.token,
       body: {
         ...body,
@@ -449,7 +450,7 @@ describe('single-line fields and JSON numbers (issue 20)', () => {
 
     const body = registration(doctorA);
     const created = await register(token, body);
-    const res = await t.request('PUT', `/api/patients/${created.id}`, {
+    const res = await putWithReason(t, `/api/patients/${created.id}`, {
       token,
       body: {
         ...body,
@@ -526,14 +527,14 @@ describe('single-line fields and JSON numbers (issue 20)', () => {
     });
     expect(group.json<{ errors: object }>().errors).toEqual({ 'inclusion.dose': number });
     const created = await register(token, body);
-    const res = await t.request('PUT', `/api/patients/${created.id}`, {
+    const res = await putWithReason(t, `/api/patients/${created.id}`, {
       token,
       body: { ...body, personal: { ...body.personal, acceptance: undefined }, version: '1' },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json<{ errors: object }>().errors).toHaveProperty('version');
     // The same body with JSON numbers, and no weight at all (null), is taken.
-    const ok = await t.request('PUT', `/api/patients/${created.id}`, {
+    const ok = await putWithReason(t, `/api/patients/${created.id}`, {
       token,
       body: {
         ...body,
@@ -717,7 +718,7 @@ describe('changes to the study configuration', () => {
         personal: { ...body.personal, acceptance: undefined },
         version: 1,
       };
-      const kept = await t.request('PUT', `/api/patients/${created.id}`, { token, body: update });
+      const kept = await putWithReason(t, `/api/patients/${created.id}`, { token, body: update });
       expect(kept.statusCode, kept.body).toBe(200);
       const fresh = registration(doctorA);
       fresh.medicines = [{ medicine_id: 10, dose: 25 }];
@@ -779,14 +780,14 @@ describe('one active patient per e-mail', () => {
 
     const second = registration(doctorA);
     const other = await register(token, second);
-    const edit = await t.request('PUT', `/api/patients/${other.id}`, {
+    const edit = await putWithReason(t, `/api/patients/${other.id}`, {
       token,
       body: updateOf(second, taken),
     });
     expect(edit.statusCode).toBe(409);
     expect(edit.json()).toEqual(EXIST);
     // Keeping the own e-mail is no conflict; no e-mail at all neither.
-    const own = await t.request('PUT', `/api/patients/${other.id}`, {
+    const own = await putWithReason(t, `/api/patients/${other.id}`, {
       token,
       body: updateOf(second, second.personal.email!),
     });

@@ -6,6 +6,7 @@ import { patients } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, readyPatient, registerPatient } from '../../test/patients-fixture.js';
+import { putWithReason } from '../../test/versions.js';
 
 /** One active patient per project number and the number the wizard offers (ADR 041). */
 
@@ -100,7 +101,7 @@ describe('one active patient per project number', () => {
       pesel: string;
     }>();
     const edit = body(doctorA, `KAR-${stamp}`);
-    const res = await t.request('PUT', `/api/patients/${second.id}`, {
+    const res = await putWithReason(t, `/api/patients/${second.id}`, {
       token,
       body: {
         ...edit,

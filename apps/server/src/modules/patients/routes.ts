@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  reasonOrValidationError,
   errorResponse,
   idParams,
   loginDetails,
@@ -267,7 +268,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
           403: errorResponse,
           404: errorResponse,
           409: errorResponse,
-          422: validationErrorResponse,
+          422: reasonOrValidationError,
         },
       },
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
+import { putWithReason } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -49,7 +50,7 @@ function editOf(
 }
 
 const put = (id: number, body: PatientUpdateBody, token = doctor.session.token) =>
-  t.request('PUT', `/api/patients/${id}`, { token, body });
+  putWithReason(t, `/api/patients/${id}`, { token, body });
 
 describe('patient versions', () => {
   it('starts at 1, goes up by one per save and refuses a stale or missing one with 409/422', async () => {
@@ -80,7 +81,7 @@ describe('patient versions', () => {
 
     const unversioned: Partial<PatientUpdateBody> = editOf(after, 'Trzeci', []);
     delete unversioned.version;
-    const missing = await t.request('PUT', `/api/patients/${id}`, {
+    const missing = await putWithReason(t, `/api/patients/${id}`, {
       token: doctor.session.token,
       body: unversioned,
     });

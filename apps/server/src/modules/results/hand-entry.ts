@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { probeMedicines, probes } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
+import { applyReason } from '../../lib/reasons.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
@@ -92,6 +93,14 @@ export async function saveProbeResults(
     ...values.map((value) => `medicine_${value.medicine_id}`),
   ];
   await inTransaction(db, actor.userId, async (tx) => {
+    // A sample with results holds entered clinical data: changed only with a reason (ADR 048),
+    // decided on the row locked for this write.
+    const [stored] = await tx
+      .select({ resultsAt: probes.results_at })
+      .from(probes)
+      .where(eq(probes.id, id))
+      .for('update');
+    await applyReason(tx, !!stored?.resultsAt, body.reason);
     // Samples are never deleted: a refused claim means someone saved since it was read.
     await claimVersion(tx, probes, id, body.version, {
       set: {

@@ -10,6 +10,7 @@ import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { withStoredVersion } from '../../test/versions.js';
 import { isFutureDay } from './hand-entry.js';
+import { putWithReason } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -32,7 +33,7 @@ async function sampleOf(sex: 'M' | 'K' = 'M', medicineIds: number[] = [7]) {
 
 /** Saves with the sample's stored version unless the body names one (ADR 018). */
 const save = async (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/probes/${id}/results`, {
+  putWithReason(t, `/api/probes/${id}/results`, {
     token,
     body: await withStoredVersion(t.db, probes, id, body),
   });
@@ -259,7 +260,7 @@ describe('PUT /api/probes/:id/results', () => {
       const audited = await auditCount(patientId);
       const res =
         body && typeof body === 'object' && 'raw' in body
-          ? await t.request('PUT', `/api/probes/${id}/results`, {
+          ? await putWithReason(t, `/api/probes/${id}/results`, {
               token: doctor.session.token,
               body: (body as { raw: string }).raw,
               headers: { 'content-type': 'application/json' },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  reasonOrValidationError,
   errorResponse,
   idParams,
   probeResultsBody,
@@ -28,7 +29,7 @@ export const probeResultsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
           403: errorResponse,
           404: errorResponse,
           409: errorResponse,
-          422: validationErrorResponse,
+          422: reasonOrValidationError,
         },
       },
     },

@@ -9,6 +9,7 @@ import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { withStoredVersion } from '../../test/versions.js';
+import { putWithReason } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -32,7 +33,7 @@ async function sampleOf(sex: 'M' | 'K' = 'M') {
 }
 /** PUTs name the stored version unless the body names one (ADR 018). */
 const saveResults = async (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/probes/${id}/results`, {
+  putWithReason(t, `/api/probes/${id}/results`, {
     token,
     body: await withStoredVersion(t.db, probes, id, body),
   });
@@ -259,7 +260,7 @@ describe('QTcF rules through PUT /api/visits/:id/results', () => {
   const recordQt = (visitId: number, qt: number) =>
     withStoredVersion(t.db, visits, visitId, { isDone: true, results: { qt, rr: 1000 } }).then(
       (body) =>
-        t.request('PUT', `/api/visits/${visitId}/results`, { token: doctor.session.token, body }),
+        putWithReason(t, `/api/visits/${visitId}/results`, { token: doctor.session.token, body }),
     );
 
   it('opens qtcf_500 above 500 ms, not at 500', async () => {
@@ -288,7 +289,7 @@ describe('QTcF rules through PUT /api/visits/:id/results', () => {
     const later = await visitOn(addDays(warsawToday(), -30), patient.id);
     const latest = await visitOn(addDays(warsawToday(), -1), patient.id);
     await recordQt(baseline, 400);
-    await t.request('PUT', `/api/visits/${noEcg}/results`, {
+    await putWithReason(t, `/api/visits/${noEcg}/results`, {
       token: doctor.session.token,
       body: { isDone: true, results: {}, version: 1 },
     });

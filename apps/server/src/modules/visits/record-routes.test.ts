@@ -8,6 +8,7 @@ import { withStoredVersion } from '../../test/versions.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { registerPatient } from '../../test/patients-fixture.js';
+import { putWithReason } from '../../test/versions.js';
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -51,7 +52,7 @@ async function visitOn(date: string, overrides: { patientId?: number } = {}) {
 
 /** Records with the visit's stored version unless the body names one (ADR 018). */
 const record = async (id: number, body: unknown, token = doctor.session.token) =>
-  t.request('PUT', `/api/visits/${id}/results`, {
+  putWithReason(t, `/api/visits/${id}/results`, {
     token,
     body: await withStoredVersion(t.db, visits, id, body),
   });

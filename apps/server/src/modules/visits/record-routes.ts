@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  reasonOrValidationError,
   errorResponse,
   idParams,
   validationErrorResponse,
@@ -52,7 +53,7 @@ export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
           200: visitSaved,
           ...refusals,
           409: errorResponse,
-          422: validationErrorResponse,
+          422: reasonOrValidationError,
         },
       },
     },

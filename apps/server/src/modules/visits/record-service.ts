@@ -1,10 +1,12 @@
 import { VISIT_NOTES_MAX, withCorrections, warsawToday } from '@portal/shared';
 import type { Visit, VisitNotesBody, VisitResultsBody } from '@portal/shared';
+import { eq } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { isBlankRichText, sanitizeRichText } from '../../lib/sanitize.js';
+import { applyReason } from '../../lib/reasons.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
 import { findChangeablePatient } from '../../policies/patients.js';
@@ -54,6 +56,14 @@ export async function recordVisit(
   const comment = body.comment ? sanitizeRichText(body.comment) : '';
   // Cancelled meanwhile (404) or saved by someone else since it was read (409).
   await inTransaction(db, actor.userId, async (tx) => {
+    // A recorded visit holds entered clinical data: changed only with a reason (ADR 048),
+    // decided on the row locked for this write.
+    const [stored] = await tx
+      .select({ done: visits.is_done })
+      .from(visits)
+      .where(eq(visits.id, id))
+      .for('update');
+    await applyReason(tx, stored?.done === true, body.reason);
     await claimVersion(tx, visits, id, body.version, {
       set: {
         is_done: body.isDone,

@@ -11,6 +11,7 @@ import type {
 import type { z } from 'zod';
 import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
+import { saveWithReason } from '../../components/reason-dialog';
 
 /** GET /api/patients/{id}, for the card and the edit wizard; `null` waits for a valid id. */
 export function usePatient(id: number | null) {
@@ -65,8 +66,11 @@ export function useRegisterPatient() {
 export function useUpdatePatient(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
+    // A qualified patient changes only with a reason, asked for when the server says so (ADR 048).
     mutationFn: (body: z.output<typeof patientUpdateBody>) =>
-      api.put<SuccessResponse>(`/patients/${id}`, body),
+      saveWithReason((reason) =>
+        api.put<SuccessResponse>(`/patients/${id}`, reason ? { ...body, reason } : body),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.all(ENTITY.patients) }),
   });
 }

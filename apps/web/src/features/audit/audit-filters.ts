@@ -5,6 +5,8 @@ export interface AuditFilters {
   doctorIds: string[];
   patientIds: string[];
   range: DateRange;
+  /** A reason code, 'any', or '' for every entry (ADR 048). */
+  reason?: string;
 }
 
 /** GET /api/audit_trial filters: the ids travel comma-separated, the range as two days. */
@@ -14,6 +16,7 @@ export function auditParams(filters: AuditFilters) {
     patientIds: filters.patientIds.join(',') || undefined,
     from_date: filters.range.from_date,
     to_date: filters.range.to_date,
+    reason: filters.reason || undefined,
   };
 }
 

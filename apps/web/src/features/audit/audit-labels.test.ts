@@ -48,6 +48,7 @@ function entry(overrides: Partial<AuditEntry>): AuditEntry {
     old_name: null,
     new_name: null,
     operation: 'update',
+    reason: null,
     ...overrides,
   };
 }

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Group, MultiSelect, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { formatDateTime, isAuditedEntity } from '@portal/shared';
+import { REASON_CODES, formatDateTime, isAuditedEntity } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
 import { useDoctorOptions } from '../../api/doctors';
 import { ENTITY } from '../../api/query-keys';
@@ -19,6 +19,7 @@ import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useCan } from '../../lib/permissions';
 import { auditParams, patientIdsFrom } from './audit-filters';
+import { AuditVerify } from './audit-verify';
 import type { AuditFilters } from './audit-filters';
 import { authorOf, columnLabel, entryValue } from './audit-labels';
 import type { Translate } from './audit-labels';
@@ -52,6 +53,7 @@ export function AuditPage() {
   const filtered =
     filters.doctorIds.length > 0 ||
     filters.patientIds.length > 0 ||
+    Boolean(filters.reason) ||
     dateChoice.option !== ALL_TIME.option;
 
   function filter(next: Partial<AuditFilters>) {
@@ -128,6 +130,12 @@ export function AuditPage() {
     </Text>
   );
 
+  // The reason for change written with the entry (ADR 048), in the reader's words.
+  const reasonOf = (entry: AuditEntry) =>
+    entry.reason
+      ? [t(`changeReason.codes.${entry.reason.code}`), entry.reason.text].filter(Boolean).join(': ')
+      : '-';
+
   const columns: Column<AuditEntry>[] = [
     {
       key: 'updated_at',
@@ -141,6 +149,7 @@ export function AuditPage() {
     { key: 'column', header: t('audit.column'), cell: column },
     { key: 'old', header: t('audit.oldValue'), cell: (e) => valueCell(e, 'old') },
     { key: 'new', header: t('audit.newValue'), cell: (e) => valueCell(e, 'new') },
+    { key: 'reason', header: t('audit.reason'), cell: reasonOf },
   ];
 
   if (forbidden) {
@@ -183,6 +192,11 @@ export function AuditPage() {
         {t('audit.newValue')}:
       </Text>
       {valueCell(entry, 'new')}
+      {entry.reason && (
+        <Text size="sm" mt={4}>
+          {t('audit.reason')}: {reasonOf(entry)}
+        </Text>
+      )}
     </>
   );
 
@@ -195,6 +209,7 @@ export function AuditPage() {
     <>
       <PageHeader title={t('audit.title')} />
       <Stack gap="md">
+        <AuditVerify />
         <ListFilterBar
           label={t('audit.filters')}
           clearLabel={t('audit.clearFilters')}
@@ -221,6 +236,21 @@ export function AuditPage() {
             enabled={reader}
             clearable
             w={{ base: '100%', xs: 320 }}
+          />
+          <Select
+            label={t('audit.reason')}
+            data={[
+              { value: 'any', label: t('audit.reasonAny') },
+              ...REASON_CODES.map((code) => ({
+                value: code,
+                label: t(`changeReason.codes.${code}`),
+              })),
+            ]}
+            value={filters.reason ?? null}
+            onChange={(reason) => filter({ reason: reason ?? '' })}
+            clearable
+            w={{ base: '100%', xs: 240 }}
+            comboboxProps={{ withinPortal: true }}
           />
           <DateRangeFilter
             value={dateChoice}

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Probe, ProbeDetail, ProbeResultsBody } from '@portal/shared';
 import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
+import { saveWithReason } from '../../components/reason-dialog';
 
 interface ProbeSavedAnswer {
   status: 'success';
@@ -54,8 +55,12 @@ export function useSaveAdverseEvents(id: number) {
 export function useSaveResults(id: number) {
   const onSuccess = useSavedProbe(id);
   return useMutation({
+    // Results already entered change only with a reason, asked for when the server says so
+    // (ADR 048).
     mutationFn: (body: ProbeResultsBody) =>
-      api.put<ProbeSavedAnswer>(`/probes/${id}/results`, body),
+      saveWithReason((reason) =>
+        api.put<ProbeSavedAnswer>(`/probes/${id}/results`, reason ? { ...body, reason } : body),
+      ),
     onSuccess,
   });
 }

@@ -3,6 +3,7 @@ import type { Visit, VisitNotesBody, VisitResultsBody, VisitSaved } from '@porta
 import { deleteFile, uploadFile } from '../../api/files';
 import { ENTITY, queryKeys } from '../../api/query-keys';
 import { api } from '../../lib/api-client';
+import { saveWithReason } from '../../components/reason-dialog';
 
 const visitKey = queryKeys.visit;
 
@@ -20,7 +21,11 @@ export function useVisit(id: number | null) {
 export function useRecordVisit(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: VisitResultsBody) => api.put<VisitSaved>(`/visits/${id}/results`, body),
+    // A recorded visit changes only with a reason, asked for when the server says so (ADR 048).
+    mutationFn: (body: VisitResultsBody) =>
+      saveWithReason((reason) =>
+        api.put<VisitSaved>(`/visits/${id}/results`, reason ? { ...body, reason } : body),
+      ),
     onSuccess: (saved) => {
       queryClient.setQueryData(visitKey(id), saved.visit);
       // The patient's visit lists show the comment and the done state too.

@@ -1,0 +1,158 @@
+import type { ChangeReason, RecordLockType, StudyLockState } from '@portal/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { inTransaction, markAuditReason } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
+import { probes, recordLocks, settings, users, visits } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
+import { reasonRequired } from '../../lib/reasons.js';
+import { STUDY_LOCK_SETTING, readStudyLock } from '../../lib/study-lock.js';
+import type { Actor } from '../../plugins/policy.js';
+
+/**
+ * Whether the record may be locked, and its patient. A record lock follows a signature (ADR 048):
+ * signatures live in `signatures(record_type, record_id, status …)`, built beside this branch, so
+ * the merge joins a valid signature in here. Until then any existing visit (not cancelled) or
+ * sample may be locked. A record that does not exist answers 404.
+ */
+export async function assertLockable(
+  tx: Transaction,
+  recordType: RecordLockType,
+  recordId: number,
+): Promise<{ patientId: number }> {
+  const [row] =
+    recordType === 'visit'
+      ? await tx
+          .select({ patientId: visits.patient_id })
+          .from(visits)
+          .where(and(eq(visits.id, recordId), sql`${visits.cancelled_at} is null`))
+      : await tx
+          .select({ patientId: probes.patient_id })
+          .from(probes)
+          .where(eq(probes.id, recordId));
+  if (!row) throw notFound();
+  return row;
+}
+
+export interface RecordLockView {
+  status: 'success';
+  record_type: RecordLockType;
+  record_id: number;
+  locked: boolean;
+  lock: { locked_at: string; by: { id: number; login: string | null } | null } | null;
+}
+
+/** A record's lock, or null while it is not locked (record details and the lock answers). */
+export async function readRecordLock(
+  db: Database | Transaction,
+  recordType: RecordLockType,
+  recordId: number,
+): Promise<RecordLockView['lock']> {
+  const [row] = await db
+    .select({ lockedAt: recordLocks.locked_at, by: recordLocks.locked_by, login: users.login })
+    .from(recordLocks)
+    .leftJoin(users, eq(users.id, recordLocks.locked_by))
+    .where(and(eq(recordLocks.record_type, recordType), eq(recordLocks.record_id, recordId)));
+  if (!row) return null;
+  return {
+    locked_at: row.lockedAt.toISOString(),
+    by: row.by === null ? null : { id: row.by, login: row.login },
+  };
+}
+
+async function answer(
+  db: Database,
+  recordType: RecordLockType,
+  recordId: number,
+): Promise<RecordLockView> {
+  const lock = await readRecordLock(db, recordType, recordId);
+  return { status: 'success', record_type: recordType, record_id: recordId, locked: !!lock, lock };
+}
+
+/** Locks a record (idempotent: locking a locked record keeps its first lock). */
+export async function lockRecord(
+  db: Database,
+  actor: Actor,
+  recordType: RecordLockType,
+  recordId: number,
+  reason: ChangeReason | undefined,
+): Promise<RecordLockView> {
+  await inTransaction(db, actor.userId, async (tx) => {
+    const { patientId } = await assertLockable(tx, recordType, recordId);
+    if (reason) await markAuditReason(tx, reason);
+    await tx
+      .insert(recordLocks)
+      .values({
+        record_type: recordType,
+        record_id: recordId,
+        patient_id: patientId,
+        locked_by: actor.userId,
+      })
+      .onConflictDoNothing();
+  });
+  return answer(db, recordType, recordId);
+}
+
+/** Unlocks a record; needs a reason (422 reason_required), audited with it. */
+export async function unlockRecord(
+  db: Database,
+  actor: Actor,
+  recordType: RecordLockType,
+  recordId: number,
+  reason: ChangeReason | undefined,
+): Promise<RecordLockView> {
+  if (!reason) throw reasonRequired();
+  await inTransaction(db, actor.userId, async (tx) => {
+    await assertLockable(tx, recordType, recordId);
+    await markAuditReason(tx, reason);
+    await tx
+      .delete(recordLocks)
+      .where(and(eq(recordLocks.record_type, recordType), eq(recordLocks.record_id, recordId)));
+  });
+  return answer(db, recordType, recordId);
+}
+
+async function saveStudyLock(
+  db: Database,
+  actor: Actor,
+  value: StudyLockState,
+  reason: ChangeReason | undefined,
+): Promise<StudyLockState> {
+  await inTransaction(db, actor.userId, async (tx) => {
+    if (reason) await markAuditReason(tx, reason);
+    await tx
+      .insert(settings)
+      .values({ key: STUDY_LOCK_SETTING, value, updated_by: actor.userId })
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: {
+          value,
+          updated_by: actor.userId,
+          updated_at: new Date(),
+          version: sql`${settings.version} + 1`,
+        },
+      });
+  });
+  return value;
+}
+
+/** Locks the whole study: every write answers 409 study_locked until unlocked. */
+export async function lockStudy(db: Database, actor: Actor, reason: ChangeReason | undefined) {
+  const current = await readStudyLock(db);
+  if (current.locked) return current;
+  return saveStudyLock(
+    db,
+    actor,
+    {
+      locked: true,
+      locked_at: new Date().toISOString(),
+      by: { id: actor.userId, login: actor.login },
+    },
+    reason,
+  );
+}
+
+/** Unlocks the study; needs a reason (422 reason_required), audited with it. */
+export async function unlockStudy(db: Database, actor: Actor, reason: ChangeReason | undefined) {
+  if (!reason) throw reasonRequired();
+  return saveStudyLock(db, actor, { locked: false, locked_at: null, by: null }, reason);
+}
