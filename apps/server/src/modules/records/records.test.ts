@@ -252,9 +252,22 @@ describe('record locks', () => {
     const patient = await registerPatient(t, doctor);
     const visitId = await pastVisit(patient.id);
     expect((await recordVisit(visitId, { isDone: true })).statusCode).toBe(200);
+    const lockBody = { record_type: 'visit', record_id: visitId };
+    // Not signed yet: nothing to lock (ADR 048).
+    const unsigned = await t.request('POST', '/api/records/lock', {
+      token: admin.session.token,
+      body: lockBody,
+    });
+    expect(unsigned.statusCode).toBe(409);
+    expect(unsigned.json()).toEqual({ status: 'not_signed' });
+    const signed = await t.request('POST', '/api/signatures', {
+      token: doctor.session.token,
+      body: { ...lockBody, meaning: 'author', password: doctor.password },
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
     const lock = await t.request('POST', '/api/records/lock', {
       token: admin.session.token,
-      body: { record_type: 'visit', record_id: visitId },
+      body: lockBody,
     });
     expect(lock.statusCode, lock.body).toBe(200);
     expect(lock.json()).toMatchObject({

@@ -31,7 +31,8 @@ export const recordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       config: { access: 'records.lock' },
       schema: {
         tags,
-        summary: 'Lock a visit or a sample: no change at all until unlocked',
+        summary:
+          'Lock a signed visit or sample: no change at all until unlocked (409 not_signed without a valid signature)',
         body: recordLockBody,
         response: { 200: recordLockAnswer, ...refusals },
       },

@@ -2,17 +2,16 @@ import type { ChangeReason, RecordLockType, StudyLockState } from '@portal/share
 import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction, markAuditReason } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
-import { probes, recordLocks, settings, users, visits } from '../../db/schema.js';
-import { notFound } from '../../lib/errors.js';
+import { probes, recordLocks, settings, signatures, users, visits } from '../../db/schema.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { reasonRequired } from '../../lib/reasons.js';
 import { STUDY_LOCK_SETTING, readStudyLock } from '../../lib/study-lock.js';
 import type { Actor } from '../../plugins/policy.js';
 
 /**
  * Whether the record may be locked, and its patient. A record lock follows a signature (ADR 048):
- * signatures live in `signatures(record_type, record_id, status …)`, built beside this branch, so
- * the merge joins a valid signature in here. Until then any existing visit (not cancelled) or
- * sample may be locked. A record that does not exist answers 404.
+ * a visit (not cancelled) or sample with a valid signature may be locked; one without answers
+ * 409 `not_signed`, one that does not exist 404.
  */
 export async function assertLockable(
   tx: Transaction,
@@ -30,6 +29,19 @@ export async function assertLockable(
           .from(probes)
           .where(eq(probes.id, recordId));
   if (!row) throw notFound();
+  // A lock closes a record someone vouched for: a valid signature first (ADR 048, ADR 050).
+  const [signed] = await tx
+    .select({ id: signatures.id })
+    .from(signatures)
+    .where(
+      and(
+        eq(signatures.record_type, recordType),
+        eq(signatures.record_id, recordId),
+        eq(signatures.status, 'valid'),
+      ),
+    )
+    .limit(1);
+  if (!signed) throw conflict('not_signed');
   return row;
 }
 
