@@ -21,12 +21,18 @@ async function section(tx: Queryable, query: SQL): Promise<Row[]> {
 }
 
 /**
- * The read log's entries of this patient. The read log (`access_log`, migration 0029) is
- * another change of this round: the lead connects it here at merge (select its rows whose
- * patient_ids hold the patient, oldest first). Until then the section is empty.
+ * Who read this patient's data (ADR 052): the read log's entries whose patients include this one,
+ * oldest first, with the reader's login and role (not the other patients of a list's entry).
  */
-function accessLogOf(_tx: Queryable, _patientId: number): Promise<Row[]> {
-  return Promise.resolve([]);
+function accessLogOf(tx: Queryable, patientId: number): Promise<Row[]> {
+  return section(
+    tx,
+    sql`select jsonb_build_object('id', l.id, 'at', l.at, 'address', l.address, 'kind', l.kind,
+          'user', jsonb_build_object('id', u.id, 'login', u.login, 'role', u.role)) as r
+        from access_log l join users u on u.id = l.user_id
+        where l.patient_ids @> array[${patientId}::integer]
+        order by l.id`,
+  );
 }
 
 export async function loadPatientCopy(db: Database, patientId: number): Promise<PatientCopy> {

@@ -106,6 +106,11 @@ describe("a patient's copy", () => {
   const url = () => `/api/patients/${patient.id}/export.json`;
 
   it('holds everything stored about the patient', async () => {
+    // The doctor opens the card: the copy lists that read (ADR 052).
+    const card = await t.request('GET', `/api/patients/${patient.id}`, {
+      token: doctor.session.token,
+    });
+    expect(card.statusCode, card.body).toBe(200);
     const res = await t.request('GET', url(), { token: admin.session.token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -140,7 +145,12 @@ describe("a patient's copy", () => {
     // The audit entries of the patient: at least the registration's.
     expect(copy.audit.length).toBeGreaterThan(5);
     expect(copy.audit.every((entry) => entry.patient_id === patient.id)).toBe(true);
-    expect(copy.access_log).toEqual([]);
+    expect(copy.access_log).toContainEqual(
+      expect.objectContaining({
+        kind: 'patient_card',
+        user: expect.objectContaining({ login: doctor.session.user.login, role: 'doctor' }),
+      }),
+    );
     // Nothing of the other patient.
     expect(JSON.stringify(copy)).not.toContain('Bożydar2');
   });
