@@ -576,7 +576,6 @@ export const accessLog = pgTable(
   ],
 );
 
-
 /**
  * A visit of a patient in the patient's unit, on one slot of the grid (migration 0012, ADR 026).
  * Cancelled visits keep their row with `cancelled_at`; every query of live visits excludes them.

@@ -5,7 +5,6 @@ import {
   idParams,
   probeResultsBody,
   probeSaved,
-  validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
