@@ -4,7 +4,7 @@ import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 
 const SAVED = 'Zmiany zostały zapisane';
-/** A loopback port of this spec's own SMTP server (ports 3260-3269 belong to notifications). */
+/** A loopback port of this test's own SMTP server (ports 3260-3269 belong to notifications). */
 const SMTP_PORT = 3265;
 const ADDRESS = 'koordynator@badanie.test';
 

@@ -45,6 +45,11 @@ export const queryKeys = {
   doctor: (id: number | null) => [ENTITY.doctors, 'detail', id] as const,
   admin: (id: number | null) => [ENTITY.admins, 'detail', id] as const,
   patient: (id: number | null) => [ENTITY.patients, 'detail', id] as const,
+  /** The retention's dry run and its latest run (ADR 059). */
+  retentionPreview: () => ['retention', 'preview'] as const,
+  retentionLatest: () => ['retention', 'latest'] as const,
+  /** The study dashboard (ADR 060): under patients, so a registration or deletion refreshes it. */
+  dashboard: (unitId: string | null) => [ENTITY.patients, 'dashboard', unitId] as const,
   /** The project number the registration wizard offers (ADR 041). */
   nextProjectNumber: () => [ENTITY.patients, 'next_project_number'] as const,
   peselStatus: (pesel: string, exceptId: number | null) =>

@@ -69,7 +69,7 @@ export interface MenuItem {
 
 /** The menu in its fixed order (docs/product-rules.md "Fixed orders and words"). */
 export const MENU_ITEMS: readonly MenuItem[] = [
-  // The staff's start page (ADR 060); on phones reached through "more", the bar keeps the spec's.
+  // The staff's start page (ADR 060); on phones reached through "more", the bar keeps its three.
   {
     path: '/dashboard',
     label: 'nav.dashboard',

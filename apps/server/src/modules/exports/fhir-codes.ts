@@ -61,7 +61,7 @@ export const ECG_CODES: Record<
   },
 };
 
-/** The laboratory analytes (probes' columns, the spec's spelling) with LOINC and UCUM. */
+/** The laboratory analytes (probes' columns, spelled as the API spells them) with LOINC and UCUM. */
 export const LAB_CODES: Record<
   'alt' | 'ast' | 'creatine' | 'bilirubine',
   { loinc: Coded; unit: string; text: string }

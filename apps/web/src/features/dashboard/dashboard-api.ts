@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardResponse } from '@portal/shared';
 import { api } from '../../lib/api-client';
-import { ENTITY } from '../../api/query-keys';
+import { queryKeys } from '../../api/query-keys';
 
 /**
  * GET /api/dashboard (ADR 060) for one unit or every unit within reach. Under the patients
@@ -10,7 +10,7 @@ import { ENTITY } from '../../api/query-keys';
  */
 export function useDashboard(unitId: string | null) {
   return useQuery({
-    queryKey: [ENTITY.patients, 'dashboard', unitId] as const,
+    queryKey: queryKeys.dashboard(unitId),
     queryFn: ({ signal }) =>
       api.request<DashboardResponse>('/dashboard', {
         signal,

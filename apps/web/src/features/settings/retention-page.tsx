@@ -16,6 +16,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../api/query-keys';
 import { Link } from 'react-router';
 import type { RetentionPreview, RetentionRun, RetentionValue } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
@@ -27,8 +28,8 @@ import { handleSaveError } from '../../lib/save-error';
 import { SettingScreen } from './setting-screen';
 import { useReloadSetting, useSaveSetting } from './settings-api';
 
-const PREVIEW_KEY = ['retention', 'preview'] as const;
-const LATEST_KEY = ['retention', 'latest'] as const;
+const PREVIEW_KEY = queryKeys.retentionPreview();
+const LATEST_KEY = queryKeys.retentionLatest();
 
 /** The refusals the retention endpoints name (ADR 059), in the reader's language. */
 type RefusalKey = 'retention.notSet' | 'retention.locked' | 'retention.running';
