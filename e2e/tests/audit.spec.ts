@@ -9,6 +9,7 @@ import {
   test,
 } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { giveReason } from '../reason.js';
 
 function auditRows(page: Page) {
   return page.getByRole('table', { name: 'Historia zmian' }).getByRole('row');
@@ -46,6 +47,8 @@ test.describe('Historia zmian', () => {
     await expect(surnameField).toHaveValue(patient.surname);
     await surnameField.fill(surname);
     await page.getByRole('button', { name: 'Zapisz' }).click();
+    // A qualified patient's data is entered clinical data: the change asks for its reason.
+    await giveReason(page);
     await expect(page.getByText('Zmiany zostały zapisane')).toBeVisible();
     await expect(page).toHaveURL(/\/patients$/);
 
@@ -191,7 +194,12 @@ test.describe('Historia zmian', () => {
     const { api: asDoctor } = await PortalApi.signIn(request, 'doctor', credentials);
     const personal: Record<string, unknown> = { ...body.personal, phone_number: '699888777' };
     delete personal.acceptance;
-    await asDoctor.call('PUT', `/patients/${created.id}`, { ...body, personal, version: 1 });
+    await asDoctor.call('PUT', `/patients/${created.id}`, {
+      ...body,
+      personal,
+      version: 1,
+      reason: { code: 'entry_error' },
+    });
 
     await openSignedIn(page, request, '/audit_trial');
     const filters = page.getByRole('region', { name: 'Filtry' });

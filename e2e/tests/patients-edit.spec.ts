@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, openSignedIn, peselBirthDate, registerPatient, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
+import { giveReason } from '../reason.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 const REQUIRED = 'To pole musi być wypełnione';
@@ -111,6 +112,7 @@ test.describe('Edycja danych pacjenta', () => {
     await expect(doses.getByRole('radio', { name: '320 mg' })).toBeChecked();
 
     await page.getByRole('button', { name: 'Zapisz' }).click();
+    await giveReason(page);
     await expect(page.getByText(SAVED)).toBeVisible();
     await expect(page).toHaveURL(/\/patients$/);
     await page.getByRole('searchbox', { name: 'Szukaj' }).fill(surname);

@@ -38,7 +38,12 @@ async function finish(api: PortalApi, id: number, body: ReturnType<typeof patien
   delete personal.acceptance;
   // The edit names the version it read (a stale one answers 409 conflict).
   const { version } = await api.call<{ version: number }>('GET', `/patients/${id}`);
-  await api.call('PUT', `/patients/${id}`, { ...body, personal, version });
+  await api.call('PUT', `/patients/${id}`, {
+    ...body,
+    personal,
+    version,
+    reason: { code: 'entry_error' },
+  });
 }
 
 test.describe('Lista pacjentów', () => {

@@ -3,6 +3,7 @@ import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
 import { expectNoSidewaysScroll } from '../layout.js';
+import { giveReason } from '../reason.js';
 
 const HYS_LAW = "Możliwe polekowe uszkodzenie wątroby (prawo Hy'a)";
 const PATIENT = 'Biochemiczna Barbara';
@@ -17,6 +18,7 @@ async function openSample(page: Page, code: string) {
 async function enterResults(
   page: Page,
   values: { alt: string; ast: string; creatine: string; bilirubine: string },
+  { correction = false } = {},
 ) {
   await page.getByRole('button', { name: 'Wprowadź wyniki' }).click();
   const dialog = page.getByRole('dialog');
@@ -26,6 +28,8 @@ async function enterResults(
   await field(page, 'Kreatynina (mg/dl)').fill(values.creatine);
   await field(page, 'Bilirubina (mg/dl)').fill(values.bilirubine);
   await dialog.getByRole('button', { name: 'Zapisz wyniki' }).click();
+  // Results already stored are entered clinical data: correcting them asks why (ADR 048).
+  if (correction) await giveReason(page, 'Korekta na podstawie dokumentacji źródłowej');
   // The toast of an earlier save may still show (6 s): the newest one is this save's.
   await expect(page.getByText('Wyniki zostały zapisane').last()).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -87,7 +91,11 @@ test.describe('Próbka: szczegóły, wyniki i alerty', () => {
     await expect(page.getByText('Zakresy referencyjne dla kobiet.')).toBeVisible();
 
     // ALT above 3 × ULN with bilirubin above 2 × ULN: Hy's law.
-    await enterResults(page, { alt: '200', ast: '30', creatine: '0,7', bilirubine: '3' });
+    await enterResults(
+      page,
+      { alt: '200', ast: '30', creatine: '0,7', bilirubine: '3' },
+      { correction: true },
+    );
     await expect(resultRow(page, 'bilirubine')).toContainText('poza normą');
 
     // The banner on the patient's card, with a link back to the sample.

@@ -1,5 +1,6 @@
 import { expectAccessible } from '../a11y.js';
 import { expect, openSignedIn, patientBody, registerPatient, test, unique } from '../fixtures.js';
+import { giveReason } from '../reason.js';
 
 const SAVED = 'Zmiany zostały zapisane';
 const CONFLICT =
@@ -82,7 +83,12 @@ test.describe('Edycja równoczesna', () => {
     const body = patientBody(doctor, { personal: { pesel: patient.pesel } });
     const personal: Record<string, unknown> = { ...body.personal, phone_number: '609876543' };
     delete personal.acceptance;
-    await api.call('PUT', `/patients/${patient.id}`, { ...body, personal, version: 1 });
+    await api.call('PUT', `/patients/${patient.id}`, {
+      ...body,
+      personal,
+      version: 1,
+      reason: { code: 'entry_error' },
+    });
 
     const typed = `Zmieniona-${unique('x').slice(2)}`;
     await surnameField.fill(typed);
@@ -93,6 +99,8 @@ test.describe('Edycja równoczesna', () => {
     await expect(surnameField).toHaveValue(typed);
 
     await page.getByRole('button', { name: 'Zapisz' }).click();
+    // The stale version was refused before the reason was asked; now the change asks why.
+    await giveReason(page);
     await expect(page.getByText(SAVED)).toBeVisible();
     const after = await api.call<{ surname: string; version: number }>(
       'GET',
