@@ -336,6 +336,28 @@ export const AUDITED_COLUMNS = {
     author_id: 'user',
     text: V,
   },
+  // The bell's notifications and the e-mails waiting to be sent (migration 0034, ADR 061).
+  user_notifications: {
+    id: H,
+    user_id: 'user',
+    event_key: H,
+    type: V,
+    patient_id: H,
+    read_at: V,
+  },
+  notifications_outbox: {
+    id: H,
+    event_key: H,
+    type: V,
+    user_id: 'user',
+    channel: V,
+    recipient: V,
+    language: V,
+    patient_id: H,
+    status: V,
+    last_error: V,
+    sent_at: V,
+  },
 } as const satisfies Record<string, Record<string, AuditColumnKind>>;
 
 export type AuditedEntity = keyof typeof AUDITED_COLUMNS;

@@ -64,7 +64,10 @@ describe('loginSkeleton', () => {
 
 describe('login fields of the shared schemas', () => {
   it('normalise the administrator login and refuse a confusing one with invalid_login', () => {
-    expect(adminBody.parse({ login: ' ｓｅｃａｄｍｉｎ ' })).toEqual({ login: 'secadmin', role: 'admin' });
+    expect(adminBody.parse({ login: ' ｓｅｃａｄｍｉｎ ' })).toEqual({
+      login: 'secadmin',
+      role: 'admin',
+    });
     const result = adminBody.safeParse({ login: 'ѕecadmin' });
     expect(result.error?.issues.map((issue) => issue.message)).toEqual(['invalid_login']);
   });

@@ -17,6 +17,9 @@ export const PERMISSIONS = [
   'patients.write',
   'patients.all_units',
   'audit.read',
+  /** The audit trail's exports (PDF, CSV) and its chain check: administrators and the IOD, not a
+   * monitor (whose list hides identities the exports keep; ADR 049, ADR 051). */
+  'audit.export',
   'settings.manage',
   /** A unit's work-hour rules: every unit for administrators, the own unit for a doctor. */
   'calendar.manage',
@@ -132,7 +135,13 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
   ],
   // The data protection officer (IOD, ADR 053): reads the read-access log and the audit trail of
   // every unit and may reveal an identity; no patient writes.
-  iod: ['access_log.read', 'audit.read', 'patients.identity.read', 'patients.all_units'],
+  iod: [
+    'access_log.read',
+    'audit.read',
+    'audit.export',
+    'patients.identity.read',
+    'patients.all_units',
+  ],
   // Patients use the patient API only (`/api/me/*`, the own record): every staff route answers
   // them 403, and the row scopes confine them to the own patient row (apps/server/src/policies/patients.ts).
   patient: ['patient.self'],

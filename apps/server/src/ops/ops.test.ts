@@ -160,10 +160,10 @@ describe('the embedded database', () => {
 
 describe.skipIf(!serverUrl)('PostgreSQL', () => {
   const names = [`portal_ops_move_${process.pid}`, `portal_ops_restore_${process.pid}`];
-  const [moved, restoredDb] = names.map((name) => databaseUrl(serverUrl!, name)) as [
-    string,
-    string,
-  ];
+  // The block is collected even when skipped (no server): no URL is built then.
+  const [moved, restoredDb] = names.map((name) =>
+    serverUrl ? databaseUrl(serverUrl, name) : '',
+  ) as [string, string];
 
   beforeAll(async () => {
     await withServer(serverUrl!, async (client) => {

@@ -521,6 +521,9 @@ describe('signed in', () => {
 const IOD_ROUTES = new Set([
   'GET /api/access_log',
   'GET /api/audit_trial',
+  'GET /api/audit_trial/verify',
+  'GET /api/audit_trial/export.csv',
+  'GET /api/audit_trial/export.pdf',
   'GET /api/patients/:id/identity',
 ]);
 

@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import type * as Fastify from 'fastify';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { buildPesel, validationMessage } from '@portal/shared';
 import { CHOSEN_PASSWORD, createTestApp } from './harness.js';
@@ -74,7 +75,7 @@ const MULTILINE_FIELDS = new Set([
  * refused with the format's message; every other single-line field says `single_line`.
  */
 const FORMATTED_FIELDS =
-  /^(date|date_of_\w+|ordered_at|started_at|ended_at|type|kind|ref_type|type_of_\w+|collect_place|record_type|meaning|field|\d+)$/;
+  /^(date|date_of_\w+|ordered_at|started_at|ended_at|type|kind|ref_type|type_of_\w+|collect_place|record_type|meaning|field|code|\d+)$/;
 /** Path parameters that name a row: anything but plain digits answers 404 there. */
 const PATH_ID = /^(id|[a-z]+_id)$/;
 const CONTROLS = ['\u0000', '\u001b', '\u007f'];
@@ -127,6 +128,15 @@ function validBodies(login: string): Record<string, unknown> {
     'POST /api/units': unitBody(),
     'PUT /api/units/:id': { ...unitBody(), version: 1 },
     'POST /api/auth/login/monitor': { login, password: 'zle-haslo' },
+    'POST /api/auth/login/iod': { login, password: 'zle-haslo' },
+    'POST /api/records/lock': { record_type: 'visit', record_id: MISSING },
+    'POST /api/records/unlock': {
+      record_type: 'visit',
+      record_id: MISSING,
+      reason: { code: 'other', text: 'Korekta' },
+    },
+    'POST /api/study/lock': { reason: { code: 'other', text: 'Koniec badania' } },
+    'POST /api/study/unlock': { reason: { code: 'other', text: 'Korekta' } },
     'POST /api/monitors': { ...monitorBody(), unit_ids: [MISSING] },
     'PUT /api/monitors/:id': { ...monitorBody(), unit_ids: [MISSING], version: 1 },
     'POST /api/signatures': {
@@ -487,6 +497,11 @@ const key = (r: RecordedRoute) => `${r.method} ${r.url}`;
 const MONITOR_ONLY = /^POST \/api\/(queries(\/:id\/(close|reopen))?|verifications)$/;
 
 describe('hostile input on every route', () => {
+  // An attack on the study lock's reason may well lock the study (ADR 048): every later route
+  // would answer 409. Each route starts from an unlocked study.
+  afterEach(async () => {
+    await t.db.execute(sql`delete from settings where key = 'study_lock'`);
+  });
   let admin: ReadyAdmin;
   /** The patient API's routes are a patient's only: attacked with a patient's token. */
   let patientToken: string;

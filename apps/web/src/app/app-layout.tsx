@@ -346,7 +346,13 @@ export function AppLayout() {
                   {t('auth.signedInAs', { name: who })}
                 </Text>
               </AppShell.Section>
-              <AppShell.Section grow component="nav" aria-label={t('nav.label')}>
+              {/* The menu scrolls on its own when a short window cannot show every entry. */}
+              <AppShell.Section
+                grow
+                component="nav"
+                aria-label={t('nav.label')}
+                style={{ overflowY: 'auto', minHeight: 0 }}
+              >
                 <MenuEntries items={items} locked={locked} />
               </AppShell.Section>
               <AppShell.Section>

@@ -39,12 +39,15 @@ export const fhirExportQuery = z.object({
     .string()
     .max(200, { error: 'invalid' })
     .transform((value) => value.split(',').map((part) => part.trim()))
-    .pipe(
-      z
-        .array(z.enum(FHIR_RESOURCE_TYPES, { error: 'invalid' }))
-        .min(1, { error: 'invalid' })
-        .max(FHIR_RESOURCE_TYPES.length, { error: 'invalid' }),
+    // Named on `type` itself, not on an item (`type.0`): the query is one field to the client.
+    .refine(
+      (parts) =>
+        parts.length >= 1 &&
+        parts.length <= FHIR_RESOURCE_TYPES.length &&
+        parts.every((part) => (FHIR_RESOURCE_TYPES as readonly string[]).includes(part)),
+      { error: 'invalid' },
     )
+    .transform((parts) => parts as FhirResourceType[])
     .optional(),
   pseudonymised: queryFlag().optional(),
 });

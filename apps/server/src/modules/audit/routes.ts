@@ -46,7 +46,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
   app.get(
     '/audit_trial/verify',
     {
-      config: { access: 'audit.read' },
+      config: { access: 'audit.export' },
       schema: {
         tags: ['audit'],
         summary:
@@ -60,7 +60,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
   app.get(
     '/audit_trial/export.csv',
     {
-      config: { access: 'audit.read' },
+      config: { access: 'audit.export' },
       schema: {
         tags: ['audit'],
         summary: "The audit trail with the list's filters as CSV (readable names, reasons)",
@@ -80,7 +80,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
   app.get(
     '/audit_trial/export.pdf',
     {
-      config: { access: 'audit.read' },
+      config: { access: 'audit.export' },
       schema: {
         tags: ['audit'],
         summary: "The audit trail with the list's filters as PDF (readable names, reasons)",
