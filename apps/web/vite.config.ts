@@ -75,6 +75,24 @@ export default defineConfig({
               priority: 20,
             },
             { name: 'vendor-dates', test: pkg('@mantine[\\\\/]dates', 'dayjs'), priority: 20 },
+            // The dashboard's charts (ADR 060) and the store hook that both recharts and the editor
+            // use, apart, so that the start page never loads the editor's code.
+            {
+              name: 'vendor-charts',
+              test: pkg(
+                '@mantine[\\\\/]charts',
+                'recharts',
+                'react-redux',
+                '@reduxjs[\\\\/][^\\\\/]+',
+                'immer',
+                'reselect',
+                'redux',
+                'd3-[^\\\\/]+',
+                'victory-vendor',
+              ),
+              priority: 20,
+            },
+            { name: 'vendor-sync', test: pkg('use-sync-external-store'), priority: 25 },
             {
               name: 'vendor-dropzone',
               test: pkg('@mantine[\\\\/]dropzone', 'react-dropzone', 'file-selector'),
