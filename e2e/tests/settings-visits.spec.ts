@@ -161,7 +161,8 @@ test.describe('Ustawienia wizyt', () => {
     await expect(nav.getByRole('link', { name: 'Wizyty', exact: true })).toHaveCount(0);
 
     await page.goto('/settings/visits');
-    await expect(page).toHaveURL(/\/patients$/);
+    // Sent to the start page (ADR 060).
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { name: 'Ustawienia wizyt' })).toHaveCount(0);
     // The server refuses the doctor too.
     const { api: asDoctor } = await PortalApi.signIn(request, 'doctor', credentials);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 import { e2eSeed } from '../seed.js';
+import { giveReason } from '../reason.js';
 import { expectNoSidewaysScroll } from '../layout.js';
 
 /** A minimal PDF: the server checks the content, not only the name. */
@@ -125,10 +126,13 @@ test.describe('Karta wizyty na telefonie', () => {
     // Recorded by the desktop test before: the card opens read-only, correcting is asked for.
     await expect(page.getByRole('heading', { name: 'Zapis wizyty' })).toBeVisible();
     const correct = page.getByRole('button', { name: 'Popraw zapis' });
-    if (await correct.isVisible()) await correct.click();
+    const correcting = await correct.isVisible();
+    if (correcting) await correct.click();
     await fillEcg(page, { qt: '420', rr: '1000', pq: '160', qrs: '100' });
     // Enter in a field submits the form.
     await input(page, 'QRS (ms)').press('Enter');
+    // A recorded visit is entered clinical data: its correction asks why (ADR 048).
+    if (correcting) await giveReason(page);
     await expect(page.getByText('Wizyta została zapisana')).toBeVisible();
     // RR 1 s: both corrections equal QT, and nothing is out of range.
     await expect(ecgRow(page, 'qtcb')).toContainText('420 ms');

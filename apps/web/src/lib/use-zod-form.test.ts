@@ -22,13 +22,23 @@ describe('form messages', () => {
     });
   });
 
-  it("put a list item's message under the list's input, the first one winning", () => {
-    const inputs = { medicine_ids: [], 'a.b': '' };
+  it("put a list item's message under the list's input too, keeping every message's own key", () => {
+    const inputs = { medicine_ids: ['1'], schedule: [{ day: 28 }] };
     expect(
       errorsByInput(
-        { 'medicine_ids.1': 'second', 'medicine_ids.0': 'first', 'a.b': 'dotted input' },
+        {
+          'medicine_ids.1': 'second',
+          'medicine_ids.0': 'first',
+          'schedule.1.day': 'row two',
+        },
         inputs,
       ),
-    ).toEqual({ medicine_ids: 'second', 'a.b': 'dotted input' });
+    ).toEqual({
+      'medicine_ids.1': 'second',
+      'medicine_ids.0': 'first',
+      medicine_ids: 'second',
+      // A row of a table keeps its message on its own cell only.
+      'schedule.1.day': 'row two',
+    });
   });
 });

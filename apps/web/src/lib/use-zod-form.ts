@@ -35,14 +35,21 @@ export function translateCodes(
 }
 
 /**
- * Messages under the inputs that hold them: a list's message (`medicine_ids.0`, from the schema
- * or a 422) belongs under the list's input; the first message of an input wins.
+ * Messages under the inputs that hold them. Every message keeps its own key (a schedule's row
+ * reads `schedule.1.day`); a list input's item message (`medicine_ids.0`, from the schema or a
+ * 422) is also put under the list's input, which shows one message for the whole list.
  */
 export function errorsByInput(errors: Record<string, string>, inputs: object) {
-  const result: Record<string, string> = {};
+  const result: Record<string, string> = { ...errors };
+  const values = inputs as Record<string, unknown>;
   for (const [key, message] of Object.entries(errors)) {
-    const input = key in inputs ? key : (key.split('.')[0] ?? key);
-    result[input] ??= message;
+    const input = key.split('.')[0] ?? key;
+    const list = values[input];
+    const isListInput =
+      input !== key &&
+      Array.isArray(list) &&
+      list.every((item) => item === null || typeof item !== 'object');
+    if (isListInput) result[input] ??= message;
   }
   return result;
 }
@@ -74,11 +81,15 @@ export function useZodForm<V extends object, S extends z.ZodType>(
 
   const setFieldValue = useCallback(<K extends Extract<keyof V, string>>(name: K, value: V[K]) => {
     setValues((previous) => ({ ...previous, [name]: value }));
+    // A list's messages sit under `name.index.field` too: changing the list clears them.
     setErrors((previous) => {
-      if (!(name in previous)) return previous;
-      const next: Errors<V> = { ...previous };
-      delete next[name];
-      return next;
+      const stale = Object.keys(previous).filter(
+        (key) => key === name || key.startsWith(`${name}.`),
+      );
+      if (stale.length === 0) return previous;
+      const next: Record<string, string | undefined> = { ...previous };
+      for (const key of stale) delete next[key];
+      return next as Errors<V>;
     });
   }, []);
 
