@@ -42,9 +42,10 @@ test.describe('Retencja danych', () => {
     await expect(dialog).toBeVisible();
     await expectAccessible(page, 'retencja: pytanie');
     await dialog.getByRole('button', { name: 'Anuluj' }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toBeVisible();
 
-    await page.getByRole('button', { name: 'Anonimizuj' }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Anonimizuj' }).click();
     await page
       .getByRole('dialog', { name: /Zanonimizować/ })
       .getByRole('button', { name: 'Anonimizuj' })

@@ -78,6 +78,7 @@ export function askReason(title = i18n.t('changeReason.title')): Promise<ChangeR
     const id = modals.open({
       title,
       centered: true,
+      closeButtonProps: { 'aria-label': i18n.t('common.close') },
       children: <ReasonForm onDone={done} />,
       onClose: () => done(null),
     });
