@@ -1,6 +1,5 @@
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { expectAccessible } from './a11y.js';
 
 /**
  * Answers "Powód zmiany", which a change of entered clinical data asks before it is saved
@@ -9,7 +8,6 @@ import { expectAccessible } from './a11y.js';
 export async function giveReason(page: Page, reason = 'Błąd wprowadzania danych'): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Powód zmiany' });
   await expect(dialog).toBeVisible();
-  await expectAccessible(page, 'powód zmiany');
   await dialog.getByRole('combobox', { name: 'Powód', exact: true }).click();
   await page.getByRole('option', { name: reason }).click();
   await dialog.getByRole('button', { name: 'Zapisz zmianę' }).click();
