@@ -137,6 +137,9 @@ export class JobQueue {
     boss.on('error', (error: unknown) => this.#log.error({ err: error }, 'job queue error'));
     await boss.start();
     this.#boss = boss;
+    // Queues one after another: pg-boss creates each queue's table, and on PostgreSQL several
+    // creations at once deadlock on its catalog (seen with a dozen queues).
+    for (const name of this.#handlers.keys()) await this.#ensureQueue(boss, name);
     await Promise.all(
       [...this.#handlers].map(([name, handler]) => this.#work(boss, name, handler)),
     );
@@ -157,7 +160,18 @@ export class JobQueue {
 
   async #ensureQueue(boss: PgBoss, name: string): Promise<void> {
     if (this.#queues.has(name)) return;
-    await boss.createQueue(name);
+    // Two nodes starting at once may create queues at once; PostgreSQL then breaks the deadlock
+    // by failing one of them (40P01), which simply tries again (ADR 056).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await boss.createQueue(name);
+        break;
+      } catch (error) {
+        const deadlock = (error as { code?: unknown } | null)?.code === '40P01';
+        if (!deadlock || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+      }
+    }
     this.#queues.add(name);
   }
 
