@@ -4,16 +4,17 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inTransaction } from '../db/client.js';
 import type { Database, Queryable, Transaction } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';
-import type { admins, doctors, patients } from '../db/schema.js';
+import type { admins, doctors, monitors, patients } from '../db/schema.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 /**
- * The account life cycle shared by administrators, doctors and patients: each has a record (one
- * of these tables) beside its `users` row, and both are soft-deleted and restored together.
+ * The account life cycle shared by administrators, doctors, monitors and patients: each has a
+ * record (one of these tables) beside its `users` row, and both are soft-deleted and restored
+ * together.
  */
-export type AccountRecordTable = typeof admins | typeof doctors | typeof patients;
+export type AccountRecordTable = typeof admins | typeof doctors | typeof monitors | typeof patients;
 
-// The three tables share `id` and `deleted_at`; Drizzle cannot update a union of tables, so the
+// The tables share `id` and `deleted_at`; Drizzle cannot update a union of tables, so the
 // statements below see the common shape.
 type CommonShape = PgTable & { id: PgColumn; deleted_at: PgColumn };
 

@@ -5,7 +5,12 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable, Transaction } from '../../db/client.js';
 import { monitors, monitorUnits, units, users } from '../../db/schema.js';
-import { isLoginTaken, resetCredentials, revokeAllSessions } from '../../lib/accounts.js';
+import {
+  isLoginTaken,
+  resetCredentials,
+  restoreAccount,
+  softDeleteAccount,
+} from '../../lib/accounts.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
@@ -177,22 +182,22 @@ export async function updateMonitor(
   }
 }
 
-async function setDeleted(db: Database, actor: Actor, id: number, deleted: boolean) {
+/** Soft delete: the monitor signs in no more and every session ends; the history stays. */
+export async function deleteMonitor(db: Database, actor: Actor, id: number): Promise<void> {
   await inTransaction(db, actor.userId, async (tx) => {
     const current = await findMonitor(tx, id);
-    if (Boolean(current.deleted_at) === deleted) return;
-    const at = deleted ? new Date() : null;
-    await tx.update(monitors).set({ deleted_at: at }).where(eq(monitors.id, id));
-    await tx.update(users).set({ deleted_at: at }).where(eq(users.id, current.user_id));
-    if (deleted) await revokeAllSessions(tx, current.user_id);
+    if (current.deleted_at) return;
+    await softDeleteAccount(tx, monitors, id, current.user_id);
   });
 }
 
-/** Soft delete: the monitor signs in no more and every session ends; the history stays. */
-export const deleteMonitor = (db: Database, actor: Actor, id: number) =>
-  setDeleted(db, actor, id, true);
-export const restoreMonitor = (db: Database, actor: Actor, id: number) =>
-  setDeleted(db, actor, id, false);
+export async function restoreMonitor(db: Database, actor: Actor, id: number): Promise<void> {
+  await inTransaction(db, actor.userId, async (tx) => {
+    const current = await findMonitor(tx, id);
+    if (!current.deleted_at) return;
+    await restoreAccount(tx, monitors, id, current.user_id);
+  });
+}
 
 /** A new generated password to print; it must be replaced at the next sign-in. */
 export async function printMonitorLoginDetails(
