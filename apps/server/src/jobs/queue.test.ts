@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import { inTransaction } from '../db/client.js';
+import { settings } from '../db/schema.js';
+import { STUDY_LOCK_SETTING } from '../lib/study-lock.js';
+import { openTestDatabase } from '../test/harness.js';
+import { JobQueue } from './queue.js';
 
 import { restartablePortals } from '../test/restartable-portal.js';
 
@@ -62,4 +67,55 @@ describe('job queue in the database', () => {
     await expect(app.jobs.send('test.none', {})).rejects.toThrow(/not running/);
     await app.close();
   });
+
+  it(
+    'skips jobs while the study is locked, as the study lock says (lib/study-lock.ts)',
+    { timeout },
+    async () => {
+      const database = await openTestDatabase();
+      const queue = new JobQueue(
+        { db: database.handle, pollingIntervalSeconds: 0.5 },
+        { error: (details, message) => console.error(message, details) },
+      );
+      const setLock = (locked: boolean) =>
+        inTransaction(database.handle.db, null, async (tx) => {
+          const value = { locked, locked_at: locked ? new Date().toISOString() : null, by: null };
+          await tx
+            .insert(settings)
+            .values({ key: STUDY_LOCK_SETTING, value })
+            .onConflictDoUpdate({ target: settings.key, set: { value } });
+        });
+      const seen: unknown[] = [];
+      queue.handle('test.locked', (data) => {
+        seen.push(data);
+        return Promise.resolve();
+      });
+      try {
+        await queue.start();
+        await setLock(true);
+        const skipped = await queue.send('test.locked', { n: 1 });
+        const stateOf = async (id: string | null) =>
+          (
+            await database.handle.executeSql(
+              'select state from pgboss.job where id = $1 union all select state from pgboss.archive where id = $1',
+              [id],
+            )
+          ).rows[0]?.state;
+        const deadline = Date.now() + 20_000;
+        while ((await stateOf(skipped)) !== 'completed' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(await stateOf(skipped)).toBe('completed');
+        expect(seen).toEqual([]);
+
+        await setLock(false);
+        await queue.send('test.locked', { n: 2 });
+        await until(() => seen.length > 0, 20_000);
+        expect(seen).toEqual([{ n: 2 }]);
+      } finally {
+        await queue.stop();
+        await database.close();
+      }
+    },
+  );
 });

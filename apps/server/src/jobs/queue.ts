@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
-import type { SqlExecutor } from '../db/client.js';
+import type { Database, SqlExecutor } from '../db/client.js';
 import { jobFailures } from '../lib/metrics.js';
+import { isStudyLocked } from '../lib/study-lock.js';
 
 /** A job's data: a small JSON object (ids, not rows; the handler reads the rest itself). */
 export type JobData = Record<string, unknown>;
@@ -20,8 +21,11 @@ export interface SendOptions {
 }
 
 export interface JobQueueOptions {
-  /** The database to keep jobs in: the portal's own (PGlite or PostgreSQL). */
-  db: SqlExecutor;
+  /**
+   * The database to keep jobs in: the portal's own (PGlite or PostgreSQL), its raw SQL for
+   * pg-boss and `db` for the portal's own reads (the study lock).
+   */
+  db: SqlExecutor & { db: Database };
   /** How often an idle worker looks for new jobs; pg-boss's default is 2 s. */
   pollingIntervalSeconds?: number;
 }
@@ -180,14 +184,9 @@ export class JobQueue {
     await boss.schedule(name, cron, {}, { tz: 'Europe/Warsaw' });
   }
 
-  /** The setting `study_lock` (lib/study-lock.ts) read with the queue's own SQL. */
   async #studyLocked(): Promise<boolean> {
-    const db = this.#options?.db;
-    if (!db) return false;
-    const { rows } = await db.executeSql(
-      `select (value ->> 'locked') = 'true' as locked from settings where key = 'study_lock'`,
-    );
-    return rows[0]?.locked === true;
+    const handle = this.#options?.db;
+    return handle ? isStudyLocked(handle.db) : false;
   }
 
   async #work(boss: PgBoss, name: string, handler: JobHandler): Promise<void> {

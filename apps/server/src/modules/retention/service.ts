@@ -6,6 +6,7 @@ import type { Database, Queryable, Transaction } from '../../db/client.js';
 import type { SQL } from 'drizzle-orm';
 import { retentionRuns, settings } from '../../db/schema.js';
 import { AppError, conflict, isUniqueViolation } from '../../lib/errors.js';
+import { isStudyLocked, STUDY_LOCKED, studyLocked } from '../../lib/study-lock.js';
 import type { Actor } from '../../plugins/policy.js';
 
 /**
@@ -23,7 +24,6 @@ const ANONYMOUS = { firstname: 'Anonimizowany', surname: 'Pacjent', dash: '-' } 
 
 /** Refusals of a preview or a run. */
 export const retentionNotSet = () => new AppError(422, 'retention_not_set');
-export const studyLocked = () => conflict('study_locked');
 export const retentionRunning = () => conflict('retention_running');
 
 /** Both drivers answer { rows }; the shared Database type leaves execute()'s result unknown. */
@@ -39,21 +39,6 @@ export async function retentionYears(db: Queryable): Promise<number | null> {
     .from(settings)
     .where(eq(settings.key, 'retention'));
   return settingWithDefaults('retention', row?.value).years;
-}
-
-/**
- * Whether the study is locked for inspection: the `study_lock` setting `{locked: true}` (written
- * by the study lock of the trial-grade records), read by name so that either can change alone.
- */
-export async function studyIsLocked(db: Queryable): Promise<boolean> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, 'study_lock'));
-  const value = row?.value;
-  return Boolean(
-    value && typeof value === 'object' && (value as { locked?: unknown }).locked === true,
-  );
 }
 
 /**
@@ -116,7 +101,7 @@ export async function previewRetention(
   const [rows, counted, locked] = [
     await dueRows(db, cutoff, query),
     await select<{ n: number }>(db, sql`select count(*)::int as n from (${dueSql(cutoff)}) due`),
-    await studyIsLocked(db),
+    await isStudyLocked(db),
   ];
   return {
     years,
@@ -154,7 +139,7 @@ function runView(row: typeof retentionRuns.$inferSelect): RetentionRun {
 export async function requestRetentionRun(db: Database, actor: Actor): Promise<RetentionRun> {
   const years = await retentionYears(db);
   if (years === null) throw retentionNotSet();
-  if (await studyIsLocked(db)) throw studyLocked();
+  if (await isStudyLocked(db)) throw studyLocked();
   try {
     const [row] = await inTransaction(db, actor.userId, (tx) =>
       tx.insert(retentionRuns).values({ years, requested_by: actor.userId }).returning(),
@@ -256,11 +241,11 @@ export async function executeRetentionRun(db: Database, runId: number): Promise<
   });
   let done = 0;
   for (const patient of due) {
-    if ((await studyIsLocked(db)) || (await retentionYears(db)) === null) {
+    if ((await isStudyLocked(db)) || (await retentionYears(db)) === null) {
       await updateRun(db, runId, {
         status: 'failed',
         finished_at: new Date(),
-        error: (await studyIsLocked(db)) ? 'study_locked' : 'retention_not_set',
+        error: (await isStudyLocked(db)) ? STUDY_LOCKED : 'retention_not_set',
       });
       return (await latestRetentionRun(db))!;
     }
