@@ -2,7 +2,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../db/client.js';
-import { files, settings } from '../../db/schema.js';
+import { files } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, readyPatient, registerPatient } from '../../test/patients-fixture.js';
@@ -76,13 +76,14 @@ const saveYears = (years: number | null) =>
     token: admin.session.token,
     body: { value: { years } },
   });
-const setLock = async (locked: boolean) =>
-  inTransaction(t.db, null, (tx) =>
-    tx
-      .insert(settings)
-      .values({ key: 'study_lock', value: { locked } })
-      .onConflictDoUpdate({ target: settings.key, set: { value: { locked } } }),
-  );
+/** Locks and unlocks the study as an administrator does (the one writer of the lock). */
+const setLock = async (locked: boolean) => {
+  const res = await t.request('POST', locked ? '/api/study/lock' : '/api/study/unlock', {
+    token: admin.session.token,
+    body: { reason: { code: 'other', text: 'Inspekcja' } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+};
 
 interface PatientRow {
   firstname: string;
