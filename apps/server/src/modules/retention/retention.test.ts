@@ -1,12 +1,14 @@
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../db/client.js';
-import { files } from '../../db/schema.js';
+import { inTransaction, markAuditSource } from '../../db/client.js';
+import { files, recordLocks } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, readyPatient, registerPatient } from '../../test/patients-fixture.js';
 import { databaseUrl } from '../../test/server-database.js';
+import { insertProbe } from '../../test/probe-fixture.js';
+import { isRecordLocked } from '../../lib/errors.js';
 import { executeRetentionRun } from './service.js';
 
 /**
@@ -249,6 +251,17 @@ describe('a retention run', () => {
   });
 
   it('runs once at a time and removes the identity, keeping the clinical data', async () => {
+    // A locked sample (ADR 048) keeps its clinical content; the identity it copies still goes.
+    const locked = await insertProbe(t.db, admin.session.user.id, due.id);
+    // Written as the lock's route writes it; that route first wants the sample signed.
+    await inTransaction(t.db, admin.session.user.id, (tx) =>
+      tx.insert(recordLocks).values({
+        record_type: 'probe',
+        record_id: locked.id,
+        patient_id: due.id,
+        locked_by: admin.session.user.id,
+      }),
+    );
     const before = await patientRow(due.id);
     const accepted = await run();
     expect(accepted.statusCode).toBe(202);
@@ -283,6 +296,35 @@ describe('a retention run', () => {
     expect(after.pesel).toMatch(/^0000\d{7}$/);
     expect(after.birth_date).toBe(`${before.birth_date.slice(0, 4)}-01-01`);
     expect(after.anonymised_at).not.toBeNull();
+
+    // The locked sample lost the copied identity only, and stays locked to any other change.
+    const { rows: sample } = await t.handle.executeSql(
+      `select patient_firstname, patient_surname, patient_address_city, code from probes where id = $1`,
+      [locked.id],
+    );
+    expect(sample).toEqual([
+      {
+        patient_firstname: 'Anonimizowany',
+        patient_surname: 'Pacjent',
+        patient_address_city: '-',
+        code: locked.code,
+      },
+    ]);
+    const change = (source: 'retention' | null, statement: ReturnType<typeof sql>) =>
+      inTransaction(t.db, admin.session.user.id, async (tx) => {
+        if (source) await markAuditSource(tx, source);
+        await tx.execute(statement);
+      }).then(
+        () => 'changed',
+        (error: unknown) => (isRecordLocked(error) ? 'record_locked' : error),
+      );
+    await expect(
+      change(null, sql`update probes set patient_firstname = 'Tadeusz' where id = ${locked.id}`),
+    ).resolves.toBe('record_locked');
+    // Even under the retention's own source no clinical column of a locked record changes.
+    await expect(
+      change('retention', sql`update probes set is_cito = not is_cito where id = ${locked.id}`),
+    ).resolves.toBe('record_locked');
 
     // The others are untouched.
     expect((await patientRow(recent.id)).anonymised_at).toBeNull();
