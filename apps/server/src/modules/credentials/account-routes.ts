@@ -30,7 +30,7 @@ export interface AccountService<Query, Body, UpdateBody, Item, List> {
 }
 
 /** What differs between the kinds of staff account; everything else is the same for all. */
-export interface AccountRoutesSpec<
+export interface AccountKind<
   Query extends Schema,
   Body extends Schema,
   UpdateBody extends Schema,
@@ -78,10 +78,10 @@ export function accountRoutes<
   UpdateBody extends Schema,
   Item extends Schema,
   List extends Schema,
->(spec: AccountRoutesSpec<Query, Body, UpdateBody, Item, List>): FastifyPluginAsyncZod<AppDeps> {
-  const { path, access, schemas, summaries, service } = spec;
+>(kind: AccountKind<Query, Body, UpdateBody, Item, List>): FastifyPluginAsyncZod<AppDeps> {
+  const { path, access, schemas, summaries, service } = kind;
   const tags = [path.slice(1)];
-  const all = spec.responses?.all ?? {};
+  const all = kind.responses?.all ?? {};
   const byId = `${path}/:id`;
   // The type provider cannot resolve a generic schema's output; Fastify has validated these
   // values with the very schemas that name their types.
@@ -126,12 +126,12 @@ export function accountRoutes<
           tags,
           summary: summaries.print,
           params: idParams,
-          response: { 200: loginDetails, ...all, 404: errorResponse, ...spec.responses?.print },
+          response: { 200: loginDetails, ...all, 404: errorResponse, ...kind.responses?.print },
         },
       },
       async (request) => {
         const details = await service.printLoginDetails(db, actorOf(request), request.params.id);
-        return { ...details, login_url: loginAddress(spec.loginKind, config.publicUrl) };
+        return { ...details, login_url: loginAddress(kind.loginKind, config.publicUrl) };
       },
     );
 
@@ -213,7 +213,7 @@ export function accountRoutes<
             200: successResponse,
             ...all,
             404: errorResponse,
-            ...spec.responses?.remove,
+            ...kind.responses?.remove,
           },
         },
       },

@@ -2,4 +2,4 @@
 export { credentialsRoutes } from './routes.js';
 export { loginAddress } from './address.js';
 export { accountRoutes } from './account-routes.js';
-export type { AccountService, AccountRoutesSpec } from './account-routes.js';
+export type { AccountService, AccountKind } from './account-routes.js';
