@@ -1,4 +1,4 @@
-import { settingWithDefaults, suffixedProbeCode, warsawToday } from '@portal/shared';
+import { suffixedProbeCode, warsawToday } from '@portal/shared';
 import type { Carrier, Probe, ProbeBody, ProbeDetail } from '@portal/shared';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
@@ -10,7 +10,6 @@ import {
   probeSetKits,
   probeSets,
   probes,
-  settings,
   visits,
 } from '../../db/schema.js';
 import { AppError, invalid, notFound } from '../../lib/errors.js';
@@ -26,6 +25,7 @@ import { findReachableProbe } from '../../policies/probes.js';
 import { unitScope } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import { monitoringFactsOf } from '../queries/index.js';
+import { readSettingValue } from '../settings/index.js';
 import { signaturesOf } from '../signatures/index.js';
 import { liveVisit } from '../../lib/live-visit.js';
 import { labRefusalsOf } from './lab-refusals.js';
@@ -41,17 +41,9 @@ export async function listCarriers(db: Queryable): Promise<Carrier[]> {
     .orderBy(asc(carriers.name), asc(carriers.id));
 }
 
-async function settingValue(db: Queryable, key: string): Promise<unknown> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, key));
-  return row?.value;
-}
-
 /** The postal service's page for ordering a courier (setting `shipping`). */
 export async function orderLink(db: Queryable): Promise<{ url: string }> {
-  const value = settingWithDefaults('shipping', await settingValue(db, 'shipping'));
+  const value = await readSettingValue(db, 'shipping');
   return { url: value.url };
 }
 
@@ -172,7 +164,7 @@ export async function createProbe(
     // Deleted meanwhile: the same answer as before the transaction.
     if (!facts) throw notFound();
     assertPatientActive(facts);
-    const lab = settingWithDefaults('laboratory', await settingValue(tx, 'laboratory'));
+    const lab = await readSettingValue(tx, 'laboratory');
     const hasLab = lab.address.trim() !== '';
     const base = codeFor(facts, body);
     const values = {

@@ -1,13 +1,13 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { settingWithDefaults } from '@portal/shared';
 import type { RetentionPreview, RetentionPreviewQuery, RetentionRun } from '@portal/shared';
 import { inTransaction, markAuditSource } from '../../db/client.js';
 import type { Database, Queryable, Transaction } from '../../db/client.js';
 import type { SQL } from 'drizzle-orm';
-import { retentionRuns, settings } from '../../db/schema.js';
+import { retentionRuns } from '../../db/schema.js';
 import { AppError, conflict, isUniqueViolation } from '../../lib/errors.js';
 import { isStudyLocked, STUDY_LOCKED, studyLocked } from '../../lib/study-lock.js';
 import type { Actor } from '../../plugins/policy.js';
+import { readSettingValue } from '../settings/index.js';
 
 /**
  * Retention (ADR 059). A patient whose participation ended more than the `retention` setting's
@@ -34,11 +34,7 @@ async function select<T>(db: Queryable, query: SQL): Promise<T[]> {
 
 /** The `retention` setting's years; null while not set. */
 export async function retentionYears(db: Queryable): Promise<number | null> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, 'retention'));
-  return settingWithDefaults('retention', row?.value).years;
+  return (await readSettingValue(db, 'retention')).years;
 }
 
 /**

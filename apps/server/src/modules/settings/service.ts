@@ -14,7 +14,7 @@ import type {
   WritableSettingName,
 } from '@portal/shared';
 import { inTransaction } from '../../db/client.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
@@ -51,6 +51,21 @@ function present(name: WritableSettingName, row: Row | undefined): SettingValues
     password: '',
     password_set: Boolean(row?.secret),
   };
+}
+
+/**
+ * A setting's value as read (its defaults under the stored value), typed by its name; in a
+ * transaction too. The one reader for code that needs a value, not the API's view of it.
+ */
+export async function readSettingValue<N extends Exclude<WritableSettingName, 'synevo'>>(
+  db: Queryable,
+  name: N,
+): Promise<SettingValues[N]> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, name));
+  return settingWithDefaults(name, row?.value) as SettingValues[N];
 }
 
 /** A setting's value (its default while never saved) and version; unknown names answer 404. */
