@@ -41,8 +41,7 @@ import { signatureRoutes } from './modules/signatures/index.js';
 import { fileRoutes } from './modules/files/index.js';
 import { healthRoutes, metricsRoutes } from './modules/health/index.js';
 import { lookupRoutes } from './modules/lookups/index.js';
-import { forgetListTotals } from './lib/list-totals.js';
-import { openListTotalsChannel } from './lib/list-totals-channel.js';
+import { announceWrite, openListTotalsChannel } from './lib/list-totals-channel.js';
 import { NodeLifecycle } from './lib/lifecycle.js';
 import { observeRequest } from './lib/request-metrics.js';
 import { addMetricsSource } from './lib/metrics.js';
@@ -216,11 +215,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(readLogPlugin, { db });
   await app.register(studyLockPlugin, { db });
   // A write may change any list's total: remembered totals are forgotten before its answer
-  // leaves, so the next page the writer asks for counts again (ADR 021).
+  // leaves, so the next page the writer asks for counts again (ADR 021), on every node (ADR 056).
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-      if (totalsChannel) await totalsChannel.notify();
-      else forgetListTotals(db);
+      // Remembered session checks too (ADR 057): a write may end a session or change an account.
+      await announceWrite(db);
     }
     // Draining (ADR 056): each answer ends its connection, so that the proxy opens its next one
     // to a node that stays, and no kept-alive connection is cut while a request is on its way.

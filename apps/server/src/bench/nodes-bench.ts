@@ -14,12 +14,15 @@ import { seedStudy } from './seed.js';
  * `BENCH_ONLY=nodes` (ADR 057): the plain patients page at 100,000 patients (BENCH_PATIENTS) on
  * PostgreSQL, 16 clients, served by one portal process directly and by two behind nginx, in the
  * same run, with the nodes' CPU time per request (from /proc) for the capacity estimate.
+ * BENCH_BASELINE=<another build's dist/main.js> also measures one node of that build directly,
+ * alternating with this build's node (twice each), so that a change is judged in one run.
  */
 const CLIENTS = 16;
 const MS = 8_000;
 const PAGE = '/api/patients?limit=20&offset=0';
 const PROXY_PORT = 3250;
 const NODE_PORTS = [3251, 3252];
+const BASELINE_PORT = 3253;
 
 /** user+system CPU time of a process in ms (Linux /proc; clock ticks are 100 a second). */
 async function cpuMs(pid: number | null): Promise<number> {
@@ -57,10 +60,13 @@ export async function measureNodes(
   log(`  ${seed.patients} patients seeded in ${seed.seconds.toFixed(0)} s`);
   const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', TRACKING_PROVIDER: 'fake' };
   const nodes = NODE_PORTS.map((port) => portalNode(port, env));
+  const baselineEntry = process.env.BENCH_BASELINE;
+  const baseline = baselineEntry ? portalNode(BASELINE_PORT, env, baselineEntry) : null;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'portal-nodes-bench-'));
   let proxy: Nginx | null = null;
   try {
     for (const node of nodes) await node.start();
+    await baseline?.start();
     const nginx = await startNginx(dir, PROXY_PORT, NODE_PORTS);
     proxy = nginx;
     const run = async (label: string, baseUrl: string, measured: typeof nodes) => {
@@ -80,6 +86,12 @@ export async function measureNodes(
       );
       return { result, perRequest };
     };
+    if (baseline) {
+      for (let round = 0; round < 2; round += 1) {
+        await run('baseline build, one node', baseline.url, [baseline]);
+        await run('this build, one node', nodes[0]!.url, [nodes[0]!]);
+      }
+    }
     const one = await run('one node, direct', nodes[0]!.url, [nodes[0]!]);
     const two = await run('two nodes through nginx', nginx.url, nodes);
     log(
@@ -89,6 +101,7 @@ export async function measureNodes(
   } finally {
     await proxy?.stop();
     for (const node of nodes) await node.stop();
+    await baseline?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -60,7 +60,11 @@ export interface PortalNode {
   pid(): number | null;
 }
 
-export function portalNode(port: number, env: Record<string, string>): PortalNode {
+/**
+ * `entry` runs another build's main.js instead of this one (the bench compares a baseline build
+ * with this one on the same database, in the same run).
+ */
+export function portalNode(port: number, env: Record<string, string>, entry?: string): PortalNode {
   let child: ChildProcess | null = null;
   let printed = '';
   const keep = (chunk: Buffer) => {
@@ -71,7 +75,10 @@ export function portalNode(port: number, env: Record<string, string>): PortalNod
     port,
     url,
     async start() {
-      const started = spawn(process.execPath, nodeArgs, {
+      // BENCH_NODE_ARGS: node's own options, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof.
+      const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+      const args = [...extra, ...(entry ? [entry] : nodeArgs)];
+      const started = spawn(process.execPath, args, {
         cwd: serverRoot,
         env: {
           PATH: process.env.PATH ?? '',

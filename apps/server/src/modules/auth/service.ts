@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { revokeAllSessions } from '../../lib/accounts.js';
+import { announceWrite } from '../../lib/list-totals-channel.js';
 import {
   admins,
   doctors,
@@ -215,6 +216,8 @@ async function revokeReusedFamily(db: Database, digest: string): Promise<void> {
     .update(sessions)
     .set({ revoked_at: new Date() })
     .where(and(eq(sessions.id, used.sessionId), isNull(sessions.revoked_at)));
+  // Answered 401, so no write hook tells the nodes: the session's access token ends now (ADR 057).
+  await announceWrite(db);
 }
 
 /** Signing out ends every session of the user, on every device. */

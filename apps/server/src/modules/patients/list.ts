@@ -1,4 +1,5 @@
-import type { PatientCard, PatientListQuery } from '@portal/shared';
+import { warsawDay } from '@portal/shared';
+import type { PatientCard, PatientListItem, PatientListQuery } from '@portal/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -19,7 +20,7 @@ import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
 import { matchesPage } from '../../lib/search-terms.js';
 import { patientSearch } from './search.js';
-import { visitDatesOf } from './visit-dates.js';
+import { visitDatesColumn, visitDatesOf } from './visit-dates.js';
 
 /**
  * The patients list (ADR 021), a deferred join: the page's ids first, from indexes alone
@@ -66,28 +67,40 @@ function listCondition(actor: Actor, query: PatientListQuery): SQL | undefined {
  * keeps the search's own index (trigram or prefix) first and sorts only the matches.
  */
 async function idsByColumn(db: Database, actor: Actor, query: PatientListQuery) {
-  const key = query.order_by === 'group' ? 'id' : query.order_by;
-  const where = listCondition(actor, query);
-  if (query.search?.trim() && key !== 'id') {
-    const matches = db
-      .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
-      .from(patients)
-      .where(where);
-    const dir = query.order_direction;
-    const order = key === 'surname' ? `surname ${dir}, id ${dir}` : `pesel ${dir}`;
-    return matchesPage(db, matches, order, query.limit, query.offset);
-  }
+  const page = columnPage(db, actor, query);
+  if (page) return (await page.ids).map((row) => row.id);
+  const key = query.order_by === 'surname' ? 'surname' : 'pesel';
+  const matches = db
+    .select({ id: patients.id, surname: patients.surname, pesel: patients.pesel })
+    .from(patients)
+    .where(listCondition(actor, query));
+  const dir = query.order_direction;
+  const order = key === 'surname' ? `surname ${dir}, id ${dir}` : `pesel ${dir}`;
+  return matchesPage(db, matches, order, query.limit, query.offset);
+}
+
+/**
+ * The page of a sort by a patients column that walks its index (no search, or a search sorted by
+ * id), as a subquery and its order: the rows statement can then select its own page, one round
+ * trip for the whole page (ADR 057). Null for the other pages (idsByColumn, idsByGroup).
+ */
+function columnPage(db: Database, actor: Actor, query: PatientListQuery) {
+  if (query.order_by === 'group') return null;
+  if (query.search?.trim() && query.order_by !== 'id') return null;
   const dir = query.order_direction === 'asc' ? asc : desc;
-  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[key];
-  const rows = await db
+  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[
+    query.order_by
+  ];
+  // PESEL is unique, so it needs no tie-breaker; the others end with the id.
+  const order = query.order_by === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)];
+  const ids = db
     .select({ id: patients.id })
     .from(patients)
-    .where(where)
-    // PESEL is unique, so it needs no tie-breaker; the others end with the id.
-    .orderBy(...(key === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)]))
+    .where(listCondition(actor, query))
+    .orderBy(...order)
     .limit(query.limit)
     .offset(query.offset);
-  return rows.map((row) => row.id);
+  return { ids, order };
 }
 
 /** The groups a page sorted by group walks, in order: only those the filter can match. */
@@ -166,55 +179,65 @@ async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, k
   return (result as { rows: { id: number }[] }).rows.map((row) => Number(row.id));
 }
 
+/** A page row's medicines, as the list answers them. */
+type ListMedicine = PatientListItem['medicines'][number];
+
 /**
  * The page's rows with their doctor, group, subgroup, medicines and last and next visit, for the
- * given ids only.
+ * given ids only, in one statement (ADR 057): the medicines as a JSON array and the visit dates
+ * as a JSON object, each a correlated subquery on its patient's index, instead of three
+ * statements whose rows are matched up here.
  */
-async function rowsOf(db: Database, actor: Actor, ids: number[]) {
-  if (ids.length === 0) return [];
-  const [rows, meds, visitDates] = await Promise.all([
-    db
-      .select({
-        patient: patients,
-        doctor: { id: doctors.id, firstname: doctors.firstname, surname: doctors.surname },
-        group: {
-          id: inclusionCriteriaGroups.id,
-          nr: inclusionCriteriaGroups.nr,
-          name: inclusionCriteriaGroups.name,
-        },
-        subgroup: { id: inclusionCriteriaSubgroups.id, name: inclusionCriteriaSubgroups.name },
-      })
-      .from(patients)
-      .innerJoin(doctors, eq(doctors.id, patients.doctor_id))
-      .leftJoin(patientInclusions, eq(patientInclusions.patient_id, patients.id))
-      .leftJoin(inclusionCriteriaGroups, eq(inclusionCriteriaGroups.id, patientInclusions.group_id))
-      .leftJoin(
-        inclusionCriteriaSubgroups,
-        eq(inclusionCriteriaSubgroups.id, patientInclusions.subgroup_id),
-      )
-      .where(inArray(patients.id, ids)),
-    db
-      .select({
-        patientId: patientMedicines.patient_id,
-        id: medicines.id,
-        name: medicines.name,
-        dose: patientMedicines.dose,
-      })
-      .from(patientMedicines)
-      .innerJoin(medicines, eq(medicines.id, patientMedicines.medicine_id))
-      .where(inArray(patientMedicines.patient_id, ids))
-      .orderBy(asc(medicines.name), asc(medicines.id)),
-    visitDatesOf(db, ids),
-  ]);
-  return inOrderOf(ids, rows, (row) => row.patient.id).map(({ patient, doctor, group, subgroup }) =>
+export async function rowsOf(
+  db: Database,
+  actor: Actor,
+  page: number[] | NonNullable<ReturnType<typeof columnPage>>,
+  today = warsawDay(),
+) {
+  if (Array.isArray(page) && page.length === 0) return [];
+  const query = db
+    .select({
+      patient: patients,
+      doctor: { id: doctors.id, firstname: doctors.firstname, surname: doctors.surname },
+      group: {
+        id: inclusionCriteriaGroups.id,
+        nr: inclusionCriteriaGroups.nr,
+        name: inclusionCriteriaGroups.name,
+      },
+      subgroup: { id: inclusionCriteriaSubgroups.id, name: inclusionCriteriaSubgroups.name },
+      // The same order as the list always had: by name, then id.
+      medicines: sql<ListMedicine[]>`(select coalesce(json_agg(json_build_object(
+          'id', ${medicines.id}, 'name', ${medicines.name}, 'dose', ${patientMedicines.dose})
+          order by ${medicines.name}, ${medicines.id}), '[]'::json)
+        from ${patientMedicines} join ${medicines} on ${medicines.id} = ${patientMedicines.medicine_id}
+        where ${patientMedicines.patient_id} = ${patients.id})`,
+      visitDates: visitDatesColumn(patients.id, today),
+    })
+    .from(patients)
+    .innerJoin(doctors, eq(doctors.id, patients.doctor_id))
+    .leftJoin(patientInclusions, eq(patientInclusions.patient_id, patients.id))
+    .leftJoin(inclusionCriteriaGroups, eq(inclusionCriteriaGroups.id, patientInclusions.group_id))
+    .leftJoin(
+      inclusionCriteriaSubgroups,
+      eq(inclusionCriteriaSubgroups.id, patientInclusions.subgroup_id),
+    )
+    .$dynamic();
+  const rows = Array.isArray(page)
+    ? inOrderOf(page, await query.where(inArray(patients.id, page)), (row) => row.patient.id)
+    : await query.where(inArray(patients.id, page.ids)).orderBy(...page.order);
+  return rows.map(({ patient, doctor, group, subgroup, medicines: meds, visitDates }) =>
     presentPatientListItem(shownIdentity(actor, patient), {
       doctor,
       group,
       subgroup,
-      medicines: meds
-        .filter((m) => m.patientId === patient.id)
-        .map(({ id, name, dose }) => ({ id, name, dose })),
-      ...visitDates(patient.id),
+      // json numbers: a dose is numeric in the database and a number in the API.
+      medicines: meds.map(({ id, name, dose }) => ({
+        id,
+        name,
+        dose: dose === null ? null : Number(dose),
+      })),
+      past_visit_date: visitDates.past_visit_date,
+      next_visit_date: visitDates.next_visit_date,
       abilities: patientAbilities(actor, patient),
     }),
   );
@@ -232,11 +255,8 @@ function isFiltered(query: PatientListQuery): boolean {
   );
 }
 
-/**
- * The page's ids and its total, for the list and its cards alike (one query code for both):
- * the actor's scope, search, filters, sort and paging of `GET /api/patients`.
- */
-async function patientPage(db: Database, actor: Actor, query: PatientListQuery) {
+/** The list's total, remembered (ADR 021), and the key that names its scope and filters. */
+function pageTotal(db: Database, actor: Actor, query: PatientListQuery) {
   const scope = unitsInReach(actor);
   const key = totalKey('patients', {
     scope: scope?.join(',') ?? 'all',
@@ -255,6 +275,15 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
   });
   // The ids wait for nothing but themselves; the total is awaited with the rows.
   total.catch(() => undefined);
+  return { key, total };
+}
+
+/**
+ * The page's ids and its total, for the list and its cards alike (one query code for both):
+ * the actor's scope, search, filters, sort and paging of `GET /api/patients`.
+ */
+async function patientPage(db: Database, actor: Actor, query: PatientListQuery) {
+  const { key, total } = pageTotal(db, actor, query);
   const ids = await (query.order_by === 'group'
     ? idsByGroup(db, actor, query, key)
     : idsByColumn(db, actor, query));
@@ -262,6 +291,13 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 }
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+  // A page that walks a column's index is selected by the rows statement itself (ADR 057).
+  const page = columnPage(db, actor, query);
+  if (page) {
+    const { total } = pageTotal(db, actor, query);
+    const [data, counted] = await Promise.all([rowsOf(db, actor, page), total]);
+    return offsetAnswer(data, counted);
+  }
   const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([rowsOf(db, actor, ids), total]);
   return offsetAnswer(data, counted);

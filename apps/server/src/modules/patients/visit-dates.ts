@@ -1,5 +1,6 @@
 import { warsawDay } from '@portal/shared';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
+import type { SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 
@@ -11,6 +12,27 @@ export interface VisitDates {
 }
 
 const NONE: VisitDates = { past_visit_date: null, next_visit_date: null };
+
+/** The last live visit before `today` or recorded, over the visits in scope (an aggregate). */
+const pastVisit = (today: string) =>
+  sql<
+    string | null
+  >`to_char(max(${visits.date}) filter (where ${visits.date} < ${today}::date or ${visits.is_done}), 'YYYY-MM-DD')`;
+
+/** The next live visit from `today` on, not recorded yet (an aggregate). */
+const nextVisit = (today: string) =>
+  sql<
+    string | null
+  >`to_char(min(${visits.date}) filter (where ${visits.date} >= ${today}::date and not ${visits.is_done}), 'YYYY-MM-DD')`;
+
+/**
+ * The same two dates as one column of a query over patients (the list's single statement,
+ * ADR 057): a correlated aggregate over the patient's live visits, answering a JSON object.
+ */
+export function visitDatesColumn(patientId: SQLWrapper, today = warsawDay()) {
+  return sql<VisitDates>`(select json_build_object('past_visit_date', ${pastVisit(today)}, 'next_visit_date', ${nextVisit(today)})
+    from ${visits} where ${visits.patient_id} = ${patientId} and ${visits.cancelled_at} is null)`;
+}
 
 /**
  * The last and next visit of the given patients only (a list's page or one card): a visit
@@ -24,15 +46,7 @@ export async function visitDatesOf(
 ): Promise<(patientId: number) => VisitDates> {
   if (patientIds.length === 0) return () => NONE;
   const rows = await db
-    .select({
-      patientId: visits.patient_id,
-      past: sql<
-        string | null
-      >`to_char(max(${visits.date}) filter (where ${visits.date} < ${today}::date or ${visits.is_done}), 'YYYY-MM-DD')`,
-      next: sql<
-        string | null
-      >`to_char(min(${visits.date}) filter (where ${visits.date} >= ${today}::date and not ${visits.is_done}), 'YYYY-MM-DD')`,
-    })
+    .select({ patientId: visits.patient_id, past: pastVisit(today), next: nextVisit(today) })
     .from(visits)
     .where(and(inArray(visits.patient_id, [...patientIds]), isNull(visits.cancelled_at)))
     .groupBy(visits.patient_id);

@@ -5,6 +5,7 @@ import type { Database, Queryable, Transaction } from '../../db/client.js';
 import type { SQL } from 'drizzle-orm';
 import { retentionRuns } from '../../db/schema.js';
 import { AppError, conflict, isUniqueViolation } from '../../lib/errors.js';
+import { announceWrite } from '../../lib/list-totals-channel.js';
 import { isStudyLocked, STUDY_LOCKED, studyLocked } from '../../lib/study-lock.js';
 import type { Actor } from '../../plugins/policy.js';
 import { readSettingValue } from '../settings/index.js';
@@ -250,6 +251,9 @@ export async function executeRetentionRun(db: Database, runId: number): Promise<
       done += 1;
       await tx.update(retentionRuns).set({ done }).where(eq(retentionRuns.id, runId));
     });
+    // A background job, not a request: it tells the nodes itself that the patient's sessions
+    // ended and the lists changed (ADR 057).
+    await announceWrite(db);
   }
   await updateRun(db, runId, { status: 'done', finished_at: new Date(), done });
   const [finished] = await db.select().from(retentionRuns).where(eq(retentionRuns.id, runId));
