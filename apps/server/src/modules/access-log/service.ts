@@ -75,7 +75,10 @@ function conditions(filter: Filter): SQL | undefined {
  * entered at the cursor, so page 50 000 costs what page 1 does; `page` alone is an offset.
  */
 async function pageIds(db: Database, filter: Filter, query: AccessLogQuery, total: ListTotal) {
-  const base = conditions(filter);
+  const base = and(
+    conditions(filter),
+    query.after !== undefined ? lt(accessLog.id, query.after) : undefined,
+  );
   if (query.before !== undefined) {
     const rows = await db
       .select({ id: accessLog.id })
@@ -90,7 +93,7 @@ async function pageIds(db: Database, filter: Filter, query: AccessLogQuery, tota
   const rows = await db
     .select({ id: accessLog.id })
     .from(accessLog)
-    .where(and(base, query.after !== undefined ? lt(accessLog.id, query.after) : undefined))
+    .where(base)
     .orderBy(desc(accessLog.id))
     .limit(query.limit)
     .offset(offset);
