@@ -87,7 +87,13 @@ describe('the read log paged by key', () => {
   });
 
   it('refuses a malformed cursor with 422', async () => {
-    for (const query of [{ after: 'x' }, { before: '-1' }, { after: '1.5' }, { before: '' }]) {
+    const malformed: Record<string, string>[] = [
+      { after: 'x' },
+      { before: '-1' },
+      { after: '1.5' },
+      { before: '' },
+    ];
+    for (const query of malformed) {
       const res = await t.request('GET', '/api/access_log', { token: iod.session.token, query });
       expect(res.statusCode, JSON.stringify(query)).toBe(422);
     }
