@@ -87,7 +87,14 @@ beforeAll(async () => {
   );
   ids.alert = alert!.id;
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  // Test files share their worker's modules (isolate is off): the files after this one must
+  // load the real permission table again, not this file's.
+  vi.doUnmock('@portal/shared');
+  vi.doUnmock('fastify');
+  vi.resetModules();
+});
 
 /** The answers of every GET route with each of the fixture's ids in its path parameters. */
 async function walk(token: string) {
