@@ -17,6 +17,8 @@ import type { Rounds } from './stats.js';
 const ENTRIES = Number(process.env.BENCH_ACCESS_LOG_ENTRIES ?? 10_000_000);
 const SEED_BUDGET_S = Number(process.env.BENCH_ACCESS_LOG_SECONDS ?? 600);
 const CHUNK = 500_000;
+/** Fewer for a trial on a busy machine (the study seed writes about 55 patients a second there). */
+export const ACCESS_LOG_PATIENTS = Number(process.env.BENCH_ACCESS_LOG_PATIENTS ?? 100_000);
 
 const ms = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(1)} ms`);
 const load = () =>

@@ -28,7 +28,7 @@ import { WEB_ROOT, measureShell } from './shell.js';
 import { addReportResults, measureReport } from './report-bench.js';
 import { DASHBOARD_DOCTOR, measureDashboard, seedDashboardBench } from './dashboard-bench.js';
 import type { Rounds } from './stats.js';
-import { measureAccessLog } from './access-log-bench.js';
+import { ACCESS_LOG_PATIENTS, measureAccessLog } from './access-log-bench.js';
 
 /**
  * `npm run bench`: seeds the study at scale (100,000 patients, their audit trail written by the
@@ -242,7 +242,7 @@ async function dashboardOnly(db: BenchDatabase) {
 async function accessLogOnly(db: BenchDatabase) {
   await ensureInitialAdmin(db.handle.db, ADMIN);
   const admin = await db.handle.executeSql('select id from users where login = $1', [ADMIN.login]);
-  const seed = await seedStudy(db.handle, Number(admin.rows[0]?.id), log);
+  const seed = await seedStudy(db.handle, Number(admin.rows[0]?.id), log, ACCESS_LOG_PATIENTS);
   log(`${db.label}: ${seed.patients} patients in ${seed.seconds.toFixed(0)} s`);
   const app = await buildApp({
     db: db.handle.db,

@@ -86,6 +86,21 @@ describe('the read log paged by key', () => {
     );
   });
 
+  it('counts the entries written since a total was remembered (reads forget no totals)', async () => {
+    const total = async () =>
+      (
+        await t.request('GET', '/api/access_log', {
+          token: iod.session.token,
+          query: { patientIds: String(PATIENTS[0]) },
+        })
+      ).json<AccessLogList>().total;
+    const before = await total();
+    await t.handle.executeSql(
+      `insert into access_log (user_id, address, kind, patient_ids) values (${userIds[0]}, '10.0.0.9', 'patient_card', array[${PATIENTS[0]}])`,
+    );
+    expect(await total()).toBe(before + 1);
+  });
+
   it('refuses a malformed cursor with 422', async () => {
     const malformed: Record<string, string>[] = [
       { after: 'x' },

@@ -123,8 +123,19 @@ export async function listAccessLog(db: Database, query: AccessLogQuery) {
     return pagedAnswer([], { total: 0, total_kind: 'exact' });
   }
   const unfiltered = !patientIds && !userIds && !from && !to;
+  // Every read adds entries without being a write that forgets remembered totals (ADR 021): the
+  // newest id in the key keeps a total only while the log has not grown (one index probe).
+  const [newest] = await db
+    .select({ id: sql<number | null>`max(${accessLog.id})` })
+    .from(accessLog);
   const total = await listTotal(db, {
-    key: totalKey('access_log', { patientIds, userIds, from: query.from, to: query.to }),
+    key: totalKey('access_log', {
+      patientIds,
+      userIds,
+      from: query.from,
+      to: query.to,
+      newest: newest?.id ?? 0,
+    }),
     rows: () => db.select({ id: accessLog.id }).from(accessLog).where(conditions(filter)),
     ...(unfiltered ? { unfilteredTable: 'access_log' } : {}),
   });
