@@ -180,8 +180,10 @@ async function keyedOrOffsetPage(
       : pageIds(db, filter, query.limit, offset);
   }
   const bounds = { ...filter.bounds };
-  if (query.after !== undefined) bounds.before = Math.min(bounds.before ?? query.after, query.after);
-  if (query.before !== undefined) bounds.after = Math.max(bounds.after ?? query.before, query.before);
+  if (query.after !== undefined)
+    bounds.before = Math.min(bounds.before ?? query.after, query.after);
+  if (query.before !== undefined)
+    bounds.after = Math.max(bounds.after ?? query.before, query.before);
   return pageIds(db, { ...filter, bounds }, query.limit, 0, query.before !== undefined);
 }
 
