@@ -28,6 +28,7 @@ import { WEB_ROOT, measureShell } from './shell.js';
 import { addReportResults, measureReport } from './report-bench.js';
 import { DASHBOARD_DOCTOR, measureDashboard, seedDashboardBench } from './dashboard-bench.js';
 import type { Rounds } from './stats.js';
+import { ACCESS_LOG_PATIENTS, measureAccessLog } from './access-log-bench.js';
 
 /**
  * `npm run bench`: seeds the study at scale (100,000 patients, their audit trail written by the
@@ -234,6 +235,29 @@ async function dashboardOnly(db: BenchDatabase) {
   }
 }
 
+/**
+ * `BENCH_ONLY=access-log`: issue 24's read log at 100,000 patients and 10,000,000 entries
+ * (access-log-bench.ts), PostgreSQL only; prints its lines and writes no results file.
+ */
+async function accessLogOnly(db: BenchDatabase) {
+  await ensureInitialAdmin(db.handle.db, ADMIN);
+  const admin = await db.handle.executeSql('select id from users where login = $1', [ADMIN.login]);
+  const seed = await seedStudy(db.handle, Number(admin.rows[0]?.id), log, ACCESS_LOG_PATIENTS);
+  log(`${db.label}: ${seed.patients} patients in ${seed.seconds.toFixed(0)} s`);
+  const app = await buildApp({
+    db: db.handle.db,
+    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+    logger: false,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    await measureAccessLog(db, await signIn(`http://127.0.0.1:${port}`), ROUNDS, log);
+  } finally {
+    await app.close();
+  }
+}
+
 function commit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -333,6 +357,12 @@ async function main() {
         await dashboardOnly(db);
         continue;
       }
+      if (only === 'access-log') {
+        if (!db.url) continue;
+        log(`\n${db.label}: issue 24 read log only`);
+        await accessLogOnly(db);
+        continue;
+      }
       if (only === 'report') {
         log(`\n${db.label}: issue 12 report only`);
         await reportOnly(db);
@@ -350,7 +380,7 @@ async function main() {
     return;
   }
   if (only === 'probe-code') return;
-  if (only === 'probes' || only === 'dashboard') return;
+  if (only === 'probes' || only === 'dashboard' || only === 'access-log') return;
   if (['hl7', 'import', 'import-health', 'report', 'nodes', 'backup'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());

@@ -150,3 +150,39 @@ export function ariaSort(state: ListState, key: string): 'ascending' | 'descendi
   if (state.orderBy !== key) return 'none';
   return state.direction === 'asc' ? 'ascending' : 'descending';
 }
+
+/** The key of a keyset page as the URL and the API name it. */
+export type Cursor = { after: number } | { before: number } | null;
+
+export function idParam(value: string | null): number | undefined {
+  return value && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : undefined;
+}
+
+export function cursorFrom(params: URLSearchParams): Cursor {
+  const after = idParam(params.get('after'));
+  if (after !== undefined) return { after };
+  const before = idParam(params.get('before'));
+  return before !== undefined ? { before } : null;
+}
+
+function rowId(row: unknown): number | undefined {
+  const id = (row as { id?: unknown } | null)?.id;
+  return typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * The key that reaches `page` from the page shown: the last row's id for the next page, the first
+ * row's for the previous one (but page 1, which is the newest whatever was written since, by
+ * offset); null for any other jump.
+ */
+export function cursorTo(page: number, shownPage: number, rows: readonly unknown[]): Cursor {
+  if (page === shownPage + 1) {
+    const last = rowId(rows.at(-1));
+    return last !== undefined ? { after: last } : null;
+  }
+  if (page === shownPage - 1 && page > 1) {
+    const first = rowId(rows[0]);
+    return first !== undefined ? { before: first } : null;
+  }
+  return null;
+}

@@ -144,6 +144,13 @@ export const auditQuery = z.object({
   to_date: dayField().optional(),
   /** Entries with this reason for change, or with any reason (ADR 048). */
   reason: z.enum([...REASON_CODES, 'any']).optional(),
+  /**
+   * Keyset paging (ADR 022), as the read log's: the page of entries older than the entry with this
+   * id (newest first), or the page newer than it; either replaces `page`'s offset, so a deep page
+   * costs what the first does. `page` alone keeps working.
+   */
+  after: queryIdField().optional(),
+  before: queryIdField().optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 export const auditEntry = z.object({

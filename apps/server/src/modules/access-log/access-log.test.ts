@@ -100,6 +100,29 @@ describe('one entry per read of identified data', () => {
     expect(Date.now() - new Date(entry!.at).getTime()).toBeLessThan(60_000);
   });
 
+  it("the printed credential sheet of a patient: kind credentials, the login's patient", async () => {
+    const printed = await registerPatient(t, doctor, { surname: 'Drukowana' });
+    const sheet = (body: Record<string, string>) =>
+      t.request('POST', '/api/credentials/pdf', {
+        token: doctor.session.token,
+        remoteAddress: '10.1.2.4',
+        body: { password: 'Tymczasowe-1', ...body },
+      });
+    const res = await sheet({ kind: 'patient', login: printed.login.toUpperCase(), name: 'X' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const entry = await newestOf(doctor.session.user.id);
+    expect(entry).toMatchObject({
+      kind: 'credentials',
+      patient_ids: [printed.id],
+      address: '10.1.2.4',
+    });
+    // A doctor's sheet, or a login that is no patient's, shows no patient: no entry.
+    expect((await sheet({ kind: 'doctor', login: doctor.login })).statusCode).toBe(200);
+    expect((await sheet({ kind: 'patient', login: 'nikt-taki' })).statusCode).toBe(200);
+    expect((await newestOf(doctor.session.user.id))!.id).toBe(entry!.id);
+  });
+
   it('a list logs one entry with every patient it showed, a search with its matches', async () => {
     const second = await registerPatient(t, doctor, { surname: 'Zielińska' });
     const list = await t.request('GET', '/api/patients', {

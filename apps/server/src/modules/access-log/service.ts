@@ -75,7 +75,10 @@ function conditions(filter: Filter): SQL | undefined {
  * entered at the cursor, so page 50 000 costs what page 1 does; `page` alone is an offset.
  */
 async function pageIds(db: Database, filter: Filter, query: AccessLogQuery, total: ListTotal) {
-  const base = conditions(filter);
+  const base = and(
+    conditions(filter),
+    query.after !== undefined ? lt(accessLog.id, query.after) : undefined,
+  );
   if (query.before !== undefined) {
     const rows = await db
       .select({ id: accessLog.id })
@@ -90,7 +93,7 @@ async function pageIds(db: Database, filter: Filter, query: AccessLogQuery, tota
   const rows = await db
     .select({ id: accessLog.id })
     .from(accessLog)
-    .where(and(base, query.after !== undefined ? lt(accessLog.id, query.after) : undefined))
+    .where(base)
     .orderBy(desc(accessLog.id))
     .limit(query.limit)
     .offset(offset);
@@ -120,8 +123,19 @@ export async function listAccessLog(db: Database, query: AccessLogQuery) {
     return pagedAnswer([], { total: 0, total_kind: 'exact' });
   }
   const unfiltered = !patientIds && !userIds && !from && !to;
+  // Every read adds entries without being a write that forgets remembered totals (ADR 021): the
+  // newest id in the key keeps a total only while the log has not grown (one index probe).
+  const [newest] = await db
+    .select({ id: sql<number | null>`max(${accessLog.id})` })
+    .from(accessLog);
   const total = await listTotal(db, {
-    key: totalKey('access_log', { patientIds, userIds, from: query.from, to: query.to }),
+    key: totalKey('access_log', {
+      patientIds,
+      userIds,
+      from: query.from,
+      to: query.to,
+      newest: newest?.id ?? 0,
+    }),
     rows: () => db.select({ id: accessLog.id }).from(accessLog).where(conditions(filter)),
     ...(unfiltered ? { unfilteredTable: 'access_log' } : {}),
   });

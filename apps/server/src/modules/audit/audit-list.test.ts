@@ -140,6 +140,82 @@ describe('the audit list', () => {
     );
   });
 
+  it('pages by key: after and before answer the pages that page answers, for any filters', async () => {
+    const doctorIds = [...seededDoctors.map((doctor) => doctor.id), 999_999];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            // Up to 100 patients each one's index is merged; more are filtered as a whole.
+            patientIds: fc.oneof(
+              fc.subarray([...PATIENTS, CROWDED_PATIENT], { minLength: 1 }),
+              fc.constant([...PATIENTS, ...Array.from({ length: 100 }, (_, i) => 700_000 + i)]),
+            ),
+            doctorIds: fc.subarray(doctorIds, { minLength: 1 }),
+            from_date: day,
+            to_date: day,
+            reason: fc.constant('any' as const),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (filters, page, limit) => {
+          const base = {
+            ...(filters.patientIds ? { patientIds: filters.patientIds.join(',') } : {}),
+            ...(filters.doctorIds ? { doctorIds: filters.doctorIds.join(',') } : {}),
+            ...(filters.from_date ? { from_date: filters.from_date } : {}),
+            ...(filters.to_date ? { to_date: filters.to_date } : {}),
+            ...(filters.reason ? { reason: filters.reason } : {}),
+            limit: String(limit),
+          };
+          const ids = async (extra: Record<string, string>) =>
+            (await listAudit(t.db, auditQuery.parse({ ...base, ...extra }))).data.map(
+              (entry) => entry.id,
+            );
+          const [previous, current, next] = await Promise.all([
+            ids({ page: String(page - 1) }),
+            ids({ page: String(page) }),
+            ids({ page: String(page + 1) }),
+          ]);
+          if (previous.length > 0) {
+            expect(await ids({ after: String(previous.at(-1)) })).toEqual(current);
+          }
+          if (next.length > 0) {
+            expect(await ids({ before: String(next[0]) })).toEqual(current);
+          }
+          if (current.length > 0) {
+            // Back from the page: the previous one again, and on from it the next one.
+            expect(await ids({ before: String(current[0]) })).toEqual(previous);
+            expect(await ids({ after: String(current.at(-1)) })).toEqual(next);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('pages by key over HTTP, with the cursors in the OpenAPI', async () => {
+    const get = (query: Record<string, string>) =>
+      t.request('GET', '/api/audit_trial', { token: admin.session.token, query });
+    const first = (await get({ limit: '5' })).json<{ data: { id: number }[] }>().data;
+    const second = (await get({ limit: '5', page: '2' })).json<{ data: { id: number }[] }>().data;
+    const keyed = await get({ limit: '5', after: String(first.at(-1)!.id) });
+    expect(keyed.statusCode).toBe(200);
+    expect(keyed.json<{ data: { id: number }[] }>().data).toEqual(second);
+    const back = await get({ limit: '5', before: String(second[0]!.id) });
+    expect(back.json<{ data: { id: number }[] }>().data).toEqual(first);
+    expect((await get({ after: 'x' })).statusCode).toBe(422);
+    expect((await get({ before: '-1' })).statusCode).toBe(422);
+    const openapi = (await t.request('GET', '/api/docs/json')).json<{
+      paths: Record<string, { get: { parameters: { name: string }[] } }>;
+    }>();
+    const names = openapi.paths['/api/audit_trial']!.get.parameters.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['after', 'before', 'page', 'limit']));
+    const logNames = openapi.paths['/api/access_log']!.get.parameters.map((p) => p.name);
+    expect(logNames).toEqual(expect.arrayContaining(['after', 'before', 'page', 'limit']));
+  });
+
   it('counts a filter exactly, stops at the cap, and estimates the whole trail when told to', async () => {
     const one = await t.request('GET', '/api/audit_trial', {
       token: admin.session.token,

@@ -16,7 +16,7 @@ import * as service from './service.js';
 import { noteRead } from '../../plugins/read-log.js';
 
 /** The list's filters without its paging: an export holds every matching entry. */
-const exportQuery = auditQuery.omit({ limit: true, page: true });
+const exportQuery = auditQuery.omit({ limit: true, page: true, after: true, before: true });
 const refusals = { 401: errorResponse, 403: errorResponse, 422: validationErrorResponse };
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

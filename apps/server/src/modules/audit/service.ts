@@ -5,7 +5,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEntries, doctors, patients, users } from '../../db/schema.js';
 import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
-import type { TotalPlan } from '../../lib/list-totals.js';
+import type { ListTotal, TotalPlan } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { namesOf, visibleEntries } from './names.js';
 import { invalid, notFound } from '../../lib/errors.js';
@@ -116,7 +116,16 @@ function idList(ids: number[]): SQL {
  * which costs the same however many entries they have; otherwise the primary key is walked
  * backwards from the newest (or the range's last) entry.
  */
-async function pageIds(db: Database, filter: AuditFilter, limit: number, offset: number) {
+async function pageIds(
+  db: Database,
+  filter: AuditFilter,
+  limit: number,
+  offset: number,
+  oldestFirst = false,
+) {
+  // Keyset pages towards the newer entries walk up from the cursor and are turned back.
+  const order = oldestFirst ? asc : desc;
+  const newestFirst = (ids: number[]) => (oldestFirst ? ids.reverse() : ids);
   const key: 'patientIds' | 'userIds' | undefined =
     filter.patientIds && filter.patientIds.length <= MAX_MERGED_KEYS
       ? 'patientIds'
@@ -128,10 +137,10 @@ async function pageIds(db: Database, filter: AuditFilter, limit: number, offset:
       .select({ id: auditEntries.id })
       .from(auditEntries)
       .where(conditions(filter))
-      .orderBy(desc(auditEntries.id))
+      .orderBy(order(auditEntries.id))
       .limit(limit)
       .offset(offset);
-    return rows.map((row) => row.id);
+    return newestFirst(rows.map((row) => row.id));
   }
   const keyColumn = key === 'patientIds' ? auditEntries.patient_id : auditEntries.user_id;
   const keys = filter[key]!;
@@ -140,17 +149,42 @@ async function pageIds(db: Database, filter: AuditFilter, limit: number, offset:
     .select({ id: auditEntries.id })
     .from(auditEntries)
     .where(and(sql`${keyColumn} = k.v`, conditions(filter, key)))
-    .orderBy(desc(auditEntries.id))
+    .orderBy(order(auditEntries.id))
     .limit(offset + limit);
   const rows = await db
     .select({ id: sql<number>`page.id`.mapWith(Number) })
     .from(
       sql`unnest(array[${idList(keys)}]::int[]) as k(v) cross join lateral (${newestOfOne}) as page`,
     )
-    .orderBy(sql`page.id desc`)
+    .orderBy(oldestFirst ? sql`page.id asc` : sql`page.id desc`)
     .limit(limit)
     .offset(offset);
-  return rows.map((row) => row.id);
+  return newestFirst(rows.map((row) => row.id));
+}
+
+/**
+ * The page's ids: by key when the query names a cursor (`after`: the entries older than it,
+ * `before`: the newer ones, both as id bounds that enter the primary key or each patient's index
+ * at the cursor), else by `page`'s offset (ADR 022).
+ */
+async function keyedOrOffsetPage(
+  db: Database,
+  filter: AuditFilter,
+  query: AuditQuery,
+  total: ListTotal,
+) {
+  if (query.after === undefined && query.before === undefined) {
+    const offset = offsetOf(query.page, query.limit);
+    return total.total_kind === 'exact' && offset >= total.total
+      ? []
+      : pageIds(db, filter, query.limit, offset);
+  }
+  const bounds = { ...filter.bounds };
+  if (query.after !== undefined)
+    bounds.before = Math.min(bounds.before ?? query.after, query.after);
+  if (query.before !== undefined)
+    bounds.after = Math.max(bounds.after ?? query.before, query.before);
+  return pageIds(db, { ...filter, bounds }, query.limit, 0, query.before !== undefined);
 }
 
 async function auditFilter(db: Database, query: AuditQuery): Promise<AuditFilter> {
@@ -204,11 +238,7 @@ export async function listAudit(db: Database, query: AuditQuery, options: AuditL
   // The total first (remembered while paging): a page past an exact total is known to be empty
   // without walking the index up to its offset.
   const total = await listTotal(db, plan);
-  const offset = offsetOf(query.page, query.limit);
-  const ids =
-    total.total_kind === 'exact' && offset >= total.total
-      ? []
-      : await pageIds(db, filter, query.limit, offset);
+  const ids = await keyedOrOffsetPage(db, filter, query, total);
   const rows =
     ids.length === 0
       ? []

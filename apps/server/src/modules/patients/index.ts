@@ -2,5 +2,5 @@
 export { patientRoutes } from './routes.js';
 export { createPatient, printPatientPassword } from './commands.js';
 export type { CreateInput } from './references.js';
-export { patientSearch } from './search.js';
+export { patientSearch, searchKeyOf } from './search.js';
 export { exclusionColumns, personalColumns } from './sections.js';

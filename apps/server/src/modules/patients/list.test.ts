@@ -12,7 +12,18 @@ import {
 import { createTestApp } from '../../test/harness.js';
 import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
+import type { Actor } from '../../plugins/policy.js';
 import { patientSearch } from './search.js';
+
+const WHOLE_PESEL_READER: Actor = {
+  userId: 0,
+  sessionId: 0,
+  login: 'reference',
+  role: 'admin',
+  doctorId: null,
+  unitId: null,
+  changedPasswordAt: null,
+};
 
 let t: TestApp;
 let admin: ReadyAdmin;
@@ -87,7 +98,8 @@ async function naive(unitId: number | null, q: PatientListQuery) {
     .where(
       and(
         unitId === null ? undefined : eq(patients.unit_id, unitId),
-        patientSearch(q.search),
+        // Administrators and doctors see the whole PESEL, so search it whole (ADR 053).
+        patientSearch(q.search, WHOLE_PESEL_READER),
         or(
           q.groups ? inArray(patientInclusions.group_id, q.groups) : undefined,
           q.sub_groups ? inArray(patientInclusions.subgroup_id, q.sub_groups) : undefined,

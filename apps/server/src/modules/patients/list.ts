@@ -19,7 +19,7 @@ import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
 import { matchesPage } from '../../lib/search-terms.js';
-import { patientSearch } from './search.js';
+import { patientSearch, searchKeyOf } from './search.js';
 import { visitDatesColumn, visitDatesOf } from './visit-dates.js';
 
 /**
@@ -32,7 +32,7 @@ import { visitDatesColumn, visitDatesOf } from './visit-dates.js';
 function patientConditions(actor: Actor, query: PatientListQuery): SQL | undefined {
   return and(
     patientScope(actor),
-    patientSearch(query.search),
+    patientSearch(query.search, actor),
     query.doctors ? inArray(patients.doctor_id, query.doctors) : undefined,
     query.medicines
       ? sql`exists (select 1 from ${patientMedicines} where ${patientMedicines.patient_id} = ${patients.id} and ${inArray(patientMedicines.medicine_id, query.medicines)})`
@@ -261,6 +261,7 @@ function pageTotal(db: Database, actor: Actor, query: PatientListQuery) {
   const key = totalKey('patients', {
     scope: scope?.join(',') ?? 'all',
     search: query.search?.trim() || undefined,
+    pesel_shown: searchKeyOf(actor),
     groups: query.groups,
     sub_groups: query.sub_groups,
     medicines: query.medicines,

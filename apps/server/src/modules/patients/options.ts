@@ -12,7 +12,7 @@ import { unitsInReach } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientBasic } from './presenter.js';
-import { patientSearch } from './search.js';
+import { patientSearch, searchKeyOf } from './search.js';
 
 /** Pickers list patients by name: patients_picker_idx (migration 0009) walks this order. */
 const pickerOrder = [asc(patients.surname), asc(patients.firstname), asc(patients.id)];
@@ -73,7 +73,7 @@ async function pageIds(
 
 /** Reachable patients that are not deleted and match the search (none: everyone). */
 function activeMatches(actor: Actor, search: string | undefined): SQL | undefined {
-  return and(patientScope(actor), isNull(patients.deleted_at), patientSearch(search));
+  return and(patientScope(actor), isNull(patients.deleted_at), patientSearch(search, actor));
 }
 
 /**
@@ -113,6 +113,7 @@ export async function allPatients(db: Database, actor: Actor, query: PatientAllQ
     key: totalKey('patients-all', {
       scope: unitsInReach(actor)?.join(',') ?? 'all',
       search: query.search?.trim() || undefined,
+      pesel_shown: searchKeyOf(actor),
     }),
     rows: () => db.select({ id: patients.id }).from(patients).where(where).$dynamic(),
   });

@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { patients } from '../../db/schema.js';
 import { prefixKey, searchCondition } from '../../lib/search-terms.js';
+import { hidesIdentity, mustMask } from '../../policies/identity.js';
+import type { Actor } from '../../plugins/policy.js';
 
 /**
  * The text the patients search looks in: "surname firstname surname pesel", so that "Jan
@@ -15,9 +17,39 @@ export const patientSearchText = sql`${patients.surname} || ' ' || ${patients.fi
  * index); a shorter term at the start of the surname, the first name or the PESEL (prefix
  * indexes of migration 0009). Used by the list and the picker alike.
  */
-export function patientSearch(term: string | undefined): SQL | undefined {
-  return searchCondition(term, {
+export function patientSearch(term: string | undefined, actor: Actor): SQL | undefined {
+  const indexed = searchCondition(term, {
     contains: [patientSearchText],
     prefix: [prefixKey(patients.surname), prefixKey(patients.firstname), sql`${patients.pesel}`],
   });
+  const shown = peselShownTo(actor);
+  if (!indexed || shown === 'whole') return indexed;
+  // A caller who sees the PESEL masked (or not at all) must not learn its hidden digits by
+  // searching for them (ADR 053): the index finds the candidates, and a match must then also
+  // hold in the text the caller sees, names and the first six digits (or the names alone).
+  const pesel = shown === 'prefix' ? [sql`left(${patients.pesel}, 6)`] : [];
+  const names = sql`${patients.surname} || ' ' || ${patients.firstname} || ' ' || ${patients.surname}`;
+  const visible = searchCondition(term, {
+    contains: [shown === 'prefix' ? sql`${names} || ' ' || left(${patients.pesel}, 6)` : names],
+    prefix: [prefixKey(patients.surname), prefixKey(patients.firstname), ...pesel],
+  });
+  return and(indexed, visible);
+}
+
+/**
+ * How much of a PESEL the actor sees, and so may search by: whole with `patients.identity.read`,
+ * none for a monitor (ADR 051), otherwise the first six digits of the mask (ADR 053).
+ */
+export function peselShownTo(actor: Actor): 'whole' | 'prefix' | 'none' {
+  if (hidesIdentity(actor)) return 'none';
+  return mustMask(actor) ? 'prefix' : 'whole';
+}
+
+/**
+ * Names the PESEL's visibility in a remembered total's key (ADR 021) when it narrows a search:
+ * the same term finds fewer patients for a caller who sees the PESEL masked.
+ */
+export function searchKeyOf(actor: Actor): string | undefined {
+  const shown = peselShownTo(actor);
+  return shown === 'whole' ? undefined : shown;
 }

@@ -27,6 +27,8 @@ interface ProbeSetFilter {
   to?: Date;
   status?: ProbeSetStatus;
   search?: string;
+  /** Whose search it is: how much of a PESEL it may match (ADR 053). */
+  actor: Actor;
 }
 
 function probeSetFilter(actor: Actor, query: ProbeSetListQuery): ProbeSetFilter {
@@ -42,11 +44,12 @@ function probeSetFilter(actor: Actor, query: ProbeSetListQuery): ProbeSetFilter 
     ...(query.to_date ? { to: warsawDayEnd(query.to_date) } : {}),
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(search ? { search } : {}),
+    actor,
   };
 }
 
 function conditions(filter: ProbeSetFilter): SQL | undefined {
-  const patientSearched = filter.search ? patientSearch(filter.search) : undefined;
+  const patientSearched = filter.search ? patientSearch(filter.search, filter.actor) : undefined;
   return and(
     // The order follows its patient: the patient's unit now (as findReachableProbeSet).
     filter.unit === null

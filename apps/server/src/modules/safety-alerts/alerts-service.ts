@@ -66,7 +66,7 @@ export async function listAlerts(
     query.status === 'open' ? isNull(safetyAlerts.acknowledged_at) : undefined,
     query.status === 'acknowledged' ? isNotNull(safetyAlerts.acknowledged_at) : undefined,
     query.patientIds?.length ? inArray(safetyAlerts.patient_id, query.patientIds) : undefined,
-    patientSearch(search),
+    patientSearch(search, actor),
   );
   const scope = unitScope(actor);
   const total = listTotal(db, {

@@ -12,7 +12,7 @@ import { patientScope } from '../../policies/patients.js';
 import { reachesUnit, unitsInReach } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import { readSetting } from '../settings/index.js';
-import { patientSearch } from '../patients/index.js';
+import { patientSearch, searchKeyOf } from '../patients/index.js';
 
 /**
  * Overdue visits (docs/product-rules.md "Visit windows", ADR 029): patients (not deleted, not
@@ -106,7 +106,7 @@ export async function listOverdue(
   const where = and(
     patientScope(actor),
     query.unit_id === undefined ? undefined : eq(patients.unit_id, query.unit_id),
-    patientSearch(search),
+    patientSearch(search, actor),
   );
   const rows = overdueRows(schedule, where, today);
   const scope = unitsInReach(actor);
@@ -116,6 +116,7 @@ export async function listOverdue(
       scope: scope?.join(',') ?? 'all',
       unit_id: query.unit_id,
       search,
+      pesel_shown: searchKeyOf(actor),
       today,
     }),
     rows: () =>

@@ -43,6 +43,8 @@ export function AccessLogPage() {
   const list = useListQuery<AccessLogEntry>({
     entity: ENTITY.accessLog,
     path: '/access_log',
+    // Far pages by key, the page in the URL (ADR 022, 052).
+    keyset: true,
     params: {
       patientIds: filters.patientId ?? undefined,
       userIds: filters.userId ?? undefined,

@@ -45,6 +45,8 @@ export function AuditPage() {
   const list = useListQuery<AuditEntry>({
     entity: ENTITY.audit,
     path: '/audit_trial',
+    // Far pages by key, the page in the URL (ADR 022, 052).
+    keyset: true,
     params: auditParams(filters),
   });
   const doctors = useDoctorOptions({ enabled: reader });
