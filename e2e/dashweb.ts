@@ -23,7 +23,8 @@ export async function sampleWithResults(
   const today = warsawToday();
   const { probe } = await api.call<{ probe: { id: number; code: string } }>('POST', '/probes', {
     patient_id: patient.id,
-    medicine_ids: (results.concentrations ?? []).map((c) => c.medicine_id),
+    // A sample is always ordered for some medicine: the concentrations', else one of the study's.
+    medicine_ids: results.concentrations?.map((c) => c.medicine_id) ?? [13],
     date_of_sample: today,
     carrier_id: carriers.data[0]!.id,
     ordered_by_firstname: 'Jan',

@@ -29,6 +29,8 @@ test.describe('Pulpit: kafelki prowadzą do przefiltrowanych list', () => {
     request,
     api,
   }) => {
+    // A long walk through five lists, each checked by axe, on a shared 2-core machine.
+    test.setTimeout(180_000);
     const unit = await api.createUnit();
     const { doctor } = await api.readyDoctor(unit.id);
     const first = await registerPatient(api, doctor);
