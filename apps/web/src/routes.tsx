@@ -244,6 +244,11 @@ export const router = createBrowserRouter([
                     path: '/visits/overdue',
                     ...lazyPage(() => import('./features/visits/overdue-page'), 'OverduePage'),
                   },
+                  // The visits of a week or of a window, as the dashboard's tiles count them.
+                  {
+                    path: '/visits',
+                    ...lazyPage(() => import('./features/visits/visits-page'), 'VisitsPage'),
+                  },
                 ],
               },
               {
@@ -289,6 +294,13 @@ export const router = createBrowserRouter([
                     ...lazyPage(
                       () => import('./features/settings/retention-page'),
                       'RetentionSettingsPage',
+                    ),
+                  },
+                  {
+                    path: '/settings/recruitment_target',
+                    ...lazyPage(
+                      () => import('./features/settings/recruitment-target-page'),
+                      'RecruitmentTargetSettingsPage',
                     ),
                   },
                   {

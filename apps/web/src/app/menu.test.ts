@@ -34,6 +34,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/recruitment_target',
       '/data_import',
       '/messages',
       '/reports',
@@ -67,6 +68,7 @@ describe('menu', () => {
       '/settings/synevo',
       '/settings/phone',
       '/settings/smtp',
+      '/settings/recruitment_target',
     ]);
     expect(paths(['retention.manage'])).toEqual(['/settings/retention']);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
@@ -105,6 +107,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/recruitment_target',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);

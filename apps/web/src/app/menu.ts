@@ -22,6 +22,7 @@ import {
   IconShieldLock,
   IconSpeakerphone,
   IconStethoscope,
+  IconTarget,
   IconTestPipe,
   IconUsers,
 } from '@tabler/icons-react';
@@ -53,6 +54,7 @@ export interface MenuItem {
     | 'nav.settingsPhone'
     | 'nav.settingsRetention'
     | 'nav.settingsSmtp'
+    | 'nav.settingsRecruitmentTarget'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -222,6 +224,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     label: 'nav.settingsSmtp',
     group: 'nav.settings',
     icon: IconMail,
+    mobile: false,
+    permission: 'settings.manage',
+  },
+  {
+    path: '/settings/recruitment_target',
+    label: 'nav.settingsRecruitmentTarget',
+    group: 'nav.settings',
+    icon: IconTarget,
     mobile: false,
     permission: 'settings.manage',
   },

@@ -37,7 +37,11 @@ export const dashboardResponse = z.object({
     /** Median whole days from drawing to results; null before any result. */
     median_days_to_results: z.number().nullable(),
   }),
-  /** The share (0..1) of results out of norm per analyte; analytes without a result left out. */
+  /**
+   * The share (0..1) of results out of norm per analyte (`alt`, `ast`, `creatine`, `bilirubine`,
+   * then `medicine_{id}` for the drug concentrations that have a range to judge them by);
+   * analytes without a result left out.
+   */
   out_of_norm: z.array(z.object({ analyte: z.string(), rate: z.number(), results: count })),
   alerts_open: count,
   queries_open: count,

@@ -6,6 +6,7 @@ import {
   dayField,
   idField,
   idListField,
+  queryIdField,
   multilineText,
   optionalMultilineText,
   requiredId,
@@ -226,10 +227,24 @@ export const PROBE_ORDER_BY = [
   // The kit's shipment status (ADR 039).
   'shipment_status',
 ] as const;
+/**
+ * The analytes a list can be narrowed to out-of-norm results of (the dashboard's rates, ADR 060):
+ * the biochemistry, or a drug concentration as `medicine_{id}`.
+ */
+export const outOfNormAnalyteField = () =>
+  z.string().regex(/^(alt|ast|creatine|bilirubine|medicine_[1-9]\d{0,8})$/, {
+    error: 'invalid',
+  });
+
 export const probeListQuery = pagedListQuery(PROBE_ORDER_BY).extend({
   patientIds: idListField().optional(),
   from_date: dayField().optional(),
   to_date: dayField().optional(),
+  /** The dashboard's filters (ADR 060): the sample's status, its patient's unit, and ... */
+  status: z.enum(PROBE_STATUSES, { error: 'invalid' }).optional(),
+  unit_id: queryIdField().optional(),
+  /** ... samples whose result of this analyte is out of norm. */
+  out_of_norm: outOfNormAnalyteField().optional(),
 });
 export type ProbeListQuery = z.infer<typeof probeListQuery>;
 export const probeListItem = z.object({
@@ -389,6 +404,8 @@ export const ALERT_ORDER_BY = ['created_at'] as const;
 export const alertListQuery = pagedListQuery(ALERT_ORDER_BY).extend({
   status: z.enum(['open', 'acknowledged'], { error: 'invalid' }).optional(),
   patientIds: idListField().optional(),
+  /** The patients' unit (ADR 060: the dashboard's tile of one unit). */
+  unit_id: queryIdField().optional(),
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 export const alertPage = pagedResponse(safetyAlert);

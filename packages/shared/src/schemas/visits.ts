@@ -190,9 +190,10 @@ export type VisitList = z.infer<typeof visitList>;
 /**
  * GET /api/visits. With `date`: that day's visits, all of them, by time (`{data}`; `unit_id` and
  * `doctor_id` narrow it, paging is not used). Without it: every live visit within reach, paged
- * (`limit`, `page`), narrowed by `unit_id`, `doctor_id` and the days `from`..`to` (both
- * included; `from` after `to`: 422 `date_range_reversed` on `to`), oldest first by date, start
- * and id, answered `{data, total, total_kind}` (ADR 038).
+ * (`limit`, `page`), narrowed by `unit_id`, `doctor_id`, the days `from`..`to` (both
+ * included; `from` after `to`: 422 `date_range_reversed` on `to`) and `out_of_window` (0 or 1),
+ * oldest first by date, start and id, answered `{data, total, total_kind}` (ADR 038). Visits of
+ * deleted patients are not listed, as the dashboard does not count them (ADR 060).
  */
 export const visitsQuery = z
   .object({
@@ -201,6 +202,8 @@ export const visitsQuery = z
     doctor_id: queryIdField().optional(),
     from: dayField().optional(),
     to: dayField().optional(),
+    /** 1: only visits booked outside their window, 0: only inside (the dashboard's tiles). */
+    out_of_window: z.enum(['0', '1'], { error: 'invalid' }).transform(Number).optional(),
     limit: z.coerce
       .number({ error: 'invalid_number' })
       .int({ error: 'invalid_number' })

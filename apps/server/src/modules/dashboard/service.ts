@@ -163,12 +163,18 @@ export async function readDashboard(
         of('result_days').map((row) => [Number(row.key), row.n] as const),
       ),
     },
-    out_of_norm: DASHBOARD_ANALYTES.filter((analyte) => (analyteTotals.get(analyte) ?? 0) > 0).map(
-      (analyte) => {
+    // The biochemistry first, then the drug concentrations that could be judged (migration 0035).
+    out_of_norm: [
+      ...DASHBOARD_ANALYTES,
+      ...[...analyteTotals.keys()]
+        .filter((key) => key.startsWith('medicine_'))
+        .sort((a, b) => Number(a.slice(9)) - Number(b.slice(9))),
+    ]
+      .filter((analyte) => (analyteTotals.get(analyte) ?? 0) > 0)
+      .map((analyte) => {
         const results = analyteTotals.get(analyte) ?? 0;
         return { analyte, rate: (analyteOut.get(analyte) ?? 0) / results, results };
-      },
-    ),
+      }),
     alerts_open: one('alerts_open'),
     queries_open: queriesOpen,
     recruitment_target: settingWithDefaults('recruitment_target', target.value),

@@ -14,12 +14,13 @@ export const probeListRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db 
       schema: {
         tags: ['probes'],
         summary:
-          'Samples of the reachable patients (a doctor: the own unit), paged, sorted and filtered by patient, created day (Warsaw) and search',
+          "Samples of the reachable active patients (a doctor: the own unit), paged, sorted and filtered by patient, created day (Warsaw), search, status, the patient's unit (another unit: 404) and an analyte out of norm",
         querystring: probeListQuery,
         response: {
           200: probePage,
           401: errorResponse,
           403: errorResponse,
+          404: errorResponse,
           422: validationErrorResponse,
         },
       },

@@ -1,14 +1,14 @@
 import { warsawDayEnd, warsawDayStart } from '@portal/shared';
 import type { ProbeListItem, ProbeListQuery } from '@portal/shared';
-import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { patients, probeSetKits, probes } from '../../db/schema.js';
+import { patients, probeMedicines, probeSetKits, probes } from '../../db/schema.js';
 import { shipmentOf } from '../shipments/index.js';
 import { inOrderOf, listTotal, totalKey, pagedAnswer } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import { matchesPage, prefixKey, searchCondition } from '../../lib/search-terms.js';
-import { unitIn, unitsInReach } from '../../policies/units.js';
+import { reachUnit, unitIn, unitsInReach } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 
@@ -40,16 +40,29 @@ export function probeSearch(term: string | undefined): SQL | undefined {
 interface ProbeFilter {
   /** The units within reach (null: all; ADR 051 lets a monitor reach several). */
   units: readonly number[] | null;
+  /** The one unit named (checked within reach). */
+  unit?: number;
   patientIds?: number[];
   from?: Date;
   to?: Date;
   search?: string;
+  status?: ProbeListQuery['status'];
+  outOfNorm?: string;
 }
 
-function probeFilter(actor: Actor, query: ProbeListQuery): ProbeFilter {
+async function probeFilter(
+  db: Database,
+  actor: Actor,
+  query: ProbeListQuery,
+): Promise<ProbeFilter> {
   const search = query.search?.trim();
+  // Another unit (or none such) answers 404, as the visits list does.
+  if (query.unit_id !== undefined) await reachUnit(db, actor, query.unit_id);
   return {
     units: unitsInReach(actor),
+    ...(query.unit_id !== undefined ? { unit: query.unit_id } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.out_of_norm ? { outOfNorm: query.out_of_norm } : {}),
     // Sorted and unique: the same patients in any order are one remembered total.
     ...(query.patientIds
       ? { patientIds: [...new Set(query.patientIds)].sort((a, b) => a - b) }
@@ -61,12 +74,39 @@ function probeFilter(actor: Actor, query: ProbeListQuery): ProbeFilter {
   };
 }
 
+const BIOCHEMISTRY_COLUMNS = {
+  alt: probes.alt,
+  ast: probes.ast,
+  creatine: probes.creatine,
+  bilirubine: probes.bilirubine,
+} as const;
+
+/**
+ * Out of norm as the dashboard counts it (ADR 060, migrations 0033 and 0035): the same SQL
+ * functions the counters' triggers call, with the patient's sex (`patients` is the semi-join's).
+ */
+function outOfNormCondition(analyte: string): SQL {
+  const medicine = /^medicine_(\d+)$/.exec(analyte);
+  if (medicine) {
+    const key = `analyte_out|${analyte}`;
+    return sql`exists (select 1 from ${probeMedicines} where ${probeMedicines.probe_id} = ${probes.id} and ${probeMedicines.medicine_id} = ${Number(medicine[1])} and ${key} = any(dashboard_medicine_keys(${probeMedicines}, ${probes}, ${patients.sex})))`;
+  }
+  const column = BIOCHEMISTRY_COLUMNS[analyte as keyof typeof BIOCHEMISTRY_COLUMNS];
+  return sql`${column} is not null and dashboard_out_of_norm(${column}, ${probes.result_comparators} -> ${analyte}, ${probes.lab_ranges} -> ${analyte}, ${analyte}, ${patients.sex})`;
+}
+
 function conditions(filter: ProbeFilter): SQL | undefined {
   return and(
-    // The sample follows its patient: the patient's unit now (as findReachableProbe).
-    filter.units === null
-      ? undefined
-      : sql`exists (select 1 from ${patients} where ${patients.id} = ${probes.patient_id} and ${unitIn(patients.unit_id, filter.units)})`,
+    // The sample follows its patient: the patient's unit now (as findReachableProbe), and only
+    // active patients' samples are listed, as the dashboard counts them (ADR 060).
+    sql`exists (select 1 from ${patients} where ${and(
+      sql`${patients.id} = ${probes.patient_id}`,
+      isNull(patients.deleted_at),
+      filter.units === null ? undefined : unitIn(patients.unit_id, filter.units),
+      filter.unit === undefined ? undefined : eq(patients.unit_id, filter.unit),
+      filter.outOfNorm === undefined ? undefined : outOfNormCondition(filter.outOfNorm),
+    )})`,
+    filter.status ? eq(probes.status, filter.status) : undefined,
     filter.patientIds ? inArray(probes.patient_id, filter.patientIds) : undefined,
     filter.from ? gte(probes.created_at, filter.from) : undefined,
     filter.to ? lt(probes.created_at, filter.to) : undefined,
@@ -167,9 +207,16 @@ export async function listProbes(
   query: ProbeListQuery,
   options: ProbeListOptions = {},
 ) {
-  const filter = probeFilter(actor, query);
+  const filter = await probeFilter(db, actor, query);
   const unfiltered =
-    filter.units === null && !filter.patientIds && !filter.from && !filter.to && !filter.search;
+    filter.units === null &&
+    filter.unit === undefined &&
+    !filter.status &&
+    !filter.outOfNorm &&
+    !filter.patientIds &&
+    !filter.from &&
+    !filter.to &&
+    !filter.search;
   const total = listTotal(db, {
     key: totalKey('probes', {
       scope: filter.units?.join(',') ?? 'all',
@@ -177,6 +224,9 @@ export async function listProbes(
       from: query.from_date,
       to: query.to_date,
       search: filter.search,
+      unit: filter.unit,
+      status: filter.status,
+      outOfNorm: filter.outOfNorm,
     }),
     rows: () => db.select({ id: probes.id }).from(probes).where(conditions(filter)).$dynamic(),
     ...(unfiltered ? { unfilteredTable: 'probes' } : {}),

@@ -29,12 +29,13 @@ export const alertRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       schema: {
         tags,
         summary:
-          "Safety alerts (Hy's law, QTcF), newest first: open or acknowledged, some patients; a doctor's own unit only",
+          "Safety alerts (Hy's law, QTcF) of active patients, newest first: open or acknowledged, some patients, one unit (another unit: 404); a doctor's own unit only",
         querystring: alertListQuery,
         response: {
           200: alertPage,
           401: errorResponse,
           403: errorResponse,
+          404: errorResponse,
           422: validationErrorResponse,
         },
       },

@@ -12,7 +12,7 @@ import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
 import { patientScope } from '../../policies/patients.js';
 import { findReachableAlert } from '../../policies/probes.js';
-import { unitScope } from '../../policies/units.js';
+import { reachUnit, unitScope } from '../../policies/units.js';
 import { patientSearch } from '../patients/index.js';
 import { userNameSql } from '../probes/index.js';
 
@@ -61,8 +61,13 @@ export async function listAlerts(
   query: AlertListQuery,
 ): Promise<{ data: SafetyAlert[] } & ListTotal> {
   const search = query.search?.trim() || undefined;
+  // Another unit (or none such) answers 404, as the visits list does.
+  if (query.unit_id !== undefined) await reachUnit(db, actor, query.unit_id);
   const where = and(
     patientScope(actor),
+    // Active patients' alerts, in the unit named: as the dashboard counts them (ADR 060).
+    isNull(patients.deleted_at),
+    query.unit_id === undefined ? undefined : eq(patients.unit_id, query.unit_id),
     query.status === 'open' ? isNull(safetyAlerts.acknowledged_at) : undefined,
     query.status === 'acknowledged' ? isNotNull(safetyAlerts.acknowledged_at) : undefined,
     query.patientIds?.length ? inArray(safetyAlerts.patient_id, query.patientIds) : undefined,
@@ -73,6 +78,7 @@ export async function listAlerts(
     key: totalKey('alerts', {
       scope: scope ?? 'all',
       status: query.status,
+      unit: query.unit_id,
       patientIds: query.patientIds?.join(','),
       search,
     }),

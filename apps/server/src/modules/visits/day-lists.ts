@@ -2,7 +2,7 @@ import type { VisitList, VisitPage, VisitsQuery } from '@portal/shared';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { visits } from '../../db/schema.js';
+import { patients, visits } from '../../db/schema.js';
 import { inOrderOf, listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf } from '../../lib/listing.js';
 import type { Actor } from '../../plugins/policy.js';
@@ -63,19 +63,27 @@ export async function listVisits(
     query.doctor_id === undefined ? undefined : eq(visits.doctor_id, query.doctor_id),
     query.from === undefined ? undefined : gte(visits.date, query.from),
     query.to === undefined ? undefined : lte(visits.date, query.to),
+    query.out_of_window === undefined
+      ? undefined
+      : eq(visits.out_of_window, query.out_of_window === 1),
+    // Visits of active patients only, as the dashboard counts them (ADR 060): a semi-join
+    // probing the patients' primary key for each row the index walk meets.
+    sql`exists (select 1 from ${patients} where ${patients.id} = ${visits.patient_id} and ${patients.deleted_at} is null)`,
   );
   const scope = query.unit_id ?? unitScope(actor);
   const unfiltered =
     scope === null &&
     query.doctor_id === undefined &&
     query.from === undefined &&
-    query.to === undefined;
+    query.to === undefined &&
+    query.out_of_window === undefined;
   const total = listTotal(db, {
     key: totalKey('visits', {
       scope: scope ?? 'all',
       doctor: query.doctor_id,
       from: query.from,
       to: query.to,
+      window: query.out_of_window,
     }),
     rows: () => db.select({ id: visits.id }).from(visits).where(where).$dynamic(),
     ...(unfiltered ? { unfilteredTable: 'visits' } : {}),

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '@portal/shared';
 import type { SafetyAlert } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
+import { useUnitOptions } from '../../api/units';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
@@ -37,6 +38,12 @@ export function AlertsPage() {
     return STATUSES.find((value) => value === named) ?? 'open';
   });
   const [patientIds, setPatientIds] = useState<string[]>([]);
+  // ... and the unit (`?unit_id=3`), for an administrator.
+  const allUnits = can('patients.all_units');
+  const [unitId, setUnitId] = useState<string | null>(() =>
+    allUnits && /^\d+$/.test(params.get('unit_id') ?? '') ? params.get('unit_id') : null,
+  );
+  const units = useUnitOptions({ enabled: allUnits });
   const [acknowledging, setAcknowledging] = useState<SafetyAlert | null>(null);
   const detailsText = useAlertDetailsText();
   const list = useListQuery<SafetyAlert>({
@@ -47,6 +54,7 @@ export function AlertsPage() {
     params: {
       status: status === 'all' ? undefined : status,
       patientIds: patientIds.join(',') || undefined,
+      unit_id: unitId ?? undefined,
     },
   });
 
@@ -177,6 +185,25 @@ export function AlertsPage() {
             clearable
             w={{ base: '100%', xs: 320 }}
           />
+          {allUnits && (
+            <Select
+              label={t('probeList.unit')}
+              placeholder={t('probeList.allUnits')}
+              data={(units.data ?? []).map((unit) => ({
+                value: String(unit.id),
+                label: unit.name,
+              }))}
+              value={unitId}
+              onChange={(value) => {
+                setUnitId(value);
+                list.setPage(1);
+              }}
+              searchable
+              clearable
+              w={{ base: '100%', xs: 280 }}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
         </Group>
         <DataTable
           list={list}

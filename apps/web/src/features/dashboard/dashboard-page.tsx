@@ -21,11 +21,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { DashboardResponse } from '@portal/shared';
-import { useCriteriaGroups } from '../../api/lookups';
+import { useCriteriaGroups, useMedicines } from '../../api/lookups';
 import { useUnitOptions } from '../../api/units';
 import { PageHeader } from '../../components/page-header';
 import { useCan } from '../../lib/permissions';
-import { useSession } from '../../lib/session';
 import { useDashboard } from './dashboard-api';
 import {
   formatCount,
@@ -53,6 +52,7 @@ function ChartCard({
   valueHeader,
   chart,
   link,
+  links,
 }: {
   title: string;
   summary: string;
@@ -60,6 +60,8 @@ function ChartCard({
   valueHeader: string;
   chart: ReactNode;
   link?: { to: string; label: string };
+  /** One link per bar, to the list filtered as the bar counts (ADR 060). */
+  links?: { to: string; label: string }[];
 }) {
   const { t } = useTranslation();
   const [table, setTable] = useState(false);
@@ -117,6 +119,24 @@ function ChartCard({
           </Table.ScrollContainer>
         )}
       </Box>
+      {links && links.length > 0 && (
+        <Group
+          component="ul"
+          aria-label={t('dashboard.listsLabel', { title })}
+          gap="xs"
+          mt="xs"
+          p={0}
+          style={{ listStyle: 'none' }}
+        >
+          {links.map((item) => (
+            <li key={item.to}>
+              <Anchor component={Link} to={item.to} size="sm">
+                {item.label}
+              </Anchor>
+            </li>
+          ))}
+        </Group>
+      )}
       {link && (
         <Anchor component={Link} to={link.to} size="sm" mt="xs" display="inline-block">
           {link.label}
@@ -173,8 +193,8 @@ const BAR_PROPS = { accessibilityLayer: false, isAnimationActive: false } as con
 function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | null }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const session = useSession();
   const groups = useCriteriaGroups();
+  const medicines = useMedicines();
   const count = (n: number) => formatCount(n, language);
   const groupName = (id: number) => {
     const group = groups.data?.find((g) => g.id === id);
@@ -182,10 +202,15 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
       ? t('dashboard.groupName', { nr: group.nr })
       : t('dashboard.groupName', { nr: id });
   };
+  // Every list a tile leads to takes the chosen unit (a doctor's lists are the own unit's).
   const unitQuery = unitId ? `?unit_id=${unitId}` : '';
-  // A doctor's (or one chosen unit's) calendar shows the week's visits; all units: the units.
-  const calendarUnit = unitId ?? (session?.user.unit_id ? String(session.user.unit_id) : null);
-  const visitsList = calendarUnit ? `/units/calendar/${calendarUnit}` : '/units';
+  const unitParam = unitId ? `&unit_id=${unitId}` : '';
+  const analyteName = (analyte: string) => {
+    const medicine = /^medicine_(\d+)$/.exec(analyte);
+    if (!medicine) return t(`probeDetail.analytes.${analyte}`, { defaultValue: analyte });
+    const found = medicines.data?.find((m) => m.id === Number(medicine[1]));
+    return t('dashboard.concentration', { name: found?.name ?? medicine[1] });
+  };
 
   const recruitment = data.patients.recruitment;
   const target = monthlyTarget(
@@ -224,7 +249,7 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
   }));
   const samplesTotal = data.samples.by_status.reduce((sum, s) => sum + s.count, 0);
   const normRows: Row[] = data.out_of_norm.map((a) => ({
-    label: t(`probeDetail.analytes.${a.analyte}`, { defaultValue: a.analyte }),
+    label: analyteName(a.analyte),
     value: Math.round(a.rate * 1000) / 10,
     text: formatRate(a.rate, language),
   }));
@@ -238,7 +263,7 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
         <Tile
           label={t('dashboard.thisWeek')}
           value={count(data.visits.this_week)}
-          to={visitsList}
+          to={`/visits?from=${data.week.from}&to=${data.week.to}${unitParam}`}
         />
         <Tile
           label={t('dashboard.overdue')}
@@ -246,21 +271,29 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           to={`/visits/overdue${unitQuery}`}
         />
         <Tile
+          label={t('dashboard.inWindowTile')}
+          value={count(data.visits.in_window)}
+          to={`/visits?out_of_window=0${unitParam}`}
+        />
+        <Tile
           label={t('dashboard.outOfWindow')}
           value={count(data.visits.out_of_window)}
-          hint={t('dashboard.inWindow', { n: count(data.visits.in_window) })}
-          to={visitsList}
+          to={`/visits?out_of_window=1${unitParam}`}
         />
-        <Tile label={t('dashboard.samples')} value={count(samplesTotal)} to="/probes" />
+        <Tile
+          label={t('dashboard.samples')}
+          value={count(samplesTotal)}
+          to={`/probes${unitQuery}`}
+        />
         <Tile
           label={t('dashboard.medianDays')}
           value={median === null ? '—' : formatDays(median, language)}
-          to="/probes"
+          to={`/probes${unitQuery}`}
         />
         <Tile
           label={t('dashboard.alertsOpen')}
           value={count(data.alerts_open)}
-          to="/alerts?status=open"
+          to={`/alerts?status=open${unitParam}`}
         />
         <Tile label={t('dashboard.queriesOpen')} value={count(data.queries_open)} to={null} />
       </SimpleGrid>
@@ -294,14 +327,10 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           summary={groupRows.length ? listOf(groupRows) : t('dashboard.noData')}
           rows={groupRows}
           valueHeader={t('dashboard.count')}
-          link={
-            data.patients.by_group[0]
-              ? {
-                  to: `/patients?groups=${data.patients.by_group[0].group_id}`,
-                  label: t('dashboard.toGroup', { name: groupRows[0]?.label ?? '' }),
-                }
-              : undefined
-          }
+          links={data.patients.by_group.map((g, i) => ({
+            to: `/patients?groups=${g.group_id}`,
+            label: t('dashboard.toGroup', { name: groupRows[i]?.label ?? '' }),
+          }))}
           chart={
             <BarChart
               h={220}
@@ -323,7 +352,10 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           }
           rows={statusRows}
           valueHeader={t('dashboard.count')}
-          link={{ to: '/probes', label: t('dashboard.toProbes') }}
+          links={data.samples.by_status.map((s, i) => ({
+            to: `/probes?status=${s.status}${unitParam}`,
+            label: t('dashboard.toStatus', { name: statusRows[i]?.label ?? s.status }),
+          }))}
           chart={
             <BarChart
               h={220}
@@ -341,7 +373,10 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           summary={normRows.length ? listOf(normRows) : t('dashboard.noData')}
           rows={normRows}
           valueHeader={t('dashboard.rate')}
-          link={{ to: '/probes', label: t('dashboard.toProbes') }}
+          links={data.out_of_norm.map((a, i) => ({
+            to: `/probes?out_of_norm=${a.analyte}${unitParam}`,
+            label: t('dashboard.toOutOfNorm', { name: normRows[i]?.label ?? a.analyte }),
+          }))}
           chart={
             <BarChart
               h={220}

@@ -1,8 +1,8 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { formatDateTime } from '@portal/shared';
+import { Link, useSearchParams } from 'react-router';
+import { formatDateTime, PROBE_STATUSES } from '@portal/shared';
 import type { ProbeListItem } from '@portal/shared';
 import { ListFilterBar } from '../../components/list-filter-bar';
 import { DataTable } from '../../components/data-table';
@@ -12,8 +12,14 @@ import { ALL_TIME } from '../../components/date-range';
 import type { DateRange, DateRangeChoice } from '../../components/date-range';
 import { PageHeader } from '../../components/page-header';
 import { PatientPicker } from '../../components/patient-picker';
+import { useMedicines } from '../../api/lookups';
+import { useUnitOptions } from '../../api/units';
+import { useCan } from '../../lib/permissions';
 import { useProbeList } from './probes-api';
+import { probeFiltersFromUrl } from './probe-list-filters';
 import type { ProbeListFilters } from './probe-list-filters';
+
+const BIOCHEMISTRY = ['alt', 'ast', 'creatine', 'bilirubine'] as const;
 
 const NO_FILTERS: ProbeListFilters = { patientIds: [], range: {} };
 
@@ -27,21 +33,59 @@ const patientName = (probe: ProbeListItem) =>
  */
 export function ProbesPage() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<ProbeListFilters>(NO_FILTERS);
+  const can = useCan();
+  const allUnits = can('patients.all_units');
+  // The dashboard's tiles link here with `?status`, `?out_of_norm` and `?unit_id` (ADR 060); the
+  // URL keeps them, the other filters live in the screen.
+  const [params, setParams] = useSearchParams();
+  const fromUrl = probeFiltersFromUrl(params);
+  const [local, setLocal] = useState<ProbeListFilters>(NO_FILTERS);
+  const filters: ProbeListFilters = {
+    ...local,
+    ...fromUrl,
+    unitId: allUnits ? fromUrl.unitId : null,
+  };
   const [dateChoice, setDateChoice] = useState<DateRangeChoice>(ALL_TIME);
   const list = useProbeList(filters);
-  const filtered = filters.patientIds.length > 0 || dateChoice.option !== ALL_TIME.option;
+  const units = useUnitOptions({ enabled: allUnits });
+  const medicines = useMedicines();
+  const filtered =
+    filters.patientIds.length > 0 ||
+    dateChoice.option !== ALL_TIME.option ||
+    filters.status !== null ||
+    filters.outOfNorm !== null ||
+    filters.unitId !== null;
 
   function filter(next: Partial<ProbeListFilters>) {
-    setFilters((previous) => ({ ...previous, ...next }));
+    setLocal((previous) => ({ ...previous, ...next }));
+    list.setPage(1);
+  }
+
+  function filterUrl(name: 'status' | 'out_of_norm' | 'unit_id', value: string | null) {
+    const updated = new URLSearchParams(params);
+    if (value) updated.set(name, value);
+    else updated.delete(name);
+    setParams(updated, { replace: true });
     list.setPage(1);
   }
 
   function clearFilters() {
-    setFilters(NO_FILTERS);
+    setLocal(NO_FILTERS);
     setDateChoice(ALL_TIME);
+    setParams({}, { replace: true });
     list.setPage(1);
   }
+
+  const analyteOptions = [
+    ...BIOCHEMISTRY.map((analyte) => ({
+      value: analyte,
+      label: t(`probeDetail.analytes.${analyte}`),
+    })),
+    ...(medicines.data ?? []).map((medicine) => ({
+      value: `medicine_${medicine.id}`,
+      label: t('dashboard.concentration', { name: medicine.name }),
+    })),
+  ];
 
   const created = (probe: ProbeListItem) => formatDateTime(probe.created_at);
   const material = (probe: ProbeListItem) => t(`probe.material.${probe.type_of_material}`);
@@ -129,6 +173,46 @@ export function ProbesPage() {
             clearable
             w={{ base: '100%', xs: 320 }}
           />
+          <Select
+            label={t('probeList.status')}
+            placeholder={t('probeList.statusAll')}
+            data={PROBE_STATUSES.map((status) => ({
+              value: status,
+              label: t(`probe.status.${status}`),
+            }))}
+            value={filters.status ?? null}
+            onChange={(value) => filterUrl('status', value)}
+            clearable
+            w={{ base: '100%', xs: 200 }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label={t('probeList.outOfNorm')}
+            placeholder={t('probeList.outOfNormAll')}
+            data={analyteOptions}
+            value={filters.outOfNorm ?? null}
+            onChange={(value) => filterUrl('out_of_norm', value)}
+            searchable
+            clearable
+            w={{ base: '100%', xs: 240 }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          {allUnits && (
+            <Select
+              label={t('probeList.unit')}
+              placeholder={t('probeList.allUnits')}
+              data={(units.data ?? []).map((unit) => ({
+                value: String(unit.id),
+                label: unit.name,
+              }))}
+              value={filters.unitId ?? null}
+              onChange={(value) => filterUrl('unit_id', value)}
+              searchable
+              clearable
+              w={{ base: '100%', xs: 240 }}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
           <DateRangeFilter
             label={t('probeList.createdDays')}
             value={dateChoice}
