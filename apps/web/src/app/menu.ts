@@ -23,6 +23,7 @@ import {
   IconSpeakerphone,
   IconStethoscope,
   IconTestPipe,
+  IconUserSearch,
   IconUsers,
 } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
@@ -35,6 +36,7 @@ export interface MenuItem {
     | 'nav.dashboard'
     | 'nav.doctors'
     | 'nav.admins'
+    | 'nav.monitors'
     | 'nav.patients'
     | 'nav.units'
     | 'nav.overdueVisits'
@@ -90,6 +92,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconShieldLock,
     mobile: false,
     permission: 'admins.manage',
+  },
+  // Monitor (CRA) accounts, managed like doctors' (ADR 051).
+  {
+    path: '/monitors',
+    label: 'nav.monitors',
+    icon: IconUserSearch,
+    mobile: false,
+    permission: 'monitors.manage',
   },
   {
     path: '/patients',
