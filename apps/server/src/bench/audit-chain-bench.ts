@@ -74,6 +74,11 @@ export async function seedAuditEntries(
 /** Before migration 0027's chain (no digest, hash or reason copied) or as it is now. */
 async function setMode(db: SqlExecutor, mode: Mode) {
   const action = mode === 'chain' ? 'enable' : 'disable';
+  // Before 0027 an entry had no hash; the column stays nullable after the first switch (the
+  // entries written meanwhile have none), which costs the chained writes nothing.
+  if (mode === 'before') {
+    await db.executeSql('alter table audit_entries alter column hash drop not null');
+  }
   await db.executeSql(`alter table audit_entries ${action} trigger audit_entries_chain`);
   await db.executeSql(`alter table audit_entries ${action} trigger audit_entries_chain_head`);
 }
@@ -247,6 +252,9 @@ export async function measureChainOverhead(
   await setMode(db, 'chain');
   agent.destroy();
   log(`  answers: ${JSON.stringify(statuses)}`);
+  if (Object.keys(statuses).some((key) => !/ 2\d\d$/.test(key))) {
+    log('  WARNING: some writes were refused; their times are not those of a write');
+  }
   return times;
 }
 
