@@ -134,6 +134,31 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="monitors.manage" />,
+                children: [
+                  {
+                    path: '/monitors',
+                    ...lazyPage(() => import('./features/monitors/monitors-page'), 'MonitorsPage'),
+                    children: [
+                      {
+                        path: 'create',
+                        ...lazyPage(
+                          () => import('./features/monitors/monitor-form-route'),
+                          'MonitorCreateRoute',
+                        ),
+                      },
+                      {
+                        path: ':id/edit',
+                        ...lazyPage(
+                          () => import('./features/monitors/monitor-form-route'),
+                          'MonitorEditRoute',
+                        ),
+                      },
+                    ],
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="probes.read" />,
                 children: [
                   {

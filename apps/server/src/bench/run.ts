@@ -27,6 +27,13 @@ import { measureProbes, seedProbesBench, signInDoctor } from './probes-bench.js'
 import { WEB_ROOT, measureShell } from './shell.js';
 import { addReportResults, measureReport } from './report-bench.js';
 import { DASHBOARD_DOCTOR, measureDashboard, seedDashboardBench } from './dashboard-bench.js';
+import {
+  AUDIT_ENTRIES,
+  formatAuditChain,
+  measureChainOverhead,
+  measureVerify,
+  seedAuditEntries,
+} from './audit-chain-bench.js';
 import type { Rounds } from './stats.js';
 import { ACCESS_LOG_PATIENTS, measureAccessLog } from './access-log-bench.js';
 
@@ -258,6 +265,24 @@ async function accessLogOnly(db: BenchDatabase) {
   }
 }
 
+/**
+ * `BENCH_ONLY=audit`: issue 23's targets (audit-chain-bench.ts): the chain of BENCH_AUDIT_ENTRIES
+ * (4,000,000) entries verified, and a booking and a patient edit with the chain and reason
+ * triggers on and off. PostgreSQL only unless BENCH_AUDIT_PGLITE=1 (the target is PostgreSQL's).
+ */
+async function auditOnly(db: BenchDatabase) {
+  const started = performance.now();
+  const seed = await seedAuditEntries(db.handle, AUDIT_ENTRIES, log);
+  const verify = await measureVerify(db.handle);
+  log(`  verified in ${verify.seconds.toFixed(1)} s (${os.loadavg()[0]!.toFixed(2)} load)`);
+  let writes: Awaited<ReturnType<typeof measureChainOverhead>> | null = null;
+  await onlyCase(db, async (client) => {
+    writes = await measureChainOverhead(db.handle, client, log);
+  });
+  for (const line of formatAuditChain(db.label, { seed, verify, writes })) log(`  ${line}`);
+  log(`${db.label}: done in ${seconds(started)} s`);
+}
+
 function commit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -363,6 +388,20 @@ async function main() {
         await accessLogOnly(db);
         continue;
       }
+      if (only === 'audit') {
+        if (db.label === 'PGlite' && !process.env.BENCH_AUDIT_PGLITE) {
+          log(`\n${db.label}: audit chain skipped (BENCH_AUDIT_PGLITE=1 to run it)`);
+          continue;
+        }
+        log(
+          `\n${db.label}: issue 23 audit chain only (load ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')})`,
+        );
+        await auditOnly(db);
+        continue;
+      }
       if (only === 'report') {
         log(`\n${db.label}: issue 12 report only`);
         await reportOnly(db);
@@ -380,7 +419,7 @@ async function main() {
     return;
   }
   if (only === 'probe-code') return;
-  if (only === 'probes' || only === 'dashboard' || only === 'access-log') return;
+  if (only === 'probes' || only === 'dashboard' || only === 'access-log' || only === 'audit') return;
   if (['hl7', 'import', 'import-health', 'report', 'nodes', 'backup'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());

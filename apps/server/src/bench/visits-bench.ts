@@ -58,7 +58,7 @@ const clockOfMinutes = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The weekdays from `from` on, `count` of them. */
-function weekdaysFrom(from: string, count: number): string[] {
+export function weekdaysFrom(from: string, count: number): string[] {
   const days: string[] = [];
   for (let day = from; days.length < count; day = addDays(day, 1)) {
     if (calendarWeekday(day) <= 5) days.push(day);
@@ -71,7 +71,12 @@ async function ids(db: SqlExecutor, text: string, params: unknown[] = []): Promi
 }
 
 /** A unit with one doctor and `patients` patients; PESELs of a month no birth date has. */
-async function unitWithPatients(db: SqlExecutor, name: string, patients: number, tag: number) {
+export async function unitWithPatients(
+  db: SqlExecutor,
+  name: string,
+  patients: number,
+  tag: number,
+) {
   const [unitId] = await ids(
     db,
     `insert into units (name, street, building_nr, postcode, city)
@@ -174,7 +179,7 @@ function bookingBody(fixture: VisitsFixture, k: number) {
   };
 }
 
-async function runBookings(order: BookingOrder): Promise<BookingResult> {
+export async function runBookings(order: BookingOrder): Promise<BookingResult> {
   const worker = new Worker(new URL('./booking-worker.js', import.meta.url), { workerData: order });
   try {
     return await new Promise<BookingResult>((resolve, reject) => {

@@ -6,6 +6,8 @@ export const ENTITY = {
   units: 'units',
   doctors: 'doctors',
   admins: 'admins',
+  /** Monitor (CRA) accounts (ADR 051). */
+  monitors: 'monitors',
   patients: 'patients',
   audit: 'audit',
   accessLog: 'access_log',
@@ -44,6 +46,7 @@ export const queryKeys = {
 
   doctor: (id: number | null) => [ENTITY.doctors, 'detail', id] as const,
   admin: (id: number | null) => [ENTITY.admins, 'detail', id] as const,
+  monitor: (id: number | null) => [ENTITY.monitors, 'detail', id] as const,
   patient: (id: number | null) => [ENTITY.patients, 'detail', id] as const,
   /** The retention's dry run and its latest run (ADR 059). */
   retentionPreview: () => ['retention', 'preview'] as const,

@@ -16,6 +16,7 @@ describe('menu', () => {
       '/dashboard',
       '/doctors',
       '/admins',
+      '/monitors',
       '/patients',
       '/units',
       '/visits/overdue',
@@ -60,6 +61,7 @@ describe('menu', () => {
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
+    expect(paths(['monitors.manage'])).toEqual(['/monitors']);
     expect(paths(['settings.manage'])).toEqual([
       '/settings/visits',
       '/settings/probe_config',
@@ -82,6 +84,7 @@ describe('menu', () => {
       '/dashboard',
       '/doctors',
       '/admins',
+      '/monitors',
       '/patients',
       '/units',
       '/visits/overdue',

@@ -24,6 +24,7 @@ import {
   IconStethoscope,
   IconTarget,
   IconTestPipe,
+  IconUserSearch,
   IconUsers,
 } from '@tabler/icons-react';
 import type { Icon } from '@tabler/icons-react';
@@ -36,6 +37,7 @@ export interface MenuItem {
     | 'nav.dashboard'
     | 'nav.doctors'
     | 'nav.admins'
+    | 'nav.monitors'
     | 'nav.patients'
     | 'nav.units'
     | 'nav.overdueVisits'
@@ -92,6 +94,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconShieldLock,
     mobile: false,
     permission: 'admins.manage',
+  },
+  // Monitor (CRA) accounts, managed like doctors' (ADR 051).
+  {
+    path: '/monitors',
+    label: 'nav.monitors',
+    icon: IconUserSearch,
+    mobile: false,
+    permission: 'monitors.manage',
   },
   {
     path: '/patients',

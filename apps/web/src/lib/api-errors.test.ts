@@ -10,6 +10,7 @@ describe('api errors', () => {
     expect(commonErrorKey(new ApiError(422, 'validation_error'))).toBe('common.validationError');
     expect(commonErrorKey(new ApiError(409, 'exist_doctor'))).toBe('common.duplicate');
     expect(commonErrorKey(new ApiError(409, 'exist_admin'))).toBe('common.duplicate');
+    expect(commonErrorKey(new ApiError(409, 'exist_monitor'))).toBe('common.duplicate');
     expect(commonErrorKey(new ApiError(409, 'conflict'))).toBe('common.conflict');
     expect(isStaleVersion(new ApiError(409, 'conflict'))).toBe(true);
     expect(isStaleVersion(new ApiError(409, 'exist_admin'))).toBe(false);

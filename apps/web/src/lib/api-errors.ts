@@ -16,7 +16,12 @@ export function commonErrorKey(error: unknown): CommonErrorKey {
   if (error.httpStatus === 403) return 'common.forbidden';
   if (error.httpStatus === 404) return 'common.notFound';
   if (error.httpStatus === 422) return 'common.validationError';
-  if (error.status === 'exist_doctor' || error.status === 'exist_admin') return 'common.duplicate';
+  if (
+    error.status === 'exist_doctor' ||
+    error.status === 'exist_admin' ||
+    error.status === 'exist_monitor'
+  )
+    return 'common.duplicate';
   if (isStaleVersion(error)) return 'common.conflict';
   return 'common.unexpectedError';
 }

@@ -74,7 +74,7 @@ export const credentialsSheetBody = z.object({
   login: requiredText(),
   password: secretText(),
   /** Whose sheet it is; decides the title. */
-  kind: z.enum(['doctor', 'admin', 'patient']),
+  kind: z.enum(['doctor', 'admin', 'patient', 'monitor']),
   name: text({ max: 2 * STRING_MAX }).optional(),
 });
 export type CredentialsSheetBody = z.infer<typeof credentialsSheetBody>;

@@ -123,6 +123,7 @@ export const monitorListQuery = pagedListQuery(MONITOR_ORDER_BY);
 export type MonitorListQuery = z.infer<typeof monitorListQuery>;
 export const monitorList = pagedResponse(monitor);
 export const monitorSaved = z.object({ status: z.literal('success'), data: monitor });
+export type MonitorSaved = z.infer<typeof monitorSaved>;
 
 /** A field a query may name: a column-like name of the record (`qt`, `pesel`, `alt`). */
 const queryField = z

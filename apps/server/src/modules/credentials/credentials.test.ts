@@ -44,7 +44,7 @@ describe('POST /api/credentials/pdf', () => {
   });
 
   it('renders every kind, in English too', async () => {
-    for (const kind of ['doctor', 'admin', 'patient']) {
+    for (const kind of ['doctor', 'admin', 'patient', 'monitor']) {
       const res = await t.request('POST', '/api/credentials/pdf', {
         token: admin.session.token,
         body: { login: 'jan', password: 'Abc23defGH45', kind },
