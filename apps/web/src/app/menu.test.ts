@@ -34,6 +34,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/study_lock',
       '/data_import',
       '/messages',
       '/reports',
@@ -69,6 +70,7 @@ describe('menu', () => {
       '/settings/smtp',
     ]);
     expect(paths(['retention.manage'])).toEqual(['/settings/retention']);
+    expect(paths(['records.lock'])).toEqual(['/settings/study_lock']);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
     expect(paths(['documents.read'])).toEqual(['/documents']);
     expect(paths(['documents.read', 'settings.manage'])).not.toContain('/documents');
@@ -105,6 +107,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/study_lock',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);

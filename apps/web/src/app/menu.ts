@@ -11,6 +11,7 @@ import {
   IconFiles,
   IconFlask,
   IconHistory,
+  IconLock,
   IconNumbers,
   IconPackage,
   IconMail,
@@ -53,6 +54,7 @@ export interface MenuItem {
     | 'nav.settingsPhone'
     | 'nav.settingsRetention'
     | 'nav.settingsSmtp'
+    | 'nav.settingsStudyLock'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -224,6 +226,15 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconMail,
     mobile: false,
     permission: 'settings.manage',
+  },
+  // The study lock (ADR 048): the permission that locks records locks the study too.
+  {
+    path: '/settings/study_lock',
+    label: 'nav.settingsStudyLock',
+    group: 'nav.settings',
+    icon: IconLock,
+    mobile: false,
+    permission: 'records.lock',
   },
   // The doctor panel's documents to read; administrators manage them under settings instead.
   {
