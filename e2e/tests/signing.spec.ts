@@ -19,7 +19,7 @@ async function sign(page: Page, meaning: string, password: string) {
   const dialog = page.getByRole('dialog', { name: 'Podpis elektroniczny' });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('radio', { name: meaning }).check();
-  await dialog.getByLabel('Hasło', { exact: true }).fill(password);
+  await dialog.getByRole('textbox', { name: 'Hasło', exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Podpisz' }).click();
   return dialog;
 }
@@ -63,14 +63,14 @@ test.describe.serial('Podpis elektroniczny i blokada rekordu', () => {
     await expectAccessible(page, 'sign dialog');
 
     // The meaning is a choice: none chosen, nothing sent.
-    await dialog.getByLabel('Hasło', { exact: true }).fill('nie-to-haslo');
+    await dialog.getByRole('textbox', { name: 'Hasło', exact: true }).fill('nie-to-haslo');
     await dialog.getByRole('button', { name: 'Podpisz' }).click();
     await expect(dialog.getByText('Wybierz znaczenie podpisu')).toBeVisible();
 
     await sign(page, 'Autor', 'nie-to-haslo');
     await expect(dialog.getByText('Niepoprawne hasło')).toBeVisible();
     // The password is typed again every time.
-    await expect(dialog.getByLabel('Hasło', { exact: true })).toHaveValue('');
+    await expect(dialog.getByRole('textbox', { name: 'Hasło', exact: true })).toHaveValue('');
     await expectAccessible(page, 'sign dialog, wrong password');
 
     await sign(page, 'Autor', doctor.password);

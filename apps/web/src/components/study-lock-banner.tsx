@@ -15,7 +15,7 @@ export function StudyLockBanner() {
   if (!lock.data?.locked) return null;
   return (
     <Alert
-      color="orange"
+      color="red"
       variant="light"
       icon={<IconLock size={18} aria-hidden />}
       mb="md"

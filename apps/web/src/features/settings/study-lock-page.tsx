@@ -63,7 +63,7 @@ export function StudyLockSettingsPage() {
                 {t('studyLock.state')}
               </Text>
               <Badge
-                color={lock.locked ? 'orange' : 'teal'}
+                color={lock.locked ? 'red' : 'teal'}
                 variant="light"
                 data-testid="study-lock-state"
               >
