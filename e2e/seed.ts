@@ -39,6 +39,10 @@ export interface E2eSeed {
   /** A patient of a unit of its own whose participation ended 12 years ago. */
   retention: { patient_id: number };
   // ---- end of retention ----
+  // ---- signing and locks (issue 23) ----
+  /** A patient with a recorded, unsigned visit and a sample with results, unsigned. */
+  signing: { patient_id: number; visit_id: number; probe_id: number; probe_code: string };
+  // ---- end of signing and locks ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card's test records it). */

@@ -554,12 +554,66 @@ try {
   );
   const retention = { patient_id: retained.id };
   // ---- end of retention ----
+  // ---- signing and locks (issue 23, signing.spec.ts) ----
+  // A patient of the doctor's unit with a recorded visit (QT 400, RR 640) and a sample with
+  // biochemistry results, both unsigned: the spec signs, locks, unlocks and corrects them.
+  const signer = await patient('Stanisław', 'Podpisowy', { year: 1955, month: 11, day: 2 }, 741);
+  const [signedVisit] = await db
+    .insert(visits)
+    .values({
+      ...visit(signer.id, weekdayOnOrBefore(addDays(today, -3))),
+      started_at: '10:00:00',
+      ended_at: '10:30:00',
+      is_done: true,
+      qt: 400,
+      rr: 640,
+      pq: 160,
+      qrs: 90,
+      qtcb: 500,
+      qtcfra: 464,
+      comment: '<p>Rytm zatokowy miarowy.</p>',
+    })
+    .returning({ id: visits.id });
+  const [signedProbe] = await db
+    .insert(probes)
+    .values({
+      code: 'E2E-SIGN-001',
+      patient_id: signer.id,
+      probe_number: 1,
+      date_of_sample: addDays(today, -3),
+      carrier_id: firstCarrier.id,
+      ordered_by_firstname: 'Wiktor',
+      ordered_by_surname: 'Wizytowy',
+      ordered_at: addDays(today, -3),
+      patient_firstname: 'Stanisław',
+      patient_surname: 'Podpisowy',
+      patient_address_street: 'ul. Piotrkowska',
+      patient_address_building: '100',
+      patient_address_postcode: '90-001',
+      patient_address_city: 'Łódź',
+      created_by: account.id,
+      status: 'received',
+      alt: '30',
+      ast: '25',
+      creatine: '0.9',
+      bilirubine: '0.6',
+      results_at: new Date(),
+    })
+    .returning({ id: probes.id, code: probes.code });
+  const signing = {
+    patient_id: signer.id,
+    visit_id: signedVisit.id,
+    probe_id: signedProbe.id,
+    probe_code: signedProbe.code,
+  };
+  // ---- end of signing and locks ----
 
   const seed = {
     documents,
     unmatched,
     imports,
     retention,
+    signing,
     labels,
     unit: { id: unit.id, name: unit.name },
     doctor: { id: doctor.id, ...DOCTOR },

@@ -338,6 +338,18 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="records.lock" />,
+                children: [
+                  {
+                    path: '/settings/study_lock',
+                    ...lazyPage(
+                      () => import('./features/settings/study-lock-page'),
+                      'StudyLockSettingsPage',
+                    ),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="admins.manage" />,
                 children: [
                   {

@@ -24,6 +24,7 @@ import { addDemoImports } from './imports.js';
 import { demoPatientLogin } from './patient-login.js';
 import { addDemoRetention } from './retention.js';
 import { addDemoMonitoring } from './monitoring.js';
+import { addDemoRecordLock } from './locks.js';
 import { addDemoAccessLog, DEMO_IOD_LOGIN } from './access-log.js';
 
 /**
@@ -102,6 +103,8 @@ async function main() {
     if (coordinator) await addDemoRetention(db, coordinator.id); // issue 24: one anonymised patient
     // Issue 23: signatures, a monitor with verification marks and queries.
     const monitoring = await addDemoMonitoring(db, unitIds[0]!, DEMO_PASSWORD);
+    // Issue 23: a signed visit locked by the coordinator (ADR 048).
+    const locked = coordinator ? await addDemoRecordLock(db, coordinator.id) : null;
     // Who read what (ADR 052): entries of the doctors and administrators, not the IOD's.
     await addDemoAccessLog(
       db,
@@ -129,7 +132,8 @@ async function main() {
       `Monitor ${monitoring.login} (password "${DEMO_PASSWORD}"): ${monitoring.signed} signed ` +
         `visits, ${monitoring.changedAfterSigning} changed after signing, ` +
         `${monitoring.unsigned} recorded but unsigned; ${monitoring.queries.open} open and ` +
-        `${monitoring.queries.answered} answered queries.`,
+        `${monitoring.queries.answered} answered queries.` +
+        (locked ? ` Locked record: ${locked.record_type} ${locked.record_id}.` : ''),
     );
     // ---- tracking ---- the demo's waybills are invented: only the fake provider moves them.
     console.log(

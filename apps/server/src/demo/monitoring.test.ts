@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queries, signatures, users, verifications } from '../db/schema.js';
+import { queries, recordLocks, signatures, users, verifications } from '../db/schema.js';
 import { demoAdmins, demoDoctors, demoUnits } from './data.js';
 import { addDemoMonitoring } from './monitoring.js';
+import { addDemoRecordLock } from './locks.js';
 import { addDemoPatients } from './patients.js';
 import { addDemoProbes } from './probes.js';
 import { addDemoCalendars, addDemoVisits } from './visits.js';
@@ -32,6 +33,22 @@ describe('demo signatures, monitor and queries (issue 23)', () => {
     result = await addDemoMonitoring(db, unitIds[0]!, 'password');
   }, 300_000);
   afterAll(() => database?.close());
+
+  it('locks one signed visit, by the coordinator, with a valid signature (ADR 048)', async () => {
+    const db = database.handle.db;
+    const [admin] = await db.select().from(users).where(eq(users.login, demoAdmins[0]!));
+    const locked = await addDemoRecordLock(db, admin!.id);
+    expect(locked).toMatchObject({ record_type: 'visit' });
+    const rows = await db.select().from(recordLocks);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ record_type: 'visit', record_id: locked!.record_id });
+    // The one locked visit holds a valid signature.
+    const valid = await db
+      .select()
+      .from(signatures)
+      .where(eq(signatures.record_id, locked!.record_id));
+    expect(valid.some((row) => row.record_type === 'visit' && row.status === 'valid')).toBe(true);
+  });
 
   it('signs visits, invalidates one changed after signing, and leaves some unsigned', async () => {
     expect(result.signed).toBeGreaterThanOrEqual(2);

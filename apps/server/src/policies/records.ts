@@ -1,8 +1,9 @@
-import type { MonitoredRecordType } from '@portal/shared';
+import type { MonitoredRecordType, SignedRecordAbilities } from '@portal/shared';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { patients } from '../db/schema.js';
 import { notFound } from '../lib/errors.js';
+import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
 import { findReachablePatient } from './patients.js';
 import { findReachableProbe } from './probes.js';
@@ -49,4 +50,23 @@ export async function findReachableRecord(
     .where(eq(patients.id, patientId));
   if (!patient) throw notFound();
   return { patientId, unitId: patient.unitId, patientDeletedAt: patient.deletedAt, holdsData };
+}
+
+/**
+ * What the actor may do with a visit's or sample's signatures and lock (ADR 045, 048, 050): sign a
+ * record holding entered data of a patient not deleted; lock a signed record that is not locked
+ * (whether a signature is still valid is the write's own check, 409 `not_signed`, which the screen
+ * explains); unlock a locked one.
+ */
+export function signedRecordAbilities(
+  actor: Actor,
+  record: Pick<ReachedRecord, 'holdsData' | 'patientDeletedAt'>,
+  state: { signed: boolean; locked: boolean },
+): SignedRecordAbilities {
+  const locker = can(actor, 'records.lock');
+  return {
+    sign: can(actor, 'signatures.sign') && record.holdsData && record.patientDeletedAt === null,
+    lock: locker && state.signed && !state.locked,
+    unlock: locker && state.locked,
+  };
 }

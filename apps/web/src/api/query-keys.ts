@@ -77,6 +77,8 @@ export const queryKeys = {
   probeCarriers: () => [ENTITY.lookups, 'probe_carriers'] as const,
   /** The postal service's shipping page: a setting, so a save of settings refreshes it. */
   probeOrderLink: () => [ENTITY.settings, 'order_link'] as const,
+  /** The study lock (`GET /api/study/lock`, ADR 048): the banner on every screen reads it. */
+  studyLock: () => [ENTITY.settings, 'study_lock'] as const,
   /** One settings key (`GET /api/settings/{name}`). */
   setting: (name: string) => [ENTITY.settings, name] as const,
   unit: (id: number) => [ENTITY.units, 'detail', id] as const,

@@ -19,6 +19,7 @@ import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { LanguageSwitch } from '../components/language-switch';
 import { NotificationBell } from '../features/notifications/notification-bell';
 import { ProbeLabelButtonProvider } from '../components/probe-label-slot';
+import { StudyLockBanner } from '../components/study-lock-banner';
 import type { RenderLabelButton } from '../components/probe-label-slot';
 import { useIsDesktop } from '../components/use-is-desktop';
 import { useLogout } from '../lib/use-logout';
@@ -372,6 +373,7 @@ export function AppLayout() {
                 className={classes.navigating}
               />
             )}
+            <StudyLockBanner />
             <Outlet />
           </AppShell.Main>
 

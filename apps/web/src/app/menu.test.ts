@@ -35,6 +35,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/study_lock',
       '/settings/recruitment_target',
       '/data_import',
       '/messages',
@@ -73,6 +74,7 @@ describe('menu', () => {
       '/settings/recruitment_target',
     ]);
     expect(paths(['retention.manage'])).toEqual(['/settings/retention']);
+    expect(paths(['records.lock'])).toEqual(['/settings/study_lock']);
     // The reading screen of the doctor panel's documents is for those who do not manage them.
     expect(paths(['documents.read'])).toEqual(['/documents']);
     expect(paths(['documents.read', 'settings.manage'])).not.toContain('/documents');
@@ -110,6 +112,7 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
+      '/settings/study_lock',
       '/settings/recruitment_target',
     ]);
     // No settings permission, no settings submenu.

@@ -11,6 +11,7 @@ import {
   IconFiles,
   IconFlask,
   IconHistory,
+  IconLock,
   IconNumbers,
   IconPackage,
   IconMail,
@@ -57,6 +58,7 @@ export interface MenuItem {
     | 'nav.settingsRetention'
     | 'nav.settingsSmtp'
     | 'nav.settingsRecruitmentTarget'
+    | 'nav.settingsStudyLock'
     | 'nav.messages'
     | 'nav.documents'
     | 'nav.dataImport'
@@ -244,6 +246,15 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconTarget,
     mobile: false,
     permission: 'settings.manage',
+  },
+  // The study lock (ADR 048): the permission that locks records locks the study too.
+  {
+    path: '/settings/study_lock',
+    label: 'nav.settingsStudyLock',
+    group: 'nav.settings',
+    icon: IconLock,
+    mobile: false,
+    permission: 'records.lock',
   },
   // The doctor panel's documents to read; administrators manage them under settings instead.
   {

@@ -14,6 +14,8 @@ describe('api errors', () => {
     expect(commonErrorKey(new ApiError(409, 'conflict'))).toBe('common.conflict');
     expect(isStaleVersion(new ApiError(409, 'conflict'))).toBe(true);
     expect(isStaleVersion(new ApiError(409, 'exist_admin'))).toBe(false);
+    expect(commonErrorKey(new ApiError(409, 'study_locked'))).toBe('common.studyLocked');
+    expect(commonErrorKey(new ApiError(409, 'record_locked'))).toBe('common.recordLocked');
     expect(commonErrorKey(new ApiError(500, 'error'))).toBe('common.unexpectedError');
     expect(commonErrorKey(new Error('boom'))).toBe('common.unexpectedError');
   });

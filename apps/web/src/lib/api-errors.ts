@@ -7,6 +7,8 @@ export type CommonErrorKey =
   | 'common.validationError'
   | 'common.duplicate'
   | 'common.conflict'
+  | 'common.studyLocked'
+  | 'common.recordLocked'
   | 'common.unexpectedError';
 
 /** The generic message for a failed call, when the screen has nothing more specific to say. */
@@ -23,6 +25,9 @@ export function commonErrorKey(error: unknown): CommonErrorKey {
   )
     return 'common.duplicate';
   if (isStaleVersion(error)) return 'common.conflict';
+  // Every write refused by a lock says so, whatever screen made it (ADR 048).
+  if (error.httpStatus === 409 && error.status === 'study_locked') return 'common.studyLocked';
+  if (error.httpStatus === 409 && error.status === 'record_locked') return 'common.recordLocked';
   return 'common.unexpectedError';
 }
 

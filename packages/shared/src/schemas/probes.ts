@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { monitoringFacts, signature } from './monitoring.js';
-import { reasonField } from './records.js';
+import { reasonField, recordLock, signedRecordAbilities } from './records.js';
 import { LABEL_AMOUNT_DEFAULT, LABEL_AMOUNT_MAX } from '../constants.js';
 import {
   dayField,
@@ -182,6 +182,9 @@ export const probeDetail = probe.extend({
   lab_refusals: z.array(labRefusal),
   // Signatures (ADR 050), verification and queries (ADR 051).
   signatures: z.array(signature).optional(),
+  /** The record's lock (null: not locked) and what the user may do with it (ADR 048). */
+  lock: recordLock.optional(),
+  record_abilities: signedRecordAbilities.optional(),
   ...monitoringFacts.partial().shape,
 });
 export type ProbeDetail = z.infer<typeof probeDetail>;

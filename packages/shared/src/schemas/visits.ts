@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { monitoringFacts, signature } from './monitoring.js';
-import { reasonField } from './records.js';
+import { reasonField, recordLock, signedRecordAbilities } from './records.js';
 import { ECG_PARAMETERS, ECG_PLAUSIBLE } from '../ecg.js';
 import { addDays } from '../time.js';
 import {
@@ -177,6 +177,9 @@ export const visit = z.object({
   abilities: visitAbilities,
   // The detail (GET /api/visits/{id}) only: signatures (ADR 050), verification and queries (ADR 051).
   signatures: z.array(signature).optional(),
+  /** The detail only: the record's lock (null: not locked) and what the user may do (ADR 048). */
+  lock: recordLock.optional(),
+  record_abilities: signedRecordAbilities.optional(),
   ...monitoringFacts.partial().shape,
 });
 export type Visit = z.infer<typeof visit>;

@@ -27,6 +27,7 @@ import { shownIdentity } from '../../policies/identity.js';
 import { monitoringFactsOf } from '../queries/index.js';
 import { readSettingValue } from '../settings/index.js';
 import { signaturesOf } from '../signatures/index.js';
+import { lockFactsOf } from '../records/index.js';
 import { liveVisit } from '../../lib/live-visit.js';
 import { labRefusalsOf } from './lab-refusals.js';
 import { codeFor, lockCodeFacts, looseCodeKey, readCodeFacts } from './probe-number.js';
@@ -230,7 +231,8 @@ export async function getProbe(db: Database, actor: Actor, id: number): Promise<
     signaturesOf(db, 'probe', id),
     monitoringFactsOf(db, 'probe', id),
   ]);
-  return shownIdentity(actor, { ...found, lab_refusals, signatures, ...facts });
+  const lockFacts = await lockFactsOf(db, actor, 'probe', id, signatures.length > 0);
+  return shownIdentity(actor, { ...found, lab_refusals, signatures, ...lockFacts, ...facts });
 }
 
 /**

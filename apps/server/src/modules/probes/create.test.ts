@@ -292,11 +292,14 @@ describe('POST /api/probes', () => {
     const read = await t.request('GET', `/api/probes/${probe.probe.id}`, as(doctor));
     expect(read.statusCode).toBe(200);
     // The page's answer adds the laboratory's refusals of its results (none here, ADR 032), its
-    // signatures, verification mark and unresolved queries (ADRs 050, 051).
+    // signatures, its lock and what the reader may do with both (ADRs 048, 050), verification
+    // mark and unresolved queries (ADR 051).
     expect(read.json()).toEqual({
       ...probe.probe,
       lab_refusals: [],
       signatures: [],
+      lock: null,
+      record_abilities: { sign: false, lock: false, unlock: false },
       verified: null,
       changed_after_verification_at: null,
       open_queries: 0,

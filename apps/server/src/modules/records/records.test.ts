@@ -305,6 +305,77 @@ describe('record locks', () => {
   });
 });
 
+describe('record details: the lock and what the user may do with it', () => {
+  it('a visit and a sample answer lock and record_abilities for the doctor and the administrator', async () => {
+    const patient = await registerPatient(t, doctor);
+    const visitId = await pastVisit(patient.id);
+    const probe = await insertProbe(t.db, doctor.session.user.id, patient.id);
+    const detail = async (path: string, token: string) => {
+      const res = await t.request('GET', path, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ lock: unknown; record_abilities: Record<string, boolean> }>();
+    };
+    const visitPath = `/api/visits/${visitId}`;
+    const probePath = `/api/probes/${probe.id}`;
+    // Nothing entered yet: nothing to sign, nothing to lock.
+    for (const path of [visitPath, probePath]) {
+      expect(await detail(path, doctor.session.token)).toMatchObject({
+        lock: null,
+        record_abilities: { sign: false, lock: false, unlock: false },
+      });
+    }
+    expect((await recordVisit(visitId, { isDone: true })).statusCode).toBe(200);
+    expect((await saveResults(probe.id, { biochemistry_results: { alt: 20 } })).statusCode).toBe(
+      200,
+    );
+    for (const path of [visitPath, probePath]) {
+      expect((await detail(path, doctor.session.token)).record_abilities).toEqual({
+        sign: true,
+        lock: false,
+        unlock: false,
+      });
+      // Signed by nobody yet: the administrator may sign, not lock.
+      expect((await detail(path, admin.session.token)).record_abilities).toEqual({
+        sign: true,
+        lock: false,
+        unlock: false,
+      });
+    }
+    for (const [type, id] of [
+      ['visit', visitId],
+      ['probe', probe.id],
+    ] as const) {
+      const signed = await t.request('POST', '/api/signatures', {
+        token: doctor.session.token,
+        body: { record_type: type, record_id: id, meaning: 'author', password: doctor.password },
+      });
+      expect(signed.statusCode, signed.body).toBe(201);
+    }
+    for (const path of [visitPath, probePath]) {
+      expect((await detail(path, doctor.session.token)).record_abilities.lock).toBe(false);
+      expect((await detail(path, admin.session.token)).record_abilities).toEqual({
+        sign: true,
+        lock: true,
+        unlock: false,
+      });
+    }
+    const locked = await t.request('POST', '/api/records/lock', {
+      token: admin.session.token,
+      body: { record_type: 'probe', record_id: probe.id },
+    });
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect(await detail(probePath, admin.session.token)).toMatchObject({
+      lock: { by: { id: admin.session.user.id, login: admin.session.user.login } },
+      record_abilities: { lock: false, unlock: true },
+    });
+    expect((await detail(probePath, doctor.session.token)).lock).not.toBeNull();
+    expect((await detail(visitPath, doctor.session.token)).lock).toBeNull();
+    // Another unit's doctor still reaches neither.
+    const other = await t.request('GET', visitPath, { token: otherDoctor.session.token });
+    expect(other.statusCode).toBe(404);
+  });
+});
+
 describe('study lock', () => {
   it('makes every write 409 study_locked, reads and sign-in still work, unlock needs a reason', async () => {
     expect((await t.request('GET', '/api/study/lock')).statusCode).toBe(401);

@@ -1,4 +1,9 @@
-import type { ChangeReason, RecordLockType, StudyLockState } from '@portal/shared';
+import type {
+  ChangeReason,
+  RecordLockType,
+  SignedRecordAbilities,
+  StudyLockState,
+} from '@portal/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { inTransaction, markAuditReason } from '../../db/client.js';
 import type { Database, Transaction } from '../../db/client.js';
@@ -7,6 +12,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { reasonRequired } from '../../lib/reasons.js';
 import { STUDY_LOCK_SETTING, readStudyLock } from '../../lib/study-lock.js';
 import type { Actor } from '../../plugins/policy.js';
+import { findReachableRecord, signedRecordAbilities } from '../../policies/records.js';
 
 /**
  * Whether the record may be locked, and its patient. A record lock follows a signature (ADR 048):
@@ -69,6 +75,25 @@ export async function readRecordLock(
     locked_at: row.lockedAt.toISOString(),
     by: row.by === null ? null : { id: row.by, login: row.login },
   };
+}
+
+/**
+ * What a visit's or sample's detail adds about its lock (ADR 048): the lock (null while unlocked)
+ * and the actor's abilities on its signatures and lock, given whether it holds any signature.
+ */
+export async function lockFactsOf(
+  db: Database,
+  actor: Actor,
+  recordType: RecordLockType,
+  recordId: number,
+  signed: boolean,
+): Promise<{ lock: RecordLockView['lock']; record_abilities: SignedRecordAbilities }> {
+  const [record, lock] = await Promise.all([
+    findReachableRecord(db, actor, recordType, recordId),
+    readRecordLock(db, recordType, recordId),
+  ]);
+  const record_abilities = signedRecordAbilities(actor, record, { signed, locked: lock !== null });
+  return { lock, record_abilities };
 }
 
 async function answer(

@@ -16,6 +16,7 @@ import { liveVisit } from '../../lib/live-visit.js';
 import { loadVisit } from './queries.js';
 import { monitoringFactsOf } from '../queries/index.js';
 import { signaturesOf } from '../signatures/index.js';
+import { lockFactsOf } from '../records/index.js';
 
 /**
  * One reachable live visit in its API shape (docs/api-conventions.md) (another unit's or a
@@ -29,7 +30,8 @@ export async function getVisit(db: Database, actor: Actor, id: number): Promise<
     signaturesOf(db, 'visit', id),
     monitoringFactsOf(db, 'visit', id),
   ]);
-  return { ...found, signatures, ...facts };
+  const lockFacts = await lockFactsOf(db, actor, 'visit', id, signatures.length > 0);
+  return { ...found, signatures, ...lockFacts, ...facts };
 }
 
 /**

@@ -19,6 +19,7 @@ import { useListQuery } from '../../components/use-list-query';
 import { isApiError } from '../../lib/api';
 import { useCan } from '../../lib/permissions';
 import { auditParams, patientIdsFrom } from './audit-filters';
+import { AuditExport } from './audit-export';
 import { AuditVerify } from './audit-verify';
 import type { AuditFilters } from './audit-filters';
 import { authorOf, columnLabel, entryValue } from './audit-labels';
@@ -211,7 +212,10 @@ export function AuditPage() {
     <>
       <PageHeader title={t('audit.title')} />
       <Stack gap="md">
-        <AuditVerify />
+        <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+          <AuditVerify />
+          {can('audit.export') && <AuditExport filters={filters} />}
+        </Group>
         <ListFilterBar
           label={t('audit.filters')}
           clearLabel={t('audit.clearFilters')}

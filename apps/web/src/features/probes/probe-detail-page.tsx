@@ -29,6 +29,12 @@ import { useLabErrorText } from '../../lib/lab-errors';
 import { formatMeasured } from '../../lib/measured-value';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCan } from '../../lib/permissions';
+import {
+  RecordLockBadge,
+  RecordLockedNotice,
+  SignaturesSection,
+} from '../../entities/signatures/signature-panel';
+import { plainTranslate, probeSignedRows } from '../../entities/signatures/signature-format';
 import { LabelPrintButton } from './label-print-button';
 import { useProbe, useSaveAdverseEvents } from './probe-api';
 import { RESULT_UNITS, medicineKey, rangeText, resultText } from './probe-format';
@@ -160,7 +166,25 @@ function AdditionalData({ probe }: { probe: Probe }) {
   return <Facts facts={facts} testId="probe-additional" />;
 }
 
-function AdverseEvents({ probe, writer }: { probe: Probe; writer: boolean }) {
+/** Beside an edit action of a locked sample (ADR 048): why it is disabled. */
+function LockedHint() {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" c="dimmed">
+      {t('signatures.lockedAction')}
+    </Text>
+  );
+}
+
+function AdverseEvents({
+  probe,
+  writer,
+  locked,
+}: {
+  probe: Probe;
+  writer: boolean;
+  locked: boolean;
+}) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const save = useSaveAdverseEvents(probe.id);
@@ -184,14 +208,18 @@ function AdverseEvents({ probe, writer }: { probe: Probe; writer: boolean }) {
       title={t('probeDetail.adverseEvents')}
       actions={
         writer && (
-          <Button
-            variant="light"
-            size="xs"
-            leftSection={<IconPencil size={14} aria-hidden />}
-            onClick={() => setOpened(true)}
-          >
-            {t('probeDetail.editAdverse')}
-          </Button>
+          <Group gap="xs">
+            {locked && <LockedHint />}
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconPencil size={14} aria-hidden />}
+              onClick={() => setOpened(true)}
+              disabled={locked}
+            >
+              {t('probeDetail.editAdverse')}
+            </Button>
+          </Group>
         )
       }
     >
@@ -279,7 +307,7 @@ function ResultsTable({ probe, rows, label }: { probe: Probe; rows: ResultRow[];
   );
 }
 
-function Results({ probe, enterer }: { probe: Probe; enterer: boolean }) {
+function Results({ probe, enterer, locked }: { probe: Probe; enterer: boolean; locked: boolean }) {
   const { t, i18n } = useTranslation();
   const medicineName = useMedicineNames();
   const [opened, setOpened] = useState(false);
@@ -307,13 +335,17 @@ function Results({ probe, enterer }: { probe: Probe; enterer: boolean }) {
         title={t('probeDetail.biochemistry')}
         actions={
           enterer && (
-            <Button
-              size="xs"
-              leftSection={<IconTestPipe size={14} aria-hidden />}
-              onClick={() => setOpened(true)}
-            >
-              {t('probeDetail.enterResults')}
-            </Button>
+            <Group gap="xs">
+              {locked && <LockedHint />}
+              <Button
+                size="xs"
+                leftSection={<IconTestPipe size={14} aria-hidden />}
+                onClick={() => setOpened(true)}
+                disabled={locked}
+              >
+                {t('probeDetail.enterResults')}
+              </Button>
+            </Group>
           )
         }
       >
@@ -460,6 +492,9 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
+  const medicineName = useMedicineNames();
+  // A locked sample keeps its edit actions on screen, disabled, and says why (ADR 048).
+  const locked = Boolean(probe.lock);
   return (
     <Stack gap="md">
       <Anchor
@@ -484,9 +519,11 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
           <Badge variant="light" size="lg" data-testid="probe-status">
             {t(`probe.status.${probe.status}`)}
           </Badge>
+          <RecordLockBadge lock={probe.lock} />
         </Group>
         <LabelPrintButton probe={probe} />
       </Group>
+      <RecordLockedNotice lock={probe.lock} />
       <LabRefusals refusals={probe.lab_refusals} />
       <Section title={t('probeDetail.basic')}>
         <BasicData probe={probe} />
@@ -494,8 +531,13 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
       <Section title={t('probeDetail.additional')}>
         <AdditionalData probe={probe} />
       </Section>
-      <AdverseEvents probe={probe} writer={can('probes.write')} />
-      <Results probe={probe} enterer={can('probes.results')} />
+      <AdverseEvents probe={probe} writer={can('probes.write')} locked={locked} />
+      <Results probe={probe} enterer={can('probes.results')} locked={locked} />
+      <SignaturesSection
+        type="probe"
+        record={probe}
+        rows={probeSignedRows(probe, plainTranslate(t), medicineName)}
+      />
     </Stack>
   );
 }

@@ -43,6 +43,12 @@ import { DeleteIconButton } from '../../components/delete-icon-button';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { downloadFile } from '../../api/files';
 import {
+  RecordLockBadge,
+  RecordLockedNotice,
+  SignaturesSection,
+} from '../../entities/signatures/signature-panel';
+import { plainTranslate, visitSignedRows } from '../../entities/signatures/signature-format';
+import {
   ECG_ACCEPT,
   ECG_INPUTS,
   ECG_ROWS,
@@ -89,6 +95,7 @@ function Summary({ visit }: { visit: Visit }) {
             {t('visitCard.outOfWindow')}
           </Badge>
         )}
+        <RecordLockBadge lock={visit.lock} />
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" component="dl" m={0}>
         {facts.map(([label, value]) => (
@@ -350,7 +357,7 @@ function EcgFiles({ visit, readOnly }: { visit: Visit; readOnly: boolean }) {
 }
 
 /** The visit's notes (ADR 038): rich text, edited in the rich-text dialog by who may record. */
-function VisitNotes({ visit, writer }: { visit: Visit; writer: boolean }) {
+function VisitNotes({ visit, writer, locked }: { visit: Visit; writer: boolean; locked: boolean }) {
   const { t } = useTranslation();
   const save = useSaveVisitNotes(visit.id);
   const [editing, setEditing] = useState(false);
@@ -397,9 +404,11 @@ function VisitNotes({ visit, writer }: { visit: Visit; writer: boolean }) {
             variant="light"
             leftSection={<IconEdit size={16} aria-hidden />}
             onClick={() => setEditing(true)}
+            disabled={locked}
           >
             {t('visitCard.notes.edit')}
           </Button>
+          {locked && <LockedHint />}
         </Group>
       )}
       <RichTextDialog
@@ -417,8 +426,20 @@ function VisitNotes({ visit, writer }: { visit: Visit; writer: boolean }) {
   );
 }
 
+/** Beside an edit action of a locked record (ADR 048): why it is disabled. */
+function LockedHint() {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" c="dimmed">
+      {t('signatures.lockedAction')}
+    </Text>
+  );
+}
+
 function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; deleted: boolean }) {
   const { t } = useTranslation();
+  // A locked record keeps its edit actions on screen, disabled, and says why (ADR 048).
+  const locked = Boolean(visit.lock);
   // What the server allows on this visit (ADR 045): its notes and files by whoever may write
   // it, the record from its day on. A recorded visit opens read-only ("Zobacz"); correcting it
   // is asked for explicitly.
@@ -439,6 +460,7 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
         {t('visitCard.title')}
       </Title>
       {deleted && <Alert color="yellow">{t('visitCard.patientDeleted')}</Alert>}
+      <RecordLockedNotice lock={visit.lock} />
       <Summary visit={visit} />
 
       <Section title={t('visitCard.ecg')}>
@@ -447,17 +469,21 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
 
       {writer && (
         <Section title={t('visitCard.record')}>
-          {recording ? (
+          {recording && !locked ? (
             <RecordForm key={visit.version} visit={visit} />
           ) : visit.abilities.record ? (
-            <Button
-              variant="light"
-              w="fit-content"
-              leftSection={<IconEdit size={16} aria-hidden />}
-              onClick={() => setCorrecting(true)}
-            >
-              {t('visitCard.correct')}
-            </Button>
+            <Group gap="sm">
+              <Button
+                variant="light"
+                w="fit-content"
+                leftSection={<IconEdit size={16} aria-hidden />}
+                onClick={() => setCorrecting(true)}
+                disabled={locked}
+              >
+                {t('visitCard.correct')}
+              </Button>
+              {locked && <LockedHint />}
+            </Group>
           ) : (
             <Text size="sm" c="dimmed">
               {t('visitCard.notYet')}
@@ -467,11 +493,11 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
       )}
 
       <Section title={t('visitCard.notes.title')}>
-        <VisitNotes visit={visit} writer={writer} />
+        <VisitNotes visit={visit} writer={writer} locked={locked} />
       </Section>
 
       <Section title={t('visitCard.files.title')}>
-        <EcgFiles visit={visit} readOnly={!writer} />
+        <EcgFiles visit={visit} readOnly={!writer || locked} />
       </Section>
 
       <Section title={t('visitCard.samples')}>
@@ -494,6 +520,12 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
           </Stack>
         )}
       </Section>
+
+      <SignaturesSection
+        type="visit"
+        record={visit}
+        rows={visitSignedRows(visit, plainTranslate(t))}
+      />
 
       <Section title={t('visitCard.comment')}>
         {visit.comment ? (
