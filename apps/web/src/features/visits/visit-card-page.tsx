@@ -22,7 +22,7 @@ import { IconArrowLeft, IconEdit, IconUpload } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { formatDateTime, formatDay } from '@portal/shared';
 import type { Visit } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
@@ -42,6 +42,8 @@ import { shortTime, weekdayName } from '../../lib/format';
 import { DeleteIconButton } from '../../components/delete-icon-button';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { downloadFile } from '../../api/files';
+import { RecordQueries } from '../../entities/monitoring/record-queries';
+import { VerificationMark } from '../../entities/monitoring/verification-mark';
 import {
   ECG_ACCEPT,
   ECG_INPUTS,
@@ -424,7 +426,9 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
   // is asked for explicitly.
   const writer = visit.abilities.notes;
   // Opened before it was recorded, the form stays after saving (the switch may be turned back).
-  const [correcting, setCorrecting] = useState(() => !visit.isDone);
+  // Opened from a monitor's query (`?query=`) to correct the data, it opens for correction.
+  const [search] = useSearchParams();
+  const [correcting, setCorrecting] = useState(() => !visit.isDone || search.has('query'));
   const recording = visit.abilities.record && correcting;
 
   return (
@@ -440,10 +444,17 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
       </Title>
       {deleted && <Alert color="yellow">{t('visitCard.patientDeleted')}</Alert>}
       <Summary visit={visit} />
+      <VerificationMark recordType="visit" recordId={visit.id} facts={visit} />
 
       <Section title={t('visitCard.ecg')}>
         <EcgTable visit={visit} sex={sex} />
       </Section>
+
+      <RecordQueries
+        scope={{ record_type: 'visit', record_id: visit.id }}
+        record={{ type: 'visit', id: visit.id }}
+        openCount={visit.open_queries}
+      />
 
       {writer && (
         <Section title={t('visitCard.record')}>
