@@ -7,6 +7,7 @@ import { menuFor, menuTree } from './menu';
 // menu follows whatever list the session carries.
 const ADMIN: Permission[] = [...ROLE_PERMISSIONS.admin];
 const DOCTOR: Permission[] = [...ROLE_PERMISSIONS.doctor];
+const MONITOR: Permission[] = [...ROLE_PERMISSIONS.monitor];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
 
@@ -23,6 +24,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/lab/unmatched',
       '/audit_trial',
       '/access_log',
@@ -50,12 +52,26 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);
   });
 
+  it('shows a monitor only what it may read, and its queries (ADR 051)', () => {
+    expect(paths(MONITOR)).toEqual([
+      '/dashboard',
+      '/patients',
+      '/units',
+      '/visits/overdue',
+      '/probes',
+      '/queries',
+      '/audit_trial',
+    ]);
+  });
+
   it('follows single permissions, not roles', () => {
+    expect(paths(['queries.read'])).toEqual(['/queries']);
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
@@ -87,6 +103,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/lab/unmatched',
       '/audit_trial',
       '/access_log',
@@ -123,6 +140,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);
@@ -141,6 +159,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);

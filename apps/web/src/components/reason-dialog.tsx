@@ -6,6 +6,7 @@ import type { ChangeReason, ReasonCode } from '@portal/shared';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../i18n/i18n';
 import { ApiError } from '../lib/api';
+import { suggestedReason } from './reason-suggestion';
 
 function ReasonForm({
   initialCode,
@@ -66,15 +67,6 @@ function ReasonForm({
       </Group>
     </Stack>
   );
-}
-
-/**
- * The reason the screen suggests: a screen opened from a monitor's query to correct the data
- * carries `?query=<id>` in its address (entities/monitoring, ADR 051), and the change then
- * answers that query. The user may still pick another reason.
- */
-export function suggestedReason(search = window.location.search): ReasonCode | null {
-  return new URLSearchParams(search).has('query') ? 'query_response' : null;
 }
 
 /**
