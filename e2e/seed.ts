@@ -39,6 +39,10 @@ export interface E2eSeed {
   /** A patient of a unit of its own whose participation ended 12 years ago. */
   retention: { patient_id: number };
   // ---- end of retention ----
+  // ---- monitor (issue 23 item 4) ----
+  /** A patient of the doctor's unit with one past visit, unrecorded (monitor.spec.ts). */
+  monitor: { patient_id: number; visit_id: number };
+  // ---- end of monitor ----
   unit: { id: number; name: string };
   doctor: { id: number; login: string; password: string };
   /** A patient with one past, unrecorded visit (the visit card's test records it). */

@@ -426,10 +426,10 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
   // is asked for explicitly.
   const writer = visit.abilities.notes;
   // Opened before it was recorded, the form stays after saving (the switch may be turned back).
-  // Opened from a monitor's query (`?query=`) to correct the data, it opens for correction.
+  // Opened from a monitor's query (`?query=`) to correct the data, it shows the form too.
   const [search] = useSearchParams();
-  const [correcting, setCorrecting] = useState(() => !visit.isDone || search.has('query'));
-  const recording = visit.abilities.record && correcting;
+  const [correcting, setCorrecting] = useState(() => !visit.isDone);
+  const recording = visit.abilities.record && (correcting || search.has('query'));
 
   return (
     <Stack gap="md">
