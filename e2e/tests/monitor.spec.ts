@@ -99,7 +99,7 @@ test.describe('Monitor badania', () => {
     // Nothing written: the text is required, in Polish.
     await dialog.getByRole('button', { name: 'Otwórz zapytanie' }).click();
     await expect(dialog.getByText('To pole musi być wypełnione')).toBeVisible();
-    await dialog.getByRole('textbox', { name: 'Pole' }).click();
+    await dialog.getByRole('combobox', { name: 'Pole' }).click();
     await page.getByRole('option', { name: 'QT', exact: true }).click();
     await dialog
       .getByRole('textbox', { name: 'Treść zapytania' })
@@ -155,7 +155,7 @@ test.describe('Monitor badania', () => {
     });
     await expect(page.getByRole('heading', { level: 1, name: 'Zapytania' })).toBeVisible();
     const filters = page.getByRole('region', { name: 'Filtry zapytań' });
-    await filters.getByRole('textbox', { name: 'Status' }).click();
+    await filters.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Z odpowiedzią' }).click();
     await expect(page).toHaveURL(/status=answered/);
     const table = page.getByRole('table', { name: 'Zapytania' });

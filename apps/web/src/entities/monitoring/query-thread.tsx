@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconEdit, IconLock, IconLockOpen, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -127,9 +127,9 @@ export function QueryThread({ query, showRecord }: { query: DataQuery; showRecor
     >
       <Group justify="space-between" gap="xs" wrap="wrap" mb="xs">
         <Group gap="xs" wrap="wrap">
-          <Text fw={600} size="sm">
+          <Title order={3} size="h6">
             {field}
-          </Text>
+          </Title>
           <QueryStatusBadge status={query.status} />
           <Text size="xs" c="dimmed">
             {t('monitoring.age', { count: query.age_days })}

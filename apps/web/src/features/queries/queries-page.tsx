@@ -110,7 +110,7 @@ export function QueriesPage() {
   const renderCard = (row: DataQuery) => (
     <>
       <Group justify="space-between" gap="xs" mb={4} wrap="wrap">
-        <Text fw={600} size="sm">
+        <Text fw={600} size="sm" component="span">
           {field(row)}
         </Text>
         <QueryStatusBadge status={row.status} />
