@@ -186,5 +186,14 @@ test.describe('Monitor badania', () => {
         .getByRole('row')
         .filter({ hasText: 'Sprawdzone z wydrukiem' }),
     ).toHaveCount(1);
+
+    // On a phone the list is cards, as every list.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('table', { name: 'Zapytania' })).toHaveCount(0);
+    const card = page.getByRole('listitem').filter({ hasText: 'Sprawdzone z wydrukiem' });
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText('Zamknięte');
+    await expect(card.getByRole('link', { name: `Wizyta nr ${visitId}` })).toBeVisible();
+    await expectAccessible(page, 'lista zapytań na telefonie');
   });
 });

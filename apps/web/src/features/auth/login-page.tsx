@@ -65,8 +65,10 @@ export function LoginPage() {
               <LanguageSwitch />
             </Group>
 
+            {/* Four account kinds do not fit side by side in the login card: one under another. */}
             <SegmentedControl
               fullWidth
+              orientation="vertical"
               aria-label={t('auth.role')}
               value={role}
               onChange={(value) => setRole(STAFF_ROLES.find((staff) => staff === value) ?? 'admin')}
