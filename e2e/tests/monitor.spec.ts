@@ -66,6 +66,12 @@ test.describe('Monitor badania', () => {
       await expect(menu.getByRole('link', { name: item, exact: true })).toHaveCount(0);
     }
 
+    // The audit trail is read patient by patient: the screen asks for one first.
+    await menu.getByRole('link', { name: 'Historia zmian', exact: true }).click();
+    await expect(
+      page.getByText('Wybierz pacjenta, aby zobaczyć historię zmian jego danych.'),
+    ).toBeVisible();
+
     // ---- the patient card: PESEL and contacts hidden, said so; no writes offered ----
     await page.goto(`/patients/card/${patientId}`);
     await expect(
