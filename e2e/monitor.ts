@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { BASE_URL } from './env.js';
-import type { Credentials, PortalApi } from './fixtures.js';
+import { PortalApi } from './fixtures.js';
+import type { Credentials } from './fixtures.js';
 
 /**
  * A monitor (CRA) of the given units, created by the administrator through the API
@@ -43,4 +44,12 @@ export async function openSignedInAs(
     { token: body.access_token, user: body.user },
   );
   await page.goto(path);
+}
+
+/** The API as a monitor (PortalApi.signIn knows administrators and doctors only). */
+export async function monitorApi(request: APIRequestContext, credentials: Credentials) {
+  const res = await request.post(`${BASE_URL}/api/auth/login/monitor`, { data: credentials });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { access_token: string };
+  return new PortalApi(request, body.access_token);
 }

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { PortalApi, expect, openSignedIn, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
-import { createMonitor, openSignedInAs } from '../monitor.js';
+import { createMonitor, monitorApi, openSignedInAs } from '../monitor.js';
 import { e2eSeed } from '../seed.js';
 import type { Credentials } from '../fixtures.js';
 
@@ -201,5 +201,72 @@ test.describe('Monitor badania', () => {
     await expect(card).toContainText('Zamknięte');
     await expect(card.getByRole('link', { name: `Wizyta nr ${visitId}` })).toBeVisible();
     await expectAccessible(page, 'lista zapytań na telefonie');
+  });
+});
+
+test.describe('Zapytania: lista i karta pacjenta', () => {
+  test('an administrator filters the queries by unit and status; the card counts them; another unit’s doctor sees none', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const seed = e2eSeed();
+    const patientId = seed.monitor.patient_id;
+    const { printed } = await createMonitor(api, [seed.unit.id]);
+    const password = `Monitor-${Date.now()}`;
+    const first = await monitorApi(request, printed);
+    await first.call('PUT', '/change_password', {
+      oldPassword: printed.password,
+      newPassword: password,
+      passwordConfirm: password,
+    });
+    const monitor = await monitorApi(request, { login: printed.login, password });
+    const text = `Masa ciała w źródle inna niż w karcie (${Date.now()}).`;
+    await monitor.call('POST', '/queries', {
+      record_type: 'patient',
+      record_id: patientId,
+      field: 'weight',
+      text,
+    });
+
+    await openSignedIn(page, request, `/queries?status=open&unit_id=${seed.unit.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Zapytania' })).toBeVisible();
+    const filters = page.getByRole('region', { name: 'Filtry zapytań' });
+    await expect(filters.getByRole('combobox', { name: 'Jednostka' })).toHaveValue(seed.unit.name);
+    await expect(filters.getByRole('combobox', { name: 'Status' })).toHaveValue('Otwarte');
+    const row = page.getByRole('table', { name: 'Zapytania' }).getByRole('row').filter({
+      hasText: text,
+    });
+    await expect(row).toContainText('Masa ciała');
+    await expect(row).toContainText('Otwarte');
+    await expect(row).toContainText(seed.unit.name);
+    await expectAccessible(page, 'lista zapytań administratora');
+    await row.getByRole('link', { name: /^Pacjent nr / }).click();
+    await expect(page).toHaveURL(new RegExp(`/patients/card/${patientId}$`));
+
+    // The card's tab counts the unresolved queries and shows the thread; an administrator
+    // answers for the site but neither verifies nor closes.
+    const tab = page.getByRole('tab', { name: /^Zapytania \(\d+\)$/ });
+    await tab.click();
+    const query = page.getByRole('article', { name: 'Zapytanie: Masa ciała' }).filter({
+      hasText: text,
+    });
+    await expect(query).toContainText('Otwarte');
+    await expect(query.getByRole('button', { name: 'Odpowiedz' })).toBeVisible();
+    await expect(query.getByRole('link', { name: 'Popraw dane' })).toHaveAttribute(
+      'href',
+      new RegExp(`/patients/${patientId}/edit\\?query=\\d+$`),
+    );
+    await expect(query.getByRole('button', { name: 'Zamknij zapytanie' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Oznacz jako zweryfikowane' })).toHaveCount(0);
+    await expectAccessible(page, 'karta pacjenta: zapytania');
+
+    // A doctor of another unit: no unit filter, and none of this unit's queries.
+    const unit = await api.createUnit();
+    const { credentials } = await api.readyDoctor(unit.id);
+    await openSignedIn(page, request, '/queries', 'doctor', credentials);
+    await expect(page.getByRole('heading', { level: 1, name: 'Zapytania' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveCount(0);
+    await expect(page.getByText(text)).toHaveCount(0);
   });
 });
