@@ -39,6 +39,10 @@ export interface E2eSeed {
   /** A patient of a unit of its own whose participation ended 12 years ago. */
   retention: { patient_id: number };
   // ---- end of retention ----
+  // ---- monitor (issue 23 item 4) ----
+  /** A patient of the doctor's unit with one past visit, unrecorded (monitor.spec.ts). */
+  monitor: { patient_id: number; visit_id: number };
+  // ---- end of monitor ----
   // ---- signing and locks (issue 23) ----
   /** A patient with a recorded, unsigned visit and a sample with results, unsigned. */
   signing: { patient_id: number; visit_id: number; probe_id: number; probe_code: string };

@@ -488,6 +488,20 @@ try {
   };
   // ---- end of data import ----
 
+  // ---- monitor (issue 23 item 4, monitor.spec.ts): a patient of the doctor's unit with one
+  // past visit, not yet recorded; the test records it, a monitor verifies it and queries it.
+  const monitored = await patient('Monika', 'Monitorowana', { year: 1961, month: 4, day: 2 }, 731);
+  const [monitoredVisit] = await db
+    .insert(visits)
+    .values({
+      ...visit(monitored.id, weekdayOnOrBefore(addDays(today, -3))),
+      started_at: '10:00:00',
+      ended_at: '10:30:00',
+    })
+    .returning({ id: visits.id, date: visits.date });
+  const monitor = { patient_id: monitored.id, visit_id: monitoredVisit.id };
+  // ---- end of monitor ----
+
   // ---- retention (issue 24, retention.spec.ts): in a unit of its own, a patient whose
   // participation ended 12 years ago, which only the database's clock can say: the finish is
   // written without the audit trigger and its audit entry back-dated, as 12 years would leave it.
@@ -613,6 +627,7 @@ try {
     unmatched,
     imports,
     retention,
+    monitor,
     signing,
     labels,
     unit: { id: unit.id, name: unit.name },

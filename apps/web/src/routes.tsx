@@ -263,6 +263,15 @@ export const router = createBrowserRouter([
                 ],
               },
               {
+                element: <RequirePermission permission="queries.read" />,
+                children: [
+                  {
+                    path: '/queries',
+                    ...lazyPage(() => import('./features/queries/queries-page'), 'QueriesPage'),
+                  },
+                ],
+              },
+              {
                 element: <RequirePermission permission="visits.read" />,
                 children: [
                   {

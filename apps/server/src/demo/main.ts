@@ -129,7 +129,8 @@ async function main() {
       );
     }
     console.log(
-      `Monitor ${monitoring.login} (password "${DEMO_PASSWORD}"): ${monitoring.signed} signed ` +
+      `Monitor ${monitoring.login} (password "${DEMO_PASSWORD}", at "Monitor badania" on the ` +
+        `login page): ${monitoring.signed} signed ` +
         `visits, ${monitoring.changedAfterSigning} changed after signing, ` +
         `${monitoring.unsigned} recorded but unsigned; ${monitoring.queries.open} open and ` +
         `${monitoring.queries.answered} answered queries.` +

@@ -59,7 +59,7 @@ describe('demo signatures, monitor and queries (issue 23)', () => {
     expect(rows.filter((row) => row.status === 'valid').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('has a monitor that signs in with the demo password, open and answered queries, a mark', async () => {
+  it('has a monitor that signs in with the demo password, open and answered queries, a mark and a cleared one', async () => {
     const [monitor] = await database.handle.db
       .select()
       .from(users)
@@ -68,6 +68,9 @@ describe('demo signatures, monitor and queries (issue 23)', () => {
     expect(monitor!.changed_password_at).not.toBeNull();
     const statuses = (await database.handle.db.select().from(queries)).map((q) => q.status);
     expect(statuses.sort()).toEqual(['answered', 'open']);
-    expect(await database.handle.db.select().from(verifications)).toHaveLength(1);
+    // One current mark, and one a later correction cleared ("zmieniono po weryfikacji").
+    const marks = await database.handle.db.select().from(verifications);
+    expect(marks).toHaveLength(2);
+    expect(marks.filter((mark) => mark.cleared_at === null)).toHaveLength(1);
   });
 });

@@ -86,6 +86,9 @@ export async function addDemoMonitoring(
     );
     result.signed += 1;
   }
+  // Verified before the correction below, which clears the mark: the card then says
+  // "zmieniono po weryfikacji" (ADR 051).
+  await verify(db, monitorActor, 'visit', changedVisit!.id);
   // A correction after signing: the trigger marks the signature invalidated.
   await inTransaction(db, changedVisit!.doctorUser, (tx) =>
     tx

@@ -26,6 +26,8 @@ export const ENTITY = {
   labUnmatched: 'lab_unmatched',
   /** Import batches: an import, a flush or a restore refreshes the list. */
   imports: 'imports',
+  /** A monitor's queries (ADR 051): any step refreshes the list and every record's thread. */
+  queries: 'queries',
 } as const;
 
 export const queryKeys = {

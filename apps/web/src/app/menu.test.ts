@@ -7,6 +7,7 @@ import { menuFor, menuTree } from './menu';
 // menu follows whatever list the session carries.
 const ADMIN: Permission[] = [...ROLE_PERMISSIONS.admin];
 const DOCTOR: Permission[] = [...ROLE_PERMISSIONS.doctor];
+const MONITOR: Permission[] = [...ROLE_PERMISSIONS.monitor];
 
 const paths = (permissions: Permission[]) => menuFor({ permissions }).map((item) => item.path);
 
@@ -24,6 +25,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/lab/unmatched',
       '/audit_trial',
       '/access_log',
@@ -53,12 +55,26 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);
   });
 
+  it('shows a monitor only what it may read, and its queries (ADR 051)', () => {
+    expect(paths(MONITOR)).toEqual([
+      '/dashboard',
+      '/patients',
+      '/units',
+      '/visits/overdue',
+      '/probes',
+      '/queries',
+      '/audit_trial',
+    ]);
+  });
+
   it('follows single permissions, not roles', () => {
+    expect(paths(['queries.read'])).toEqual(['/queries']);
     expect(paths(['audit.read'])).toEqual(['/audit_trial']);
     expect(paths(['doctors.manage', 'units.read'])).toEqual(['/doctors', '/units']);
     expect(paths(['admins.manage'])).toEqual(['/admins']);
@@ -94,6 +110,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/lab/unmatched',
       '/audit_trial',
       '/access_log',
@@ -132,6 +149,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);
@@ -150,6 +168,7 @@ describe('menu', () => {
       '/probes',
       '/probes/reception',
       '/alerts',
+      '/queries',
       '/documents',
       '/messages',
     ]);

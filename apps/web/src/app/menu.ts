@@ -15,6 +15,7 @@ import {
   IconNumbers,
   IconPackage,
   IconMail,
+  IconMessageQuestion,
   IconPhone,
   IconPlugConnected,
   IconReportAnalytics,
@@ -49,6 +50,7 @@ export interface MenuItem {
     | 'nav.probes'
     | 'nav.reception'
     | 'nav.alerts'
+    | 'nav.queries'
     | 'nav.settingsProbeConfig'
     | 'nav.probeSets'
     | 'nav.settingsDoctorDocuments'
@@ -153,6 +155,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     icon: IconAlertTriangle,
     mobile: false,
     permission: 'alerts.read',
+  },
+  // A monitor's queries of the reachable units (ADR 051): monitors, doctors, administrators.
+  {
+    path: '/queries',
+    label: 'nav.queries',
+    icon: IconMessageQuestion,
+    mobile: false,
+    permission: 'queries.read',
   },
   {
     path: '/lab/unmatched',

@@ -6,10 +6,17 @@ import type { ChangeReason, ReasonCode } from '@portal/shared';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../i18n/i18n';
 import { ApiError } from '../lib/api';
+import { suggestedReason } from './reason-suggestion';
 
-function ReasonForm({ onDone }: { onDone: (reason: ChangeReason | null) => void }) {
+function ReasonForm({
+  initialCode,
+  onDone,
+}: {
+  initialCode: ReasonCode | null;
+  onDone: (reason: ChangeReason | null) => void;
+}) {
   const { t } = useTranslation();
-  const [code, setCode] = useState<ReasonCode | null>(null);
+  const [code, setCode] = useState<ReasonCode | null>(initialCode);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
@@ -66,7 +73,10 @@ function ReasonForm({ onDone }: { onDone: (reason: ChangeReason | null) => void 
  * Asks for the reason for change (ADR 048) in a dialog; null when the user cancels. Every edit of
  * a record holding entered clinical data goes through it before it is saved.
  */
-export function askReason(title = i18n.t('changeReason.title')): Promise<ChangeReason | null> {
+export function askReason(
+  title = i18n.t('changeReason.title'),
+  initialCode: ReasonCode | null = suggestedReason(),
+): Promise<ChangeReason | null> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (reason: ChangeReason | null) => {
@@ -79,7 +89,7 @@ export function askReason(title = i18n.t('changeReason.title')): Promise<ChangeR
       title,
       centered: true,
       closeButtonProps: { 'aria-label': i18n.t('common.close') },
-      children: <ReasonForm onDone={done} />,
+      children: <ReasonForm initialCode={initialCode} onDone={done} />,
       onClose: () => done(null),
     });
   });

@@ -30,6 +30,61 @@ export type MonitoredRecordType = (typeof MONITORED_RECORD_TYPES)[number];
 export const QUERY_STATUSES = ['open', 'answered', 'closed'] as const;
 export type QueryStatus = (typeof QUERY_STATUSES)[number];
 
+/**
+ * The fields a query may name, per record: the entered data a monitor checks against the source
+ * (ADR 051). Identity and contacts are not among them: a monitor does not see them. The server
+ * refuses any other name (422 `invalid_field`); the web's field picker offers these.
+ */
+export const QUERY_FIELDS = {
+  patient: [
+    'firstname',
+    'surname',
+    'sex',
+    'birth_date',
+    'weight',
+    'height',
+    'project_number',
+    'is_above_18',
+    'is_classified',
+    'is_finished',
+    'exclusion_criteria_id',
+    'group_id',
+    'subgroup_id',
+    'dose',
+    'interval',
+    'medicines',
+    'additional_medicines',
+  ],
+  visit: [
+    'date',
+    'started_at',
+    'ended_at',
+    'is_done',
+    'comment',
+    'qt',
+    'rr',
+    'pq',
+    'qrs',
+    'qtcb',
+    'qtcfra',
+    'window_reason',
+    'notes',
+  ],
+  probe: [
+    'date_of_sample',
+    'type_of_test',
+    'type_of_material',
+    'adverse_events',
+    'alt',
+    'ast',
+    'creatine',
+    'bilirubine',
+    'concentration_hours',
+    'concentration_date_of_analysis',
+    'medicines',
+  ],
+} as const satisfies Record<MonitoredRecordType, readonly string[]>;
+
 const recordTypeField = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: 'required' });
 

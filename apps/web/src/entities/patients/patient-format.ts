@@ -9,6 +9,15 @@ type PatientAddress = Pick<
   'address_street' | 'address_building' | 'address_apartment' | 'address_postcode' | 'address_city'
 >;
 
+/**
+ * Whether the server hid the patient's identity and contacts from this user (a monitor, ADR 051):
+ * PESEL comes all asterisks, the phone empty, e-mail and address null. The screen then says they
+ * are hidden instead of showing them as missing.
+ */
+export function identityHidden(p: { pesel: string }): boolean {
+  return /^\*+$/.test(p.pesel);
+}
+
 /** ['street building/apartment', 'postcode city'], leaving out what is missing. */
 export function addressLines(p: PatientAddress): string[] {
   const number = [p.address_building, p.address_apartment].filter(Boolean).join('/');

@@ -53,6 +53,11 @@ export function AuditPage() {
   const doctors = useDoctorOptions({ enabled: reader });
 
   const forbidden = isApiError(list.query.error) && list.query.error.httpStatus === 403;
+  // A monitor reads the trail patient by patient (ADR 051): without one the server asks for it.
+  const needsPatient =
+    isApiError(list.query.error) &&
+    list.query.error.httpStatus === 422 &&
+    Boolean(list.query.error.errors?.patientIds);
   const filtered =
     filters.doctorIds.length > 0 ||
     filters.patientIds.length > 0 ||
@@ -267,13 +272,19 @@ export function AuditPage() {
           />
         </ListFilterBar>
 
-        <DataTable
-          list={list}
-          columns={columns}
-          renderCard={renderCard}
-          label={t('audit.title')}
-          searchable={false}
-        />
+        {needsPatient ? (
+          <Alert color="blue" variant="light">
+            {t('audit.choosePatient')}
+          </Alert>
+        ) : (
+          <DataTable
+            list={list}
+            columns={columns}
+            renderCard={renderCard}
+            label={t('audit.title')}
+            searchable={false}
+          />
+        )}
       </Stack>
     </>
   );

@@ -24,6 +24,9 @@ import { useZodForm } from '../../lib/use-zod-form';
 import { login } from './auth-api';
 import { useSupportPhone } from './use-support-phone';
 
+/** The accounts that sign in here, in the role choice's order (a monitor: ADR 051). */
+const STAFF_ROLES = ['admin', 'doctor', 'iod', 'monitor'] as const;
+
 /**
  * The only screen without a session. On success the session is stored and the route guard takes
  * the user to the landing list (or to the change-password screen).
@@ -62,23 +65,30 @@ export function LoginPage() {
               <LanguageSwitch />
             </Group>
 
+            {/* Four account kinds do not fit side by side in the login card: one under another. */}
             <SegmentedControl
               fullWidth
+              orientation="vertical"
               aria-label={t('auth.role')}
               value={role}
-              onChange={(value) =>
-                setRole(value === 'doctor' ? 'doctor' : value === 'iod' ? 'iod' : 'admin')
-              }
+              onChange={(value) => setRole(STAFF_ROLES.find((staff) => staff === value) ?? 'admin')}
               data={[
                 { value: 'admin', label: t('auth.roleAdmin') },
                 { value: 'doctor', label: t('auth.roleDoctor') },
                 { value: 'iod', label: t('auth.roleIod') },
+                { value: 'monitor', label: t('auth.roleMonitor') },
               ]}
             />
 
             <TextInput
               label={t('auth.login')}
-              description={role === 'doctor' ? t('auth.doctorLoginHint') : undefined}
+              description={
+                role === 'doctor'
+                  ? t('auth.doctorLoginHint')
+                  : role === 'monitor'
+                    ? t('auth.monitorLoginHint')
+                    : undefined
+              }
               autoComplete="username"
               data-autofocus
               {...form.getInputProps('login')}

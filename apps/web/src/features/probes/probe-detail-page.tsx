@@ -22,6 +22,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime, formatDay } from '@portal/shared';
 import type { LabRefusal, Probe, ProbeDetail as ProbeWithRefusals } from '@portal/shared';
 import { useMedicines } from '../../api/lookups';
+import { RecordQueries } from '../../entities/monitoring/record-queries';
+import { VerificationMark } from '../../entities/monitoring/verification-mark';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, isStaleVersion } from '../../lib/api-errors';
@@ -524,6 +526,7 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
         <LabelPrintButton probe={probe} />
       </Group>
       <RecordLockedNotice lock={probe.lock} />
+      <VerificationMark recordType="probe" recordId={probe.id} facts={probe} />
       <LabRefusals refusals={probe.lab_refusals} />
       <Section title={t('probeDetail.basic')}>
         <BasicData probe={probe} />
@@ -537,6 +540,11 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
         type="probe"
         record={probe}
         rows={probeSignedRows(probe, plainTranslate(t), medicineName)}
+      />
+      <RecordQueries
+        scope={{ record_type: 'probe', record_id: probe.id }}
+        record={{ type: 'probe', id: probe.id }}
+        openCount={probe.open_queries}
       />
     </Stack>
   );

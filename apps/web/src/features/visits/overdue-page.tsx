@@ -44,18 +44,20 @@ export function OverduePage() {
   );
   const windowText = (row: OverdueVisit) =>
     `${formatDay(row.window_from)} – ${formatDay(row.window_to)}`;
-  const bookLink = (row: OverdueVisit) => (
-    <Button
-      component={Link}
-      to={bookingPath(row.patient_id)}
-      size="xs"
-      variant="light"
-      leftSection={<IconCalendarPlus size={16} aria-hidden />}
-      aria-label={t('overdue.bookFor', { name: fullName(row) })}
-    >
-      {t('overdue.book')}
-    </Button>
-  );
+  // Booking is a write: a monitor reads the list without it (ADR 051).
+  const bookLink = (row: OverdueVisit) =>
+    can('visits.write') && (
+      <Button
+        component={Link}
+        to={bookingPath(row.patient_id)}
+        size="xs"
+        variant="light"
+        leftSection={<IconCalendarPlus size={16} aria-hidden />}
+        aria-label={t('overdue.bookFor', { name: fullName(row) })}
+      >
+        {t('overdue.book')}
+      </Button>
+    );
 
   const columns: Column<OverdueVisit>[] = [
     { key: 'patient', header: t('overdue.patient'), sortKey: 'surname', cell: patientCell },

@@ -22,7 +22,7 @@ import { IconArrowLeft, IconEdit, IconUpload } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { formatDateTime, formatDay } from '@portal/shared';
 import type { Visit } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
@@ -42,6 +42,8 @@ import { shortTime, weekdayName } from '../../lib/format';
 import { DeleteIconButton } from '../../components/delete-icon-button';
 import { RichTextDialog } from '../../components/rich-text-dialog';
 import { downloadFile } from '../../api/files';
+import { RecordQueries } from '../../entities/monitoring/record-queries';
+import { VerificationMark } from '../../entities/monitoring/verification-mark';
 import {
   RecordLockBadge,
   RecordLockedNotice,
@@ -445,8 +447,10 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
   // is asked for explicitly.
   const writer = visit.abilities.notes;
   // Opened before it was recorded, the form stays after saving (the switch may be turned back).
+  // Opened from a monitor's query (`?query=`) to correct the data, it shows the form too.
+  const [search] = useSearchParams();
   const [correcting, setCorrecting] = useState(() => !visit.isDone);
-  const recording = visit.abilities.record && correcting;
+  const recording = visit.abilities.record && (correcting || search.has('query'));
 
   return (
     <Stack gap="md">
@@ -462,10 +466,17 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
       {deleted && <Alert color="yellow">{t('visitCard.patientDeleted')}</Alert>}
       <RecordLockedNotice lock={visit.lock} />
       <Summary visit={visit} />
+      <VerificationMark recordType="visit" recordId={visit.id} facts={visit} />
 
       <Section title={t('visitCard.ecg')}>
         <EcgTable visit={visit} sex={sex} />
       </Section>
+
+      <RecordQueries
+        scope={{ record_type: 'visit', record_id: visit.id }}
+        record={{ type: 'visit', id: visit.id }}
+        openCount={visit.open_queries}
+      />
 
       {writer && (
         <Section title={t('visitCard.record')}>

@@ -18,6 +18,7 @@ describe('the patient card in Polish', () => {
       'Załączniki',
       'Próbki',
       'Komunikaty',
+      'Zapytania',
     ]);
   });
 

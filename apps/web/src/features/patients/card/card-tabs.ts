@@ -7,6 +7,8 @@ export const CARD_TABS = [
   'attachments',
   'samples',
   'messages',
+  // A monitor's queries on the patient's records (ADR 051): for who may read them.
+  'queries',
 ] as const;
 export type CardTab = (typeof CARD_TABS)[number];
 

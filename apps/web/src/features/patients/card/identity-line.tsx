@@ -8,6 +8,7 @@ import { api } from '../../../lib/api-client';
 import { commonErrorKey } from '../../../lib/api-errors';
 import { notifyError } from '../../../lib/notify';
 import { useCan } from '../../../lib/permissions';
+import { identityHidden } from '../../../entities/patients/patient-format';
 
 /**
  * The card's PESEL, masked (`440514*****`) until "Pokaż" asks the server for the identity, which
@@ -21,11 +22,13 @@ export function PatientIdentityLine({ patient }: { patient: PatientDetail }) {
     mutationFn: () => api.request<PatientIdentity>(`/patients/${patient.id}/identity`),
     onError: (error) => notifyError(t(commonErrorKey(error))),
   });
-  const pesel = reveal.data?.pesel ?? maskPesel(patient.pesel);
+  const hidden = identityHidden(patient);
+  const pesel = reveal.data?.pesel ?? (hidden ? patient.pesel : maskPesel(patient.pesel));
   return (
     <Group gap="xs" align="center">
       <Text c="dimmed">
         {t('card.pesel')}: <span data-testid="patient-pesel">{pesel}</span>
+        {hidden && ` (${t('card.identityHidden')})`}
       </Text>
       {can('patients.identity.read') && !reveal.data && (
         <Button

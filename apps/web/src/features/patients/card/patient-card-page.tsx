@@ -37,6 +37,8 @@ import { useCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
 import { usePatient } from '../../../entities/patients/patients-api';
+import { RecordQueries } from '../../../entities/monitoring/record-queries';
+import { VerificationMark } from '../../../entities/monitoring/verification-mark';
 import { PatientIdentityLine } from './identity-line';
 import { AttachmentsTab } from './attachments-tab';
 import { CARD_TABS, tabFrom } from './card-tabs';
@@ -115,6 +117,7 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
             )}
           </Group>
           <PatientIdentityLine patient={patient} />
+          <VerificationMark recordType="patient" recordId={patient.id} facts={patient} />
           {can('audit.read') && (
             <Anchor component={Link} to={`/audit_trial?patientIds=${patient.id}`} size="sm">
               {t('card.auditHistory')}
@@ -182,8 +185,33 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
   );
 }
 
+/** The tabs the user may open: the queries' only with `queries.read` (ADR 051). */
+function useCardTabs(): readonly CardTab[] {
+  const can = useCan();
+  return CARD_TABS.filter((item) => item !== 'queries' || can('queries.read'));
+}
+
+/** A tab's name; the queries' with the count of unresolved ones ("Zapytania (2)"). */
+function useTabLabel(patient: PatientDetail) {
+  const { t } = useTranslation();
+  return (item: CardTab) =>
+    item === 'queries'
+      ? t('card.tabs.queriesCount', { count: patient.open_queries ?? 0 })
+      : t(`card.tabs.${item}`);
+}
+
 /** Below 1280 px: the tabs as a menu, with the user's login, change password and logout. */
-function MobileTabMenu({ tab, onChange }: { tab: CardTab; onChange: (tab: CardTab) => void }) {
+function MobileTabMenu({
+  tab,
+  onChange,
+  tabs,
+  label,
+}: {
+  tab: CardTab;
+  onChange: (tab: CardTab) => void;
+  tabs: readonly CardTab[];
+  label: (tab: CardTab) => string;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const logout = useLogout();
@@ -195,14 +223,14 @@ function MobileTabMenu({ tab, onChange }: { tab: CardTab; onChange: (tab: CardTa
           fullWidth
           justify="space-between"
           rightSection={<IconChevronDown size={16} aria-hidden />}
-          aria-label={`${t('card.sectionMenu')}: ${t(`card.tabs.${tab}`)}`}
+          aria-label={`${t('card.sectionMenu')}: ${label(tab)}`}
         >
-          {t(`card.tabs.${tab}`)}
+          {label(tab)}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{t('card.sectionMenu')}</Menu.Label>
-        {CARD_TABS.map((item) => (
+        {tabs.map((item) => (
           <Menu.Item
             key={item}
             onClick={() => onChange(item)}
@@ -212,7 +240,7 @@ function MobileTabMenu({ tab, onChange }: { tab: CardTab; onChange: (tab: CardTa
             }
             fw={item === tab ? 600 : undefined}
           >
-            {t(`card.tabs.${item}`)}
+            {label(item)}
           </Menu.Item>
         ))}
         <Menu.Divider />
@@ -238,8 +266,12 @@ function CardBody({ patient }: { patient: PatientDetail }) {
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
   const [params, setParams] = useSearchParams();
-  const tab = tabFrom(params.get('tab'));
-  const readOnly = !!patient.deleted_at;
+  const tabs = useCardTabs();
+  const label = useTabLabel(patient);
+  const named = tabFrom(params.get('tab'));
+  const tab = tabs.includes(named) ? named : 'personal';
+  // A deleted patient is read-only; who may not edit the patient (a monitor) adds nothing either.
+  const readOnly = !!patient.deleted_at || !patient.abilities.edit;
 
   const select = (next: CardTab) =>
     setParams(
@@ -268,14 +300,22 @@ function CardBody({ patient }: { patient: PatientDetail }) {
         return <SamplesTab patient={patient} readOnly={readOnly} />;
       case 'messages':
         return <MessagesTab userId={patient.user_id} readOnly={readOnly} />;
+      case 'queries':
+        return (
+          <RecordQueries
+            scope={{ patient_id: patient.id }}
+            record={{ type: 'patient', id: patient.id }}
+            bare
+          />
+        );
     }
   };
 
   if (!isDesktop) {
     return (
       <Stack gap="md">
-        <MobileTabMenu tab={tab} onChange={select} />
-        <section aria-label={t(`card.tabs.${tab}`)}>{panel(tab)}</section>
+        <MobileTabMenu tab={tab} onChange={select} tabs={tabs} label={label} />
+        <section aria-label={label(tab)}>{panel(tab)}</section>
       </Stack>
     );
   }
@@ -288,13 +328,13 @@ function CardBody({ patient }: { patient: PatientDetail }) {
       activateTabWithKeyboard
     >
       <Tabs.List aria-label={t('card.tabsLabel')} mb="md">
-        {CARD_TABS.map((item) => (
+        {tabs.map((item) => (
           <Tabs.Tab key={item} value={item}>
-            {t(`card.tabs.${item}`)}
+            {label(item)}
           </Tabs.Tab>
         ))}
       </Tabs.List>
-      {CARD_TABS.map((item) => (
+      {tabs.map((item) => (
         <Tabs.Panel key={item} value={item}>
           {item === tab && panel(item)}
         </Tabs.Panel>

@@ -1,9 +1,11 @@
 import { Anchor, SimpleGrid } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDay } from '@portal/shared';
 import type { PatientDetail } from '@portal/shared';
 import { formatPhone } from '../../../lib/format';
 import {
+  identityHidden,
   formatNumber,
   patientAddress,
   personName,
@@ -26,29 +28,37 @@ export function PersonalTab({ patient }: { patient: PatientDetail }) {
   const subgroup = group?.sub_groups.find((s) => s.id === inclusion?.subgroup_id);
   const exclusion = exclusions.data?.find((e) => e.id === patient.exclusion_criteria_id);
 
+  // Hidden from this user by the server (a monitor, ADR 051): said so, not shown as missing.
+  const hiddenText = t('card.identityHidden');
+  const contactFacts: [string, ReactNode][] = identityHidden(patient)
+    ? [
+        [t('card.personal.address'), hiddenText],
+        [t('card.personal.phone'), hiddenText],
+        [t('card.personal.email'), hiddenText],
+        [t('card.personal.login'), patient.login],
+      ]
+    : [
+        [t('card.personal.address'), patientAddress(patient)],
+        [
+          t('card.personal.phone'),
+          <Anchor key="phone" fz="sm" href={`tel:+48${patient.phone_number}`}>
+            {formatPhone(patient.phone_number)}
+          </Anchor>,
+        ],
+        [
+          t('card.personal.email'),
+          patient.email ? (
+            <Anchor key="email" fz="sm" href={`mailto:${patient.email}`}>
+              {patient.email}
+            </Anchor>
+          ) : null,
+        ],
+        [t('card.personal.login'), patient.login],
+      ];
+
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-      <FactsSection
-        title={t('card.personal.contact')}
-        facts={[
-          [t('card.personal.address'), patientAddress(patient)],
-          [
-            t('card.personal.phone'),
-            <Anchor key="phone" fz="sm" href={`tel:+48${patient.phone_number}`}>
-              {formatPhone(patient.phone_number)}
-            </Anchor>,
-          ],
-          [
-            t('card.personal.email'),
-            patient.email ? (
-              <Anchor key="email" fz="sm" href={`mailto:${patient.email}`}>
-                {patient.email}
-              </Anchor>
-            ) : null,
-          ],
-          [t('card.personal.login'), patient.login],
-        ]}
-      />
+      <FactsSection title={t('card.personal.contact')} facts={contactFacts} />
       <FactsSection
         title={t('card.personal.doctorAndUnit')}
         facts={[

@@ -14,7 +14,9 @@ import { RowActions } from '../../../components/row-actions';
 import { useListQuery } from '../../../components/use-list-query';
 import { useSoftDelete } from '../../../components/use-soft-delete';
 import { formatPhone } from '../../../lib/format';
+import { useCan } from '../../../lib/permissions';
 import {
+  identityHidden,
   EMPTY_VALUE,
   addressLines,
   formatNumber,
@@ -36,6 +38,7 @@ const fullName = (p: PatientListItem) => `${p.surname} ${p.firstname}`;
 export function PatientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const can = useCan();
   // A link may name groups (`?groups=1,2`, the dashboard's chart, ADR 060).
   const [params] = useSearchParams();
   const [filters, setFiltersState] = useState<PatientFilters>(() => ({
@@ -140,18 +143,23 @@ export function PatientsPage() {
       <Text size="sm">{EMPTY_VALUE}</Text>
     );
 
-  const contact = (p: PatientListItem) => (
-    <Stack gap={0}>
-      <Anchor href={`tel:+48${p.phone_number}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatPhone(p.phone_number)}
-      </Anchor>
-      {p.email && (
-        <Anchor href={`mailto:${p.email}`} size="sm" className={classes.email}>
-          {p.email}
+  const contact = (p: PatientListItem) =>
+    identityHidden(p) ? (
+      <Text size="sm" c="dimmed">
+        {t('patients.list.contactHidden')}
+      </Text>
+    ) : (
+      <Stack gap={0}>
+        <Anchor href={`tel:+48${p.phone_number}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatPhone(p.phone_number)}
         </Anchor>
-      )}
-    </Stack>
-  );
+        {p.email && (
+          <Anchor href={`mailto:${p.email}`} size="sm" className={classes.email}>
+            {p.email}
+          </Anchor>
+        )}
+      </Stack>
+    );
 
   /** Contact and address in one column, so that the table fits from 1280 px (ADR 039). */
   const contactAndAddress = (p: PatientListItem) => (
@@ -249,12 +257,14 @@ export function PatientsPage() {
       <PageHeader
         title={t('patients.title')}
         actions={
-          <Button
-            leftSection={<IconPlus size={16} aria-hidden />}
-            onClick={() => void navigate('/patients/create')}
-          >
-            {t('patients.add')}
-          </Button>
+          can('patients.write') && (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => void navigate('/patients/create')}
+            >
+              {t('patients.add')}
+            </Button>
+          )
         }
       />
       <PatientFiltersPanel filters={filters} onChange={setFilters} />
