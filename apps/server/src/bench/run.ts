@@ -419,7 +419,8 @@ async function main() {
     return;
   }
   if (only === 'probe-code') return;
-  if (only === 'probes' || only === 'dashboard' || only === 'access-log' || only === 'audit') return;
+  if (only === 'probes' || only === 'dashboard' || only === 'access-log' || only === 'audit')
+    return;
   if (['hl7', 'import', 'import-health', 'report', 'nodes', 'backup'].includes(only ?? '')) return;
   log(`\n${measureMonthSlots()}`);
   log(await measureLabels());
