@@ -576,8 +576,8 @@ try {
     .insert(visits)
     .values({
       ...visit(signer.id, weekdayOnOrBefore(addDays(today, -3))),
-      started_at: '10:00:00',
-      ended_at: '10:30:00',
+      started_at: '11:00:00',
+      ended_at: '11:30:00',
       is_done: true,
       qt: 400,
       rr: 640,
