@@ -3,8 +3,11 @@ import { ADMIN_LOGIN, ADMIN_PASSWORD } from '../env.js';
 import { expect, openSignedIn, registerPatient, signInThroughUi, test } from '../fixtures.js';
 import { expectAccessible } from '../a11y.js';
 
-/** The budget of the login route's JavaScript on the wire, compressed, headers included. */
-const LOGIN_JS_BUDGET_BYTES = 200_000;
+/**
+ * The budget of the login route's JavaScript on the wire, compressed, headers included. 202,000
+ * since issue 23's screens: the Polish translations load whole with the shell (ADR 019).
+ */
+const LOGIN_JS_BUDGET_BYTES = 202_000;
 /** Its styles: Mantine's base and the login's components; the whole stylesheet is 30 KB alone. */
 const LOGIN_CSS_BUDGET_BYTES = 20_000;
 /** What the login route must not carry (ADR 019), by chunk name and by a string of its code. */
