@@ -570,7 +570,7 @@ try {
   // ---- end of retention ----
   // ---- signing and locks (issue 23, signing.spec.ts) ----
   // A patient of the doctor's unit with a recorded visit (QT 400, RR 640) and a sample with
-  // biochemistry results, both unsigned: the spec signs, locks, unlocks and corrects them.
+  // biochemistry results, both unsigned: signing.spec.ts signs, locks, unlocks and corrects them.
   const signer = await patient('Stanisław', 'Podpisowy', { year: 1955, month: 11, day: 2 }, 741);
   const [signedVisit] = await db
     .insert(visits)

@@ -37,8 +37,8 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
-      '/settings/study_lock',
       '/settings/recruitment_target',
+      '/settings/study_lock',
       '/data_import',
       '/messages',
       '/reports',
@@ -129,8 +129,8 @@ describe('menu', () => {
       '/settings/phone',
       '/settings/retention',
       '/settings/smtp',
-      '/settings/study_lock',
       '/settings/recruitment_target',
+      '/settings/study_lock',
     ]);
     // No settings permission, no settings submenu.
     expect(menuTree(menuFor({ permissions: DOCTOR })).some((e) => e.kind === 'group')).toBe(false);

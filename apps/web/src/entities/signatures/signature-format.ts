@@ -1,6 +1,7 @@
 import { formatDateTime, formatDay } from '@portal/shared';
 import type { ProbeDetail, Signature, Visit } from '@portal/shared';
 import type { TFunction } from 'i18next';
+import { shortTime } from '../../lib/format';
 import { htmlToText } from '../../lib/rich-text';
 
 /** A label and its value as the sign dialog lists them (both already in the UI's language). */
@@ -13,7 +14,6 @@ export function plainTranslate(t: TFunction): Translate {
   return (key) => String(t(key as never));
 }
 
-const shortTime = (time: string | null) => (time ? time.slice(0, 5) : '');
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
 const text = (value: string | null | undefined) => (value ? value : '–');
 const yesNo = (t: Translate, value: boolean) => t(value ? 'common.yes' : 'common.no');
@@ -25,7 +25,10 @@ const yesNo = (t: Translate, value: boolean) => t(value ? 'common.yes' : 'common
 export function visitSignedRows(visit: Visit, t: Translate): SignedRow[] {
   return [
     [t('signatures.fields.date'), formatDay(visit.date)],
-    [t('signatures.fields.time'), `${shortTime(visit.started_at)}–${shortTime(visit.ended_at)}`],
+    [
+      t('signatures.fields.time'),
+      `${shortTime(visit.started_at)}–${visit.ended_at ? shortTime(visit.ended_at) : ''}`,
+    ],
     [t('signatures.fields.isDone'), yesNo(t, visit.isDone)],
     ['QT', ms(visit.results.qt)],
     ['RR', ms(visit.results.rr)],
