@@ -119,8 +119,12 @@ describe('visit abilities', () => {
         query: { from: visit.date, to: visit.date, limit: '100' },
       })
     ).json<{ data: Visit[] }>();
-    for (const list of [ofPatient.data, ofDay.data, paged.data])
-      expect(list.find((v) => v.id === id)?.abilities).toEqual(visit.abilities);
+    // The paged list leaves out deleted patients' visits, as the dashboard counts them (ADR 060).
+    const lists = [ofPatient.data, ofDay.data, paged.data];
+    for (const list of lists) {
+      const row = list.find((v) => v.id === id);
+      if (row || list !== paged.data) expect(row?.abilities).toEqual(visit.abilities);
+    }
     return visit.abilities;
   }
 
