@@ -81,17 +81,29 @@ function shellFiles(): Set<string> {
 const permissions = new Set<string>(PERMISSIONS);
 const groups = new Set(Object.keys(whole));
 
+/** Whether `node` is the first argument of a call to `t` (`t(…)`, `i18n.t(…)`). */
+function translated(node: ts.Node): boolean {
+  const call = ts.isTemplateHead(node) ? node.parent.parent : node.parent;
+  if (!call || !ts.isCallExpression(call)) return false;
+  const callee = call.expression;
+  const named = ts.isPropertyAccessExpression(callee) ? callee.name.text : callee.getText();
+  return named === 't' && call.arguments[0] === (ts.isTemplateHead(node) ? node.parent : node);
+}
+
 /**
  * Every string of the code that names a key (`'common.save'`) or the start of one
- * (`` `probe.status.${status}` ``): a catalogue group, a dot, a path. Permissions
- * (`'patients.read'`) look alike and are left out.
+ * (`` `probe.status.${status}` ``): a catalogue group, a dot, a path; or any such string given to
+ * `t`, so that a group missing from every part is found too. Permissions (`'patients.read'`) look
+ * alike and are left out.
  */
 function keysIn(path: string): string[] {
   const keys: string[] = [];
   walk(parse(path), (node) => {
     if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node)) {
       const group = /^(\w+)\.[\w.]*$/.exec(node.text)?.[1];
-      if (group && groups.has(group) && !permissions.has(node.text)) keys.push(node.text);
+      if (group && (groups.has(group) || translated(node)) && !permissions.has(node.text)) {
+        keys.push(node.text);
+      }
     }
   });
   return keys;
