@@ -249,18 +249,20 @@ export async function compareArms(
 }
 
 /**
- * The measurements on a seeded study: the log seeded, then the card, its tabs and the patients
+ * The measurements on a seeded study: the log seeded, then (signed in anew) the card, its tabs and the patients
  * list with the log unwritten (`withoutLog`, an app built with `readLogWrites: false`), written
  * into the 10 M entries, and written into an empty twin table, alternating; then the log's
  * pages against the SQL + HTTP floor of the same run.
  */
 export async function measureAccessLog(
   db: BenchDatabase,
-  clients: { withLog: Client; withoutLog: Client },
+  signIn: () => Promise<{ withLog: Client; withoutLog: Client }>,
   rounds: Rounds,
   log: (line: string) => void,
 ): Promise<void> {
   const seed = await seedAccessLog(db.handle, log);
+  // Signed in after the seed, and again before the log's pages: an access token lasts 15 minutes.
+  let clients = await signIn();
   log(
     `  ${seed.written} entries seeded in ${seed.seconds.toFixed(0)} s` +
       (seed.written < ENTRIES ? ` (budget ${SEED_BUDGET_S} s: fewer than ${ENTRIES})` : ''),
@@ -296,6 +298,7 @@ export async function measureAccessLog(
     log,
   );
   await table.use('full');
+  clients = await signIn();
 
   const ids = (
     await db.handle.executeSql(

@@ -272,7 +272,7 @@ async function accessLogOnly(db: BenchDatabase) {
         signIn(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
       await measureAccessLog(
         db,
-        { withLog: await client(withLog), withoutLog: await client(withoutLog) },
+        async () => ({ withLog: await client(withLog), withoutLog: await client(withoutLog) }),
         ROUNDS,
         log,
       );
