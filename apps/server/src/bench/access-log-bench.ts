@@ -143,6 +143,13 @@ export interface Arm {
   enter: () => Promise<void>;
 }
 
+/** A statement timed through the driver in the same rounds (what the log's write costs alone). */
+export interface SqlProbe {
+  name: string;
+  enter: () => Promise<void>;
+  run: () => Promise<void>;
+}
+
 interface ComparedCase {
   name: string;
   /** Requests made one after another and timed together (the card and its tabs). */
@@ -192,6 +199,7 @@ export async function compareArms(
   cases: ComparedCase[],
   patients: number[],
   log: (line: string) => void,
+  writes: SqlProbe[] = [],
 ) {
   const samples = new Map<string, number[]>();
   const key = (arm: string, name: string) => `${arm}\u0000${name}`;
@@ -216,6 +224,17 @@ export async function compareArms(
         }
       }
     }
+    for (const write of writes) {
+      await write.enter();
+      await write.run();
+      for (let n = 0; n < PER_ROUND; n++) {
+        const started = performance.now();
+        await write.run();
+        const list = samples.get(key('sql', write.name)) ?? [];
+        list.push(performance.now() - started);
+        samples.set(key('sql', write.name), list);
+      }
+    }
   }
   loads.sort((a, b) => a - b);
   log(
@@ -224,6 +243,7 @@ export async function compareArms(
       `max ${loads[loads.length - 1]!.toFixed(1)}`,
   );
   const base = arms[0]!.name;
+  // Per case, per arm ('sql' for a statement timed alone).
   const results: Record<string, Record<string, { p50: number; p95: number }>> = {};
   for (const benchCase of cases) {
     results[benchCase.name] = {};
@@ -244,6 +264,12 @@ export async function compareArms(
       return `${arm.name} ${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}${ratio}`;
     });
     log(`  ${benchCase.name.padEnd(26)} p50 / p95 ms: ${parts.join('; ')}`);
+  }
+  for (const write of writes) {
+    const sorted = (samples.get(key('sql', write.name)) ?? []).sort((a, b) => a - b);
+    const t = { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+    results[write.name] = { sql: t };
+    log(`  ${write.name.padEnd(26)} p50 / p95 ms: ${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`);
   }
   return results;
 }
@@ -274,6 +300,13 @@ export async function measureAccessLog(
       'select id from patients where deleted_at is null order by id limit 50 offset 500',
     )
   ).rows.map((row) => Number(row.id));
+  const reader = Number(
+    (await db.handle.executeSql(`select min(id) as id from users where role = 'admin'`)).rows[0]
+      ?.id,
+  );
+  const entry =
+    'insert into access_log (user_id, address, kind, patient_ids) ' +
+    `values (${reader}, '127.0.0.1', 'patient_card', array[${patients[0]}])`;
   log(`  load average ${load()} on ${os.cpus().length} cores (comparison starts)`);
   await compareArms(
     [
@@ -296,6 +329,26 @@ export async function measureAccessLog(
     ],
     patients,
     log,
+    [
+      {
+        // What the plugin sends for one read: one row in its own transaction.
+        name: 'log INSERT + commit (SQL)',
+        enter: () => table.use('full'),
+        run: async () => {
+          await db.handle.executeSql(entry);
+        },
+      },
+      {
+        // The same without waiting for the WAL flush: how much of it is the disk's.
+        name: 'same, synchronous_commit off',
+        enter: () => table.use('full'),
+        run: async () => {
+          await db.handle.executeSql(
+            `begin; set local synchronous_commit = off; ${entry}; commit;`,
+          );
+        },
+      },
+    ],
   );
   await table.use('full');
   clients = await signIn();
