@@ -194,6 +194,8 @@ export interface TestAppOptions {
   logStream?: LogDestination;
   /** The shipment tracking provider (the fake by default: tests never ask the real post). */
   trackingProvider?: TrackingProvider;
+  /** false: the read log is not written (the bench's with/without comparison, ADR 052). */
+  readLogWrites?: boolean;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -222,6 +224,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       ...(logStream ? { logStream } : {}),
       secretKey,
       trackingProvider: options.trackingProvider ?? new FakeTrackingProvider(),
+      ...(options.readLogWrites === false ? { readLogWrites: false } : {}),
     });
     await app.ready();
   } catch (error) {
