@@ -100,8 +100,12 @@ export interface TestDatabase {
 }
 
 let template: Promise<Blob> | undefined;
-/** The migrated PGlite data directory that the global setup dumped, read once per file. */
-function pgliteTemplate(): Promise<Blob> | null {
+/**
+ * The migrated PGlite data directory that the global setup dumped, read once per worker; null on
+ * the PostgreSQL lane or without that setup. Loaded into a directory on disk it is what a first
+ * start on an empty DATA_DIR unpacks from the build's image (ADR 020).
+ */
+export function pgliteTemplate(): Promise<Blob> | null {
   const file = inject('pgliteTemplate');
   if (!file) return null;
   template ??= readFile(file).then((bytes) => new Blob([bytes]));
