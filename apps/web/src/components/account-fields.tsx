@@ -1,10 +1,11 @@
 import { MultiSelect, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PHONE_DIGITS, PHONE_PREFIX, STRING_MAX } from '@portal/shared';
+import { STRING_MAX } from '@portal/shared';
 import { useUnitOptions } from '../api/units';
 import { unitChoices } from './account-units';
 import type { Unit } from './account-units';
 import { ComboboxMessage } from './combobox-message';
+import { PhoneInput } from './phone-input';
 
 type PersonField = 'firstname' | 'surname' | 'email' | 'phone_number';
 
@@ -50,17 +51,7 @@ export function PersonFields({ form, texts }: { form: PersonForm; texts: 'doctor
         autoComplete="off"
         {...form.getInputProps('email')}
       />
-      <TextInput
-        label={t(`${texts}.phone`)}
-        type="tel"
-        inputMode="numeric"
-        required
-        maxLength={PHONE_DIGITS}
-        leftSection={PHONE_PREFIX}
-        leftSectionWidth={48}
-        autoComplete="off"
-        {...form.getInputProps('phone_number')}
-      />
+      <PhoneInput label={t(`${texts}.phone`)} required {...form.getInputProps('phone_number')} />
     </>
   );
 }

@@ -1,7 +1,7 @@
-import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PHONE_DIGITS, PHONE_PREFIX, phoneValue } from '@portal/shared';
+import { phoneValue } from '@portal/shared';
 import type { PhoneValue } from '@portal/shared';
+import { PhoneInput } from '../../components/phone-input';
 import { SettingsForm } from '../../components/settings-form';
 import { useZodForm } from '../../lib/use-zod-form';
 import { SettingScreen } from './setting-screen';
@@ -18,18 +18,7 @@ function PhoneForm({ initial, initialVersion }: { initial: PhoneValue; initialVe
 
   // Typed as the 9 digits after a fixed +48, like a doctor's phone.
   const phoneInput = (field: keyof PhoneValue, label: string, description: string) => (
-    <TextInput
-      label={label}
-      description={description}
-      type="tel"
-      inputMode="numeric"
-      required
-      maxLength={PHONE_DIGITS}
-      leftSection={PHONE_PREFIX}
-      leftSectionWidth={48}
-      autoComplete="off"
-      {...form.getInputProps(field)}
-    />
+    <PhoneInput label={label} description={description} required {...form.getInputProps(field)} />
   );
 
   return (
