@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '@portal/shared';
-import { ApiError, buildQuery, createApiClient, fileNameFrom } from './api';
+import { ApiError, buildQuery, createApiClient } from './api';
 import type { DownloadedFile } from './api';
 import { createSessionStore, memoryStorage, TOKEN_KEY, USER_KEY } from './session-store';
 
@@ -246,7 +246,7 @@ describe('api client', () => {
     expect(await blob.text()).toBe('%PDF-1.7');
   });
 
-  it('returns a download with the name its Content-Disposition gives, or none', async () => {
+  it('returns a download with its Content-Disposition, or none', async () => {
     const { api } = setup((call) =>
       call.url.endsWith('/named')
         ? new Response('a;b', {
@@ -255,39 +255,9 @@ describe('api client', () => {
         : new Response('a;b'),
     );
     const named = await api.request<DownloadedFile>('/named', { responseType: 'file' });
-    expect(named.fileName).toBe('audit.csv');
+    expect(named.disposition).toBe('attachment; filename="audit.csv"');
     expect(await named.blob.text()).toBe('a;b');
     const unnamed = await api.request<DownloadedFile>('/unnamed', { responseType: 'file' });
-    expect(unnamed.fileName).toBeNull();
-  });
-});
-
-describe('fileNameFrom (Content-Disposition)', () => {
-  it('reads the quoted and the bare name', () => {
-    expect(fileNameFrom('attachment; filename="pacjent-7-kopia-danych.pdf"')).toBe(
-      'pacjent-7-kopia-danych.pdf',
-    );
-    expect(fileNameFrom('inline; filename=odm.xml')).toBe('odm.xml');
-    expect(fileNameFrom('attachment; filename="say \\"hi\\".txt"')).toBe('say "hi".txt');
-  });
-
-  it('prefers the UTF-8 name, which keeps Polish letters, to the ASCII fallback', () => {
-    expect(
-      fileNameFrom(
-        `attachment; filename="EKG spoczynkowe _ Zolc.pdf"; filename*=UTF-8''${encodeURIComponent('EKG spoczynkowe – Żółć.pdf')}`,
-      ),
-    ).toBe('EKG spoczynkowe – Żółć.pdf');
-  });
-
-  it('falls back to the plain name when the UTF-8 one is malformed', () => {
-    expect(fileNameFrom(`attachment; filename="plik.pdf"; filename*=UTF-8''%E0%A4%A.pdf`)).toBe(
-      'plik.pdf',
-    );
-  });
-
-  it('answers null without a name', () => {
-    expect(fileNameFrom(null)).toBeNull();
-    expect(fileNameFrom('attachment')).toBeNull();
-    expect(fileNameFrom('attachment; filename=""')).toBeNull();
+    expect(unnamed.disposition).toBeNull();
   });
 });

@@ -41,34 +41,15 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** false for public endpoints (login): no bearer token, and a 401 is just an answer. */
   auth?: boolean;
-  /** 'file': the body as a blob with the name the answer gives it (a download, lib/download.ts). */
+  /** 'file': the body as a blob with its Content-Disposition (a download, lib/download.ts). */
   responseType?: 'json' | 'blob' | 'file';
   signal?: AbortSignal;
 }
 
-/** A downloaded file: its content and the name its Content-Disposition gives, if any. */
+/** A downloaded file: its content and its Content-Disposition (lib/download.ts reads the name). */
 export interface DownloadedFile {
   blob: Blob;
-  fileName: string | null;
-}
-
-/**
- * The file name a Content-Disposition header gives: the UTF-8 `filename*` (RFC 6266) where there
- * is one, which carries Polish letters, the plain `filename` otherwise; null for none.
- */
-export function fileNameFrom(header: string | null): string | null {
-  if (!header) return null;
-  const extended = /filename\*\s*=\s*utf-8'[^']*'([^;\s]+)/i.exec(header);
-  if (extended?.[1]) {
-    try {
-      return decodeURIComponent(extended[1]);
-    } catch {
-      // A malformed escape: the plain name below still names the file.
-    }
-  }
-  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header);
-  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
-  return name || null;
+  disposition: string | null;
 }
 
 export interface ApiClientOptions {
@@ -206,7 +187,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (init.responseType === 'file') {
       const file: DownloadedFile = {
         blob: await response.blob(),
-        fileName: fileNameFrom(response.headers.get('Content-Disposition')),
+        disposition: response.headers.get('Content-Disposition'),
       };
       return file as T;
     }

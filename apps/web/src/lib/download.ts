@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DownloadedFile, QueryValue } from './api';
 import { api } from './api-client';
 import { commonErrorKey } from './api-errors';
+import { fileNameFrom } from './file-name';
 import { notifyError } from './notify';
 
 /** A file to fetch and save. */
@@ -41,7 +42,7 @@ export async function download({ path, query, method, body, fileName }: Download
     ...(body === undefined ? {} : { body }),
     responseType: 'file',
   });
-  saveBlob(file.blob, file.fileName ?? fileName);
+  saveBlob(file.blob, fileNameFrom(file.disposition) ?? fileName);
 }
 
 /**
