@@ -1,4 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,9 @@ describe('security headers', () => {
   for (const secure of [false, true]) {
     it(`are helmet's own, on answers, refusals, failures and unknown paths (secure cookies ${secure})`, async () => {
       const options = securityHeaderOptions(secure);
-      const before = await answers(async (app) => app.register(fastifyHelmet, options));
+      // The same helmet package, typed once from its CommonJS and once from its ES module types.
+      const helmetOptions = options as unknown as FastifyHelmetOptions;
+      const before = await answers(async (app) => app.register(fastifyHelmet, helmetOptions));
       const now = await answers(async (app) => app.register(securityHeadersPlugin, { options }));
       expect(now).toEqual(before);
       expect(now[0]!.headers['content-security-policy']).toContain("frame-ancestors 'self'");
