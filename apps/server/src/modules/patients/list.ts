@@ -319,9 +319,9 @@ function plainPageStatement(query: PatientListQuery, everyUnit: boolean) {
   return statement;
 }
 
-/** Whether the page is a plain page (plainPageStatement) for this scope. */
-function isPlainPage(query: PatientListQuery, units: readonly number[] | null | undefined) {
-  return units !== undefined && query.order_by !== 'group' && !isFiltered(query);
+/** Whether the page is a plain page (plainPageStatement), given a staff actor's scope. */
+function isPlainPage(query: PatientListQuery) {
+  return query.order_by !== 'group' && !isFiltered(query);
 }
 
 async function plainPageRows(
@@ -389,7 +389,7 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
   const units = patientScopeUnits(actor);
-  if (units !== undefined && isPlainPage(query, units)) {
+  if (units !== undefined && isPlainPage(query)) {
     const { total } = pageTotal(db, actor, query);
     const [data, counted] = await Promise.all([plainPageRows(db, actor, query, units), total]);
     return offsetAnswer(data, counted);
