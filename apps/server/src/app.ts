@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -26,6 +25,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { mediaTypesPlugin } from './plugins/media-types.js';
 import { noStorePlugin } from './plugins/no-store.js';
 import { readLogPlugin } from './plugins/read-log.js';
+import { securityHeaderOptions, securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { accessLogRoutes } from './modules/access-log/index.js';
 import { adminRoutes } from './modules/admins/index.js';
@@ -167,25 +167,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // Mantine writes style attributes at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // PDFs are shown from blob: URLs in an iframe.
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'self'", 'blob:'],
-        // Zebra Browser Print, the label printer's local service (issue 10, labels).
-        connectSrc: ["'self'", 'http://127.0.0.1:9100', 'https://127.0.0.1:9101'],
-        fontSrc: ["'self'", 'data:'],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // The login address may be plain http inside a hospital network.
-    hsts: config.secureCookies,
+  await app.register(securityHeadersPlugin, {
+    options: securityHeaderOptions(config.secureCookies),
   });
   await app.register(fastifyCookie);
   await app.register(swagger, {

@@ -6,7 +6,7 @@ import { patients } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../lib/errors.js';
 import { can } from '../plugins/policy.js';
 import type { Actor } from '../plugins/policy.js';
-import { reachesUnit, unitCondition } from './units.js';
+import { reachesUnit, unitCondition, unitsInReach } from './units.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 
@@ -17,6 +17,15 @@ export type PatientRow = typeof patients.$inferSelect;
 export function patientScope(actor: Actor): SQL | undefined {
   if (actor.role === 'patient') return eq(patients.id, actor.patientId ?? 0);
   return unitCondition(actor, patients.unit_id);
+}
+
+/**
+ * patientScope as values, for a statement built once (the plain patients page, ADR 057): the
+ * units whose patients a staff actor reaches (null: every unit); undefined for a patient, whose
+ * scope is the own row.
+ */
+export function patientScopeUnits(actor: Actor): readonly number[] | null | undefined {
+  return actor.role === 'patient' ? undefined : unitsInReach(actor);
 }
 
 /**

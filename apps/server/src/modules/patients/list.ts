@@ -1,7 +1,8 @@
-import { warsawDay } from '@portal/shared';
 import type { PatientCard, PatientListItem, PatientListQuery } from '@portal/shared';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { executorOf, preparedStatement } from '../../db/client.js';
 import type { Database } from '../../db/client.js';
 import {
   doctors,
@@ -13,14 +14,17 @@ import {
   patients,
 } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey, offsetAnswer } from '../../lib/list-totals.js';
-import { patientAbilities, patientScope } from '../../policies/patients.js';
+import { patientAbilities, patientScope, patientScopeUnits } from '../../policies/patients.js';
 import { unitsInReach } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
+import type { ListedPatient } from './presenter.js';
+import { warsawToday } from '../../lib/warsaw-today.js';
 import { matchesPage } from '../../lib/search-terms.js';
 import { patientSearch, searchKeyOf } from './search.js';
 import { visitDatesColumn, visitDatesOf } from './visit-dates.js';
+import type { VisitDates } from './visit-dates.js';
 
 /**
  * The patients list (ADR 021), a deferred join: the page's ids first, from indexes alone
@@ -87,12 +91,7 @@ async function idsByColumn(db: Database, actor: Actor, query: PatientListQuery) 
 function columnPage(db: Database, actor: Actor, query: PatientListQuery) {
   if (query.order_by === 'group') return null;
   if (query.search?.trim() && query.order_by !== 'id') return null;
-  const dir = query.order_direction === 'asc' ? asc : desc;
-  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[
-    query.order_by
-  ];
-  // PESEL is unique, so it needs no tie-breaker; the others end with the id.
-  const order = query.order_by === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)];
+  const order = columnOrder(query);
   const ids = db
     .select({ id: patients.id })
     .from(patients)
@@ -101,6 +100,16 @@ function columnPage(db: Database, actor: Actor, query: PatientListQuery) {
     .limit(query.limit)
     .offset(query.offset);
   return { ids, order };
+}
+
+/** The order of a page sorted by a patients column (not by group). */
+function columnOrder(query: PatientListQuery): SQL[] {
+  const dir = query.order_direction === 'asc' ? asc : desc;
+  const column = { id: patients.id, surname: patients.surname, pesel: patients.pesel }[
+    query.order_by === 'group' ? 'id' : query.order_by
+  ];
+  // PESEL is unique, so it needs no tie-breaker; the others end with the id.
+  return query.order_by === 'surname' ? [dir(column), dir(patients.id)] : [dir(column)];
 }
 
 /** The groups a page sorted by group walks, in order: only those the filter can match. */
@@ -182,65 +191,152 @@ async function idsByGroup(db: Database, actor: Actor, query: PatientListQuery, k
 /** A page row's medicines, as the list answers them. */
 type ListMedicine = PatientListItem['medicines'][number];
 
+/** A row of the rows statement: flat, one alias per column (listItemOf presents it). */
+interface ListRow extends ListedPatient {
+  doctor_id: number;
+  doctor_firstname: string;
+  doctor_surname: string;
+  group_id: number | null;
+  group_nr: number | null;
+  group_name: string | null;
+  subgroup_id: number | null;
+  subgroup_name: string | null;
+  medicines: ListMedicine[];
+  visit_dates: VisitDates;
+}
+
 /**
- * The page's rows with their doctor, group, subgroup, medicines and last and next visit, for the
- * given ids only, in one statement (ADR 057): the medicines as a JSON array and the visit dates
- * as a JSON object, each a correlated subquery on its patient's index, instead of three
- * statements whose rows are matched up here.
+ * The page's rows with their doctor, group, subgroup, medicines and last and next visit, in one
+ * statement (ADR 057): the medicines as a JSON array and the visit dates as a JSON object, each a
+ * correlated subquery on its patient's index. `ids` selects the page: a list of ids or a
+ * subquery that selects them in `order`. Only the columns the list shows are read, each under
+ * its own name, so that the driver's rows are presented without a mapping layer.
+ */
+function rowsStatement(ids: SQL, order: SQL | undefined, today: string | Placeholder): SQL {
+  return sql`select ${patients.id} as id, ${patients.firstname} as firstname,
+      ${patients.surname} as surname, ${patients.pesel} as pesel,
+      ${patients.phone_number} as phone_number, ${patients.email} as email,
+      ${patients.address_street} as address_street,
+      ${patients.address_building} as address_building,
+      ${patients.address_apartment} as address_apartment,
+      ${patients.address_postcode} as address_postcode, ${patients.address_city} as address_city,
+      ${patients.unit_id} as unit_id, ${patients.is_finished} as is_finished,
+      ${patients.deleted_at} as deleted_at,
+      ${doctors.id} as doctor_id, ${doctors.firstname} as doctor_firstname,
+      ${doctors.surname} as doctor_surname,
+      ${inclusionCriteriaGroups.id} as group_id, ${inclusionCriteriaGroups.nr} as group_nr,
+      ${inclusionCriteriaGroups.name} as group_name,
+      ${inclusionCriteriaSubgroups.id} as subgroup_id,
+      ${inclusionCriteriaSubgroups.name} as subgroup_name,
+      (select coalesce(json_agg(json_build_object(
+          'id', ${medicines.id}, 'name', ${medicines.name}, 'dose', ${patientMedicines.dose})
+          order by ${medicines.name}, ${medicines.id}), '[]'::json)
+        from ${patientMedicines} join ${medicines} on ${medicines.id} = ${patientMedicines.medicine_id}
+        where ${patientMedicines.patient_id} = ${patients.id}) as medicines,
+      ${visitDatesColumn(patients.id, today)} as visit_dates
+    from ${patients}
+    join ${doctors} on ${doctors.id} = ${patients.doctor_id}
+    left join ${patientInclusions} on ${patientInclusions.patient_id} = ${patients.id}
+    left join ${inclusionCriteriaGroups} on ${inclusionCriteriaGroups.id} = ${patientInclusions.group_id}
+    left join ${inclusionCriteriaSubgroups} on ${inclusionCriteriaSubgroups.id} = ${patientInclusions.subgroup_id}
+    where ${patients.id} in ${ids}${order ? sql` order by ${order}` : sql``}`;
+}
+
+/** One row of the page as the list answers it, for this actor. */
+function listItemOf(actor: Actor, row: ListRow): PatientListItem {
+  return presentPatientListItem(shownIdentity(actor, row), {
+    doctor: { id: row.doctor_id, firstname: row.doctor_firstname, surname: row.doctor_surname },
+    group: { id: row.group_id, nr: row.group_nr, name: row.group_name },
+    subgroup: { id: row.subgroup_id, name: row.subgroup_name },
+    // json numbers: a dose is numeric in the database and a number in the API.
+    medicines: row.medicines.map(({ id, name, dose }) => ({
+      id,
+      name,
+      dose: dose === null ? null : Number(dose),
+    })),
+    past_visit_date: row.visit_dates.past_visit_date,
+    next_visit_date: row.visit_dates.next_visit_date,
+    abilities: patientAbilities(actor, row),
+  });
+}
+
+/** Runs a rows statement built per request (a filtered or searched page, or a list of ids). */
+async function rowsOfStatement(db: Database, statement: SQL): Promise<ListRow[]> {
+  const query = new PgDialect().sqlToQuery(statement);
+  // The driver's own rows (its types: Date, JSON), as the named statements answer them.
+  return (await executorOf(db).executeSql(query.sql, query.params)).rows as unknown as ListRow[];
+}
+
+/**
+ * The page's rows (rowsStatement), for the given ids (in their order) or for the page a column
+ * page's subquery selects.
  */
 export async function rowsOf(
   db: Database,
   actor: Actor,
   page: number[] | NonNullable<ReturnType<typeof columnPage>>,
-  today = warsawDay(),
-) {
+  today = warsawToday(),
+): Promise<PatientListItem[]> {
   if (Array.isArray(page) && page.length === 0) return [];
-  const query = db
-    .select({
-      patient: patients,
-      doctor: { id: doctors.id, firstname: doctors.firstname, surname: doctors.surname },
-      group: {
-        id: inclusionCriteriaGroups.id,
-        nr: inclusionCriteriaGroups.nr,
-        name: inclusionCriteriaGroups.name,
-      },
-      subgroup: { id: inclusionCriteriaSubgroups.id, name: inclusionCriteriaSubgroups.name },
-      // The same order as the list always had: by name, then id.
-      medicines: sql<ListMedicine[]>`(select coalesce(json_agg(json_build_object(
-          'id', ${medicines.id}, 'name', ${medicines.name}, 'dose', ${patientMedicines.dose})
-          order by ${medicines.name}, ${medicines.id}), '[]'::json)
-        from ${patientMedicines} join ${medicines} on ${medicines.id} = ${patientMedicines.medicine_id}
-        where ${patientMedicines.patient_id} = ${patients.id})`,
-      visitDates: visitDatesColumn(patients.id, today),
-    })
-    .from(patients)
-    .innerJoin(doctors, eq(doctors.id, patients.doctor_id))
-    .leftJoin(patientInclusions, eq(patientInclusions.patient_id, patients.id))
-    .leftJoin(inclusionCriteriaGroups, eq(inclusionCriteriaGroups.id, patientInclusions.group_id))
-    .leftJoin(
-      inclusionCriteriaSubgroups,
-      eq(inclusionCriteriaSubgroups.id, patientInclusions.subgroup_id),
-    )
-    .$dynamic();
   const rows = Array.isArray(page)
-    ? inOrderOf(page, await query.where(inArray(patients.id, page)), (row) => row.patient.id)
-    : await query.where(inArray(patients.id, page.ids)).orderBy(...page.order);
-  return rows.map(({ patient, doctor, group, subgroup, medicines: meds, visitDates }) =>
-    presentPatientListItem(shownIdentity(actor, patient), {
-      doctor,
-      group,
-      subgroup,
-      // json numbers: a dose is numeric in the database and a number in the API.
-      medicines: meds.map(({ id, name, dose }) => ({
-        id,
-        name,
-        dose: dose === null ? null : Number(dose),
-      })),
-      past_visit_date: visitDates.past_visit_date,
-      next_visit_date: visitDates.next_visit_date,
-      abilities: patientAbilities(actor, patient),
-    }),
-  );
+    ? inOrderOf(
+        page,
+        await rowsOfStatement(db, rowsStatement(sql`${page}`, undefined, today)),
+        (row) => row.id,
+      )
+    : await rowsOfStatement(
+        db,
+        rowsStatement(sql`${page.ids}`, sql.join(page.order, sql`, `), today),
+      );
+  return rows.map((row) => listItemOf(actor, row));
+}
+
+/**
+ * The plain page (ADR 057): sorted by a patients column, neither searched nor filtered, the
+ * list's most frequent request, as a named statement per sort and kind of scope, built once:
+ * on PostgreSQL each connection prepares it once, and no request builds a query. The scope is
+ * patientScopeUnits' (the same units patientScope reaches), the page and the day its values.
+ */
+const plainPages = new Map<string, ReturnType<typeof preparedStatement>>();
+
+function plainPageStatement(query: PatientListQuery, everyUnit: boolean) {
+  const name = `patients_page_${query.order_by}_${query.order_direction}_${everyUnit ? 'all' : 'units'}`;
+  let statement = plainPages.get(name);
+  if (!statement) {
+    const order = columnOrder(query);
+    statement = preparedStatement(name, (db) => {
+      const ids = db
+        .select({ id: patients.id })
+        .from(patients)
+        .where(everyUnit ? undefined : sql`${patients.unit_id} = any(${sql.placeholder('units')})`)
+        .orderBy(...order)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'));
+      return rowsStatement(sql`${ids}`, sql.join(order, sql`, `), sql.placeholder('today'));
+    });
+    plainPages.set(name, statement);
+  }
+  return statement;
+}
+
+/** Whether the page is a plain page (plainPageStatement), given a staff actor's scope. */
+function isPlainPage(query: PatientListQuery) {
+  return query.order_by !== 'group' && !isFiltered(query);
+}
+
+async function plainPageRows(
+  db: Database,
+  actor: Actor,
+  query: PatientListQuery,
+  units: readonly number[] | null,
+): Promise<PatientListItem[]> {
+  const rows = (await plainPageStatement(query, units === null)(db, {
+    limit: query.limit,
+    offset: query.offset,
+    today: warsawToday(),
+    ...(units === null ? {} : { units: [...units] }),
+  })) as unknown as ListRow[];
+  return rows.map((row) => listItemOf(actor, row));
 }
 
 /** Whether anything but the actor's scope narrows the list. */
@@ -292,6 +388,12 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 }
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+  const units = patientScopeUnits(actor);
+  if (units !== undefined && isPlainPage(query)) {
+    const { total } = pageTotal(db, actor, query);
+    const [data, counted] = await Promise.all([plainPageRows(db, actor, query, units), total]);
+    return offsetAnswer(data, counted);
+  }
   // A page that walks a column's index is selected by the rows statement itself (ADR 057).
   const page = columnPage(db, actor, query);
   if (page) {

@@ -90,9 +90,28 @@ export interface PatientListRelations extends VisitDates {
   abilities: PatientListItem['abilities'];
 }
 
+/** What a row of the patients list shows of the patient itself. */
+export type ListedPatient = Pick<
+  PatientRow,
+  | 'id'
+  | 'firstname'
+  | 'surname'
+  | 'pesel'
+  | 'phone_number'
+  | 'email'
+  | 'address_street'
+  | 'address_building'
+  | 'address_apartment'
+  | 'address_postcode'
+  | 'address_city'
+  | 'unit_id'
+  | 'is_finished'
+  | 'deleted_at'
+>;
+
 /** One row of the patients list. */
 export function presentPatientListItem(
-  p: PatientRow,
+  p: ListedPatient,
   {
     doctor,
     group,

@@ -23,6 +23,7 @@ import {
   validationErrorResponse,
 } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
+import { fastOkSerializer } from '../../lib/fast-serializer.js';
 import { actorOf } from '../../plugins/auth.js';
 import { noteRead } from '../../plugins/read-log.js';
 import { loginAddress } from '../credentials/index.js';
@@ -41,6 +42,8 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
     '/patients',
     {
       config: read,
+      // The plain page is the portal's most frequent request (ADR 057).
+      serializerCompiler: fastOkSerializer,
       schema: {
         tags,
         summary: 'Paged list (offset) with search by surname, first name or PESEL and filters',

@@ -1,6 +1,6 @@
 import { warsawDay } from '@portal/shared';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
-import type { SQLWrapper } from 'drizzle-orm';
+import type { Placeholder, SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 
@@ -14,13 +14,13 @@ export interface VisitDates {
 const NONE: VisitDates = { past_visit_date: null, next_visit_date: null };
 
 /** The last live visit before `today` or recorded, over the visits in scope (an aggregate). */
-const pastVisit = (today: string) =>
+const pastVisit = (today: string | Placeholder) =>
   sql<
     string | null
   >`to_char(max(${visits.date}) filter (where ${visits.date} < ${today}::date or ${visits.is_done}), 'YYYY-MM-DD')`;
 
 /** The next live visit from `today` on, not recorded yet (an aggregate). */
-const nextVisit = (today: string) =>
+const nextVisit = (today: string | Placeholder) =>
   sql<
     string | null
   >`to_char(min(${visits.date}) filter (where ${visits.date} >= ${today}::date and not ${visits.is_done}), 'YYYY-MM-DD')`;
@@ -28,8 +28,9 @@ const nextVisit = (today: string) =>
 /**
  * The same two dates as one column of a query over patients (the list's single statement,
  * ADR 057): a correlated aggregate over the patient's live visits, answering a JSON object.
+ * `today` may be a placeholder (the plain page's named statement).
  */
-export function visitDatesColumn(patientId: SQLWrapper, today = warsawDay()) {
+export function visitDatesColumn(patientId: SQLWrapper, today: string | Placeholder = warsawDay()) {
   return sql<VisitDates>`(select json_build_object('past_visit_date', ${pastVisit(today)}, 'next_visit_date', ${nextVisit(today)})
     from ${visits} where ${visits.patient_id} = ${patientId} and ${visits.cancelled_at} is null)`;
 }
