@@ -300,6 +300,10 @@ export const patientListQuery = z.object({
   medicines: idList,
   doctors: idList,
   is_finished: z.enum(['0', '1']).transform(Number).optional(),
+  /** One unit within reach (404 otherwise, as the other lists answer; ADR 060). */
+  unit_id: queryIdField().optional(),
+  /** `0`: active patients only (the dashboard's patients tile), `1`: deleted ones only. */
+  deleted: z.enum(['0', '1']).transform(Number).optional(),
 });
 export type PatientListQuery = z.infer<typeof patientListQuery>;
 export const patientList = z.object({
