@@ -183,14 +183,16 @@ export const additionalMedicineView = z.object({
 
 /**
  * What the signed-in user may do with a patient (ADR 045): `edit` the record (the edit wizard,
- * notes, files, messages, a new password), `delete` it, `restore` a deleted one, `book` a visit.
- * A deleted patient is read-only until restored.
+ * notes, files, messages, a new password), `delete` it, `restore` a deleted one, `book` a visit,
+ * `verify` its sections against the source (a monitor, ADR 051). A deleted patient is read-only
+ * until restored.
  */
 export const patientAbilities = z.object({
   edit: z.boolean(),
   delete: z.boolean(),
   restore: z.boolean(),
   book: z.boolean(),
+  verify: z.boolean(),
 });
 export type PatientAbilities = z.infer<typeof patientAbilities>;
 
