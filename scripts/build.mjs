@@ -4,6 +4,8 @@
 //
 //   node scripts/build.mjs           build what changed (npm start)
 //   node scripts/build.mjs --force   build everything (npm run build: CI, e2e, a release)
+//   node scripts/build.mjs --force @portal/web …   only the workspaces named (CI builds the
+//                                    shared package before lint, the others beside it: ADR 065)
 //
 // After a build, a workspace's output folder gets a stamp (.build-stamp.json) with a digest of its
 // inputs (each file's path, size, mtime and content; Node's version) and a digest of the output it
@@ -117,7 +119,14 @@ function build(workspace) {
 }
 
 const force = process.argv.includes('--force');
+const only = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const unknown = only.filter((name) => !WORKSPACES.some((workspace) => workspace.name === name));
+if (unknown.length > 0) {
+  console.error(`no such workspace: ${unknown.join(', ')}`);
+  process.exit(2);
+}
 for (const workspace of WORKSPACES) {
+  if (only.length > 0 && !only.includes(workspace.name)) continue;
   const stamp = force ? null : readStamp(workspace);
   const fresh =
     stamp !== null &&

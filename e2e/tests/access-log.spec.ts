@@ -7,8 +7,8 @@ import { PortalApi, expect, openSignedIn, registerPatient, test } from '../fixtu
 /**
  * "Dziennik dostępu" (ADR 052) and the card's PESEL behind "Pokaż" (ADR 053), walked in Polish:
  * an administrator reads a card and reveals the PESEL, and finds both reads in the log (filtered
- * by patient, user and date range, paged by key); the data protection officer signs in through
- * the login page and opens the log.
+ * by patient, user and date range, paged by key); the filters kept in the address over a reload
+ * and Back; the data protection officer signs in through the login page and opens the log.
  */
 
 async function chooseRange(page: Page, option: string) {
@@ -92,6 +92,80 @@ test('an administrator reads a card, reveals the PESEL and finds both in the log
   await expect(page.getByText(/^1–10 z \d+$/)).toBeVisible();
   await expect(page).not.toHaveURL(/after=|before=/);
   await expectAccessible(page, 'dziennik dostępu: stronicowanie');
+});
+
+test('the filters live in the address: a reload shows the same rows, Back the previous filter; by keyboard', async ({
+  page,
+  request,
+  api,
+}) => {
+  const unit = await api.createUnit();
+  const doctor = await api.createDoctor(unit.id);
+  const patient = await registerPatient(api, doctor);
+  const other = await registerPatient(api, doctor);
+  const { admin, credentials } = await api.readyAdmin();
+  const { api: own, session } = await PortalApi.signIn(request, 'admin', credentials);
+  for (let i = 0; i < 3; i++) await own.call('GET', `/patients/${patient.id}`);
+  await own.call('GET', `/patients/${other.id}`);
+
+  await openSignedIn(page, request, '/access_log', 'admin', credentials);
+  const table = page.getByRole('table', { name: 'Dziennik dostępu' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+
+  // By keyboard: the patient's id typed into its field, the date range chosen with the arrows.
+  const patientField = page.getByLabel('ID pacjenta');
+  await patientField.focus();
+  await page.keyboard.type(String(patient.id));
+  await expect(page).toHaveURL(new RegExp(`[?&]patientIds=${patient.id}(&|$)`));
+  const range = page.getByRole('combobox', { name: 'Zakres dat' });
+  await range.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('option', { name: 'Dzisiaj', exact: true })).toBeVisible();
+  // The options in their fixed order: from the beginning, yesterday, today.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(range).toHaveValue('Dzisiaj');
+  await expect(page).toHaveURL(/[?&]range=today(&|$)/);
+  const cards = table.getByRole('row').filter({ hasText: 'Karta pacjenta' });
+  await expect(cards.filter({ hasText: admin.login })).toHaveCount(3);
+  // Only this patient's entries: the other patient's card read is not among them.
+  const otherCell = table.getByRole('cell', { name: String(other.id), exact: true });
+  await expect(otherCell).toHaveCount(0);
+  const filteredRows = await table.getByRole('row').allInnerTexts();
+  await expectAccessible(page, 'dziennik dostępu: filtry w adresie');
+
+  // A reload (or the same link elsewhere) shows the same filters and the same rows.
+  await page.reload();
+  await expect(page.getByLabel('ID pacjenta')).toHaveValue(String(patient.id));
+  await expect(range).toHaveValue('Dzisiaj');
+  await expect(cards.filter({ hasText: admin.login })).toHaveCount(3);
+  expect(await table.getByRole('row').allInnerTexts()).toEqual(filteredRows);
+
+  // A user filter on top (the name's button, by keyboard), then Back to the previous filter.
+  await table
+    .getByRole('button', { name: `Pokaż wpisy użytkownika ${admin.login}` })
+    .first()
+    .press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]userIds=${session.user.id}(&|$)`));
+  await expect(page.getByLabel('ID użytkownika')).toHaveValue(String(session.user.id));
+  await page.goBack();
+  await expect(page).not.toHaveURL(/userIds=/);
+  await expect(page.getByLabel('ID użytkownika')).toHaveValue('');
+  await expect(page.getByLabel('ID pacjenta')).toHaveValue(String(patient.id));
+  await expect(range).toHaveValue('Dzisiaj');
+  await expect(cards.filter({ hasText: admin.login })).toHaveCount(3);
+  // Back again: the list before the date range, still this patient's.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/range=/);
+  await expect(range).toHaveValue('Od początku');
+  await expect(page.getByLabel('ID pacjenta')).toHaveValue(String(patient.id));
+
+  // "Wyczyść filtry" empties the fields and the address alike.
+  await page.getByRole('button', { name: 'Wyczyść filtry' }).click();
+  await expect(page).not.toHaveURL(/patientIds=|range=/);
+  await expect(page.getByLabel('ID pacjenta')).toHaveValue('');
+  await expect(otherCell).not.toHaveCount(0);
 });
 
 test('the data protection officer signs in on the login page and opens the log', async ({

@@ -104,6 +104,11 @@ export interface BuildOptions {
   trackingProvider?: TrackingProvider;
   /** Whether the node is draining (main.ts sets it on SIGTERM); a fresh one when left out. */
   lifecycle?: NodeLifecycle;
+  /**
+   * false leaves the read-access log unwritten: only the bench passes it, to time the card and
+   * the list with and without the log side by side (ADR 052); no setting or variable reaches it.
+   */
+  readLogWrites?: boolean;
 }
 
 /** JSON bodies stay small; file uploads have their own limits in their routes. */
@@ -212,7 +217,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(mediaTypesPlugin);
   await app.register(noStorePlugin);
   await app.register(authPlugin, { db });
-  await app.register(readLogPlugin, { db });
+  await app.register(readLogPlugin, { db, write: options.readLogWrites !== false });
   await app.register(studyLockPlugin, { db });
   // A write may change any list's total: remembered totals are forgotten before its answer
   // leaves, so the next page the writer asks for counts again (ADR 021), on every node (ADR 056).

@@ -76,4 +76,13 @@ describe('one way to do each thing', () => {
   it('translates form message codes in one place', () => {
     expect(filesWhere(/t\(`validation\.\$\{/)).toEqual([join('lib', 'use-zod-form.ts')]);
   });
+
+  it('saves downloads in one place', () => {
+    // Every download goes through lib/download.ts (its name from Content-Disposition, a toast on
+    // failure); the login details sheet keeps its PDF in a blob URL to show it in a frame.
+    expect(filesWhere(/createObjectURL\(/)).toEqual([
+      join('components', 'credentials-modal.tsx'),
+      join('lib', 'download.ts'),
+    ]);
+  });
 });

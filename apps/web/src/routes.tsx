@@ -4,16 +4,21 @@ import { HomeRedirect, PublicOnly, RequirePermission, RequireSession } from './a
 import { PageLoader } from './app/page-loader';
 import { RouteError } from './app/route-error';
 import { LoginPage } from './features/auth/login-page';
+import { loadAppWords } from './i18n/i18n';
 
 /**
  * Every screen but the login page loads its code on first visit (ADR 019): the login route
  * carries only what it shows, and the signed-in layout, the lists, the editor and the date
  * pickers come in their own chunks. The router's `lazy` fetches a screen's chunk before it
  * renders it (in parallel for a layout and its page), so no Suspense boundary is needed; the
- * first render of a deep link shows the page loader meanwhile.
+ * first render of a deep link shows the page loader meanwhile. The signed-in screens' words
+ * arrive the same way, beside the first screen's code: no screen renders before them.
  */
 const lazyPage = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => ({
-  lazy: async () => ({ Component: (await load())[name] }),
+  lazy: async () => {
+    const [module] = await Promise.all([load(), loadAppWords()]);
+    return { Component: module[name] };
+  },
 });
 
 /**

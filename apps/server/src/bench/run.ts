@@ -35,7 +35,7 @@ import {
   seedAuditEntries,
 } from './audit-chain-bench.js';
 import type { Rounds } from './stats.js';
-import { ACCESS_LOG_PATIENTS, measureAccessLog } from './access-log-bench.js';
+import { measureAccessLog, seedAccessLogStudy } from './access-log-bench.js';
 
 /**
  * `npm run bench`: seeds the study at scale (100,000 patients, their audit trail written by the
@@ -244,24 +244,43 @@ async function dashboardOnly(db: BenchDatabase) {
 
 /**
  * `BENCH_ONLY=access-log`: issue 24's read log at 100,000 patients and 10,000,000 entries
- * (access-log-bench.ts), PostgreSQL only; prints its lines and writes no results file.
+ * (access-log-bench.ts), PostgreSQL only; two apps on the same database, one writing the read
+ * log and one not, for the side-by-side comparison; prints its lines and writes no results file.
  */
 async function accessLogOnly(db: BenchDatabase) {
   await ensureInitialAdmin(db.handle.db, ADMIN);
   const admin = await db.handle.executeSql('select id from users where login = $1', [ADMIN.login]);
-  const seed = await seedStudy(db.handle, Number(admin.rows[0]?.id), log, ACCESS_LOG_PATIENTS);
-  log(`${db.label}: ${seed.patients} patients in ${seed.seconds.toFixed(0)} s`);
-  const app = await buildApp({
-    db: db.handle.db,
-    config: loadConfig({ LOG_LEVEL: 'silent' }, null),
-    logger: false,
-  });
-  try {
+  const seed = await seedAccessLogStudy(db.handle, Number(admin.rows[0]?.id), log);
+  log(
+    `${db.label}: ${seed.patients} patients, ${seed.visits} visits in ${seed.seconds.toFixed(0)} s`,
+  );
+  const serve = async (readLogWrites: boolean) => {
+    const app = await buildApp({
+      db: db.handle.db,
+      config: loadConfig({ LOG_LEVEL: 'silent' }, null),
+      logger: false,
+      readLogWrites,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    await measureAccessLog(db, await signIn(`http://127.0.0.1:${port}`), ROUNDS, log);
+    return app;
+  };
+  const withLog = await serve(true);
+  try {
+    const withoutLog = await serve(false);
+    try {
+      const client = async (app: typeof withLog) =>
+        signIn(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+      await measureAccessLog(
+        db,
+        async () => ({ withLog: await client(withLog), withoutLog: await client(withoutLog) }),
+        ROUNDS,
+        log,
+      );
+    } finally {
+      await withoutLog.close();
+    }
   } finally {
-    await app.close();
+    await withLog.close();
   }
 }
 

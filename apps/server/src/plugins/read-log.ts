@@ -78,7 +78,7 @@ export function noteRead(request: FastifyRequest, kind: ReadKind, patientIds: It
  * place, so that no route can show a patient without leaving an entry or send a PESEL in clear
  * to a user who may not see it.
  */
-export const readLogPlugin = fp((app: FastifyInstance, opts: { db: Database }) => {
+export const readLogPlugin = fp((app: FastifyInstance, opts: { db: Database; write?: boolean }) => {
   const writer = new ReadLogWriter(opts.db);
   app.decorateRequest('readLog', null);
 
@@ -88,7 +88,13 @@ export const readLogPlugin = fp((app: FastifyInstance, opts: { db: Database }) =
 
   app.addHook('onSend', async (request, reply, payload) => {
     const log = request.readLog;
-    if (!log || !request.actor || reply.statusCode >= 400 || log.patientIds.size === 0) {
+    if (
+      opts.write === false ||
+      !log ||
+      !request.actor ||
+      reply.statusCode >= 400 ||
+      log.patientIds.size === 0
+    ) {
       return payload;
     }
     request.readLog = null;

@@ -100,8 +100,12 @@ export interface TestDatabase {
 }
 
 let template: Promise<Blob> | undefined;
-/** The migrated PGlite data directory that the global setup dumped, read once per file. */
-function pgliteTemplate(): Promise<Blob> | null {
+/**
+ * The migrated PGlite data directory that the global setup dumped, read once per worker; null on
+ * the PostgreSQL lane or without that setup. Loaded into a directory on disk it is what a first
+ * start on an empty DATA_DIR unpacks from the build's image (ADR 020).
+ */
+export function pgliteTemplate(): Promise<Blob> | null {
   const file = inject('pgliteTemplate');
   if (!file) return null;
   template ??= readFile(file).then((bytes) => new Blob([bytes]));
@@ -194,6 +198,8 @@ export interface TestAppOptions {
   logStream?: LogDestination;
   /** The shipment tracking provider (the fake by default: tests never ask the real post). */
   trackingProvider?: TrackingProvider;
+  /** false: the read log is not written (the bench's with/without comparison, ADR 052). */
+  readLogWrites?: boolean;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -222,6 +228,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       ...(logStream ? { logStream } : {}),
       secretKey,
       trackingProvider: options.trackingProvider ?? new FakeTrackingProvider(),
+      ...(options.readLogWrites === false ? { readLogWrites: false } : {}),
     });
     await app.ready();
   } catch (error) {

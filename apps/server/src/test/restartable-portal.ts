@@ -10,7 +10,7 @@ import { openDatabase, runMigrations } from '../db/client.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { dropDatabase } from '../db/drop-database.js';
 import { migrateDatabase } from '../db/roles.js';
-import { appServerUrl } from './harness.js';
+import { appServerUrl, pgliteTemplate } from './harness.js';
 import { databaseUrl } from './server-database.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -39,7 +39,14 @@ export function restartablePortals(prefix: string) {
     if (!serverUrl) {
       const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return () => openDatabase({ kind: 'pglite', dataDir });
+      // The first start finds the migrated template in its empty directory, as a first start of
+      // the portal finds the build's image, instead of a fresh cluster to migrate (ADR 065).
+      let template = pgliteTemplate();
+      return async () => {
+        const loadDataDir = template ? await template : undefined;
+        template = null;
+        return openDatabase({ kind: 'pglite', dataDir, ...(loadDataDir ? { loadDataDir } : {}) });
+      };
     }
     const name = `t_${randomBytes(8).toString('hex')}`;
     await withServer((client) => client.query(`CREATE DATABASE "${name}"`));

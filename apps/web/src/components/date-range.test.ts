@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_TIME, DATE_RANGE_OPTIONS, dateRangeFor } from './date-range';
+import {
+  ALL_TIME,
+  DATE_RANGE_OPTIONS,
+  dateChoiceFromUrl,
+  dateRangeFor,
+  setDateChoiceInUrl,
+} from './date-range';
 import type { DateRangeChoice, DateRangeOption } from './date-range';
 
 const choice = (option: DateRangeOption): DateRangeChoice => ({ option, custom: [null, null] });
@@ -83,6 +89,44 @@ describe('dateRangeFor', () => {
     expect(dateRangeFor({ option: 'today', custom: ['2020-01-01', '2020-01-02'] }, now)).toEqual({
       from_date: '2026-03-10',
       to_date: '2026-03-10',
+    });
+  });
+});
+
+describe('the date range in the address', () => {
+  const written = (choice: DateRangeChoice) => {
+    const params = new URLSearchParams('patientIds=4&page=2');
+    setDateChoiceInUrl(params, choice);
+    return params;
+  };
+
+  it('leaves the address without a range for "from the beginning"', () => {
+    expect(written(ALL_TIME).toString()).toBe('patientIds=4&page=2');
+    expect(dateChoiceFromUrl(new URLSearchParams(''))).toEqual(ALL_TIME);
+  });
+
+  it('reads back every option as written, relative ones without days', () => {
+    for (const option of DATE_RANGE_OPTIONS.filter((o) => o !== 'custom')) {
+      expect(dateChoiceFromUrl(written(choice(option)))).toEqual(choice(option));
+    }
+    expect(written(choice('last7')).get('from')).toBeNull();
+  });
+
+  it('keeps a custom range by its days, also while only the first is picked', () => {
+    const range: DateRangeChoice = { option: 'custom', custom: ['2026-03-01', '2026-03-05'] };
+    expect(written(range).toString()).toBe(
+      'patientIds=4&page=2&range=custom&from=2026-03-01&to=2026-03-05',
+    );
+    expect(dateChoiceFromUrl(written(range))).toEqual(range);
+    const open: DateRangeChoice = { option: 'custom', custom: ['2026-03-01', null] };
+    expect(dateChoiceFromUrl(written(open))).toEqual(open);
+  });
+
+  it('drops an unknown option or a day that is not one', () => {
+    expect(dateChoiceFromUrl(new URLSearchParams('range=forever'))).toEqual(ALL_TIME);
+    expect(dateChoiceFromUrl(new URLSearchParams('range=custom&from=2026-13-45&to=x'))).toEqual({
+      option: 'custom',
+      custom: [null, null],
     });
   });
 });

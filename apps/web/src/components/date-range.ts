@@ -64,3 +64,38 @@ export function dateRangeFor(choice: DateRangeChoice, now: Date): DateRange {
     }
   }
 }
+
+/** A YYYY-MM-DD day as the address may carry it; anything else is dropped. */
+function dayParam(value: string | null): string | null {
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+    ? value
+    : null;
+}
+
+/**
+ * The choice a list's address names (`?range=last7`, `?range=custom&from=…&to=…`; none: from the
+ * beginning), so that a reload or a shared link filters alike. A relative option stays relative:
+ * the link means "the last 7 days" on the day it is opened.
+ */
+export function dateChoiceFromUrl(params: URLSearchParams): DateRangeChoice {
+  const option = params.get('range');
+  if (!(DATE_RANGE_OPTIONS as readonly (string | null)[]).includes(option)) return ALL_TIME;
+  return {
+    option: option as DateRangeOption,
+    custom:
+      option === 'custom'
+        ? [dayParam(params.get('from')), dayParam(params.get('to'))]
+        : [null, null],
+  };
+}
+
+/** Writes a choice into the address parameters (the counterpart of dateChoiceFromUrl). */
+export function setDateChoiceInUrl(params: URLSearchParams, choice: DateRangeChoice): void {
+  for (const name of ['range', 'from', 'to']) params.delete(name);
+  if (choice.option === 'all') return;
+  params.set('range', choice.option);
+  if (choice.option !== 'custom') return;
+  const [start, end] = choice.custom;
+  if (start) params.set('from', start);
+  if (end) params.set('to', end);
+}

@@ -38,22 +38,68 @@ export function currentLanguage(): Language {
 i18n.on('languageChanged', applyLanguage);
 
 /**
- * Polish ships with the login page; English is its own chunk, fetched when chosen (ADR 019:
- * every screen's words are in the catalogues, and carrying both on the login route cost ~10 KB).
+ * The catalogue comes in two parts per language (ADR 019): `shell`, the words of what the login
+ * route shows (pl.json, en.json), and `app`, those of the signed-in screens (pl.app.json,
+ * en.app.json), each its own chunk. Polish's shell ships with the login page; every other part is
+ * fetched on first need: English when chosen, the app's words before the first signed-in screen
+ * renders (`loadAppWords`, awaited by every lazy route).
  */
-const loadCatalogue: Record<Exclude<Language, 'pl'>, () => Promise<typeof pl>> = {
-  en: () => import('./en.json').then((module) => module.default),
+type Part = 'shell' | 'app';
+type Words = Record<string, unknown>;
+
+const catalogue: Record<Part, Record<Language, () => Promise<Words>>> = {
+  shell: {
+    pl: () => Promise.resolve(pl),
+    en: () => import('./en.json').then((module) => module.default),
+  },
+  app: {
+    pl: () => import('./pl.app.json').then((module) => module.default),
+    en: () => import('./en.app.json').then((module) => module.default),
+  },
 };
 
-/** Switches the language, fetching its catalogue first when it has not been loaded yet. */
-export async function changeLanguage(language: Language): Promise<void> {
-  if (language !== 'pl' && !i18n.hasResourceBundle(language, 'translation')) {
-    const words = await loadCatalogue[language]();
-    i18n.addResourceBundle(language, 'translation', {
-      ...words,
-      validation: validationMessages[language],
+/** The parts the screens shown so far need, in whichever language is chosen. */
+const wanted = new Set<Part>(['shell']);
+/** Each `language/part` fetched (or on its way), so that it is fetched once. */
+const added = new Map<string, Promise<void>>([['pl/shell', Promise.resolve()]]);
+
+function addPart(language: Language, part: Part): Promise<void> {
+  const id = `${language}/${part}`;
+  let adding = added.get(id);
+  if (!adding) {
+    adding = catalogue[part][language]().then((words) => {
+      // Each part holds whole top-level groups of its own, so a shallow merge loses nothing.
+      i18n.addResourceBundle(
+        language,
+        'translation',
+        part === 'shell' ? { ...words, validation: validationMessages[language] } : words,
+      );
     });
+    // A failed fetch (offline, a new deployment) is tried again on the next need.
+    adding.catch(() => added.delete(id));
+    added.set(id, adding);
   }
+  return adding;
+}
+
+/** Fetches every part the screens need in this language, and a part wanted meanwhile too. */
+async function addWantedParts(language: Language): Promise<void> {
+  let parts: Part[] = [];
+  while (parts.length < wanted.size) {
+    parts = [...wanted];
+    await Promise.all(parts.map((part) => addPart(language, part)));
+  }
+}
+
+/** The signed-in screens' words in the current language; resolves at once after the first time. */
+export function loadAppWords(): Promise<void> {
+  wanted.add('app');
+  return addPart(currentLanguage(), 'app');
+}
+
+/** Switches the language, fetching its catalogue parts first when they have not been loaded yet. */
+export async function changeLanguage(language: Language): Promise<void> {
+  await addWantedParts(language);
   await i18n.changeLanguage(language);
 }
 

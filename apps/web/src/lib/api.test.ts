@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '@portal/shared';
 import { ApiError, buildQuery, createApiClient } from './api';
+import type { DownloadedFile } from './api';
 import { createSessionStore, memoryStorage, TOKEN_KEY, USER_KEY } from './session-store';
 
 const user: SessionUser = {
@@ -243,5 +244,20 @@ describe('api client', () => {
       responseType: 'blob',
     });
     expect(await blob.text()).toBe('%PDF-1.7');
+  });
+
+  it('returns a download with its Content-Disposition, or none', async () => {
+    const { api } = setup((call) =>
+      call.url.endsWith('/named')
+        ? new Response('a;b', {
+            headers: { 'Content-Disposition': 'attachment; filename="audit.csv"' },
+          })
+        : new Response('a;b'),
+    );
+    const named = await api.request<DownloadedFile>('/named', { responseType: 'file' });
+    expect(named.disposition).toBe('attachment; filename="audit.csv"');
+    expect(await named.blob.text()).toBe('a;b');
+    const unnamed = await api.request<DownloadedFile>('/unnamed', { responseType: 'file' });
+    expect(unnamed.disposition).toBeNull();
   });
 });

@@ -41,8 +41,15 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** false for public endpoints (login): no bearer token, and a 401 is just an answer. */
   auth?: boolean;
-  responseType?: 'json' | 'blob';
+  /** 'file': the body as a blob with its Content-Disposition (a download, lib/download.ts). */
+  responseType?: 'json' | 'blob' | 'file';
   signal?: AbortSignal;
+}
+
+/** A downloaded file: its content and its Content-Disposition (lib/download.ts reads the name). */
+export interface DownloadedFile {
+  blob: Blob;
+  disposition: string | null;
 }
 
 export interface ApiClientOptions {
@@ -177,6 +184,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function parse<T>(response: Response, init: RequestOptions): Promise<T> {
     if (init.responseType === 'blob') return (await response.blob()) as T;
+    if (init.responseType === 'file') {
+      const file: DownloadedFile = {
+        blob: await response.blob(),
+        disposition: response.headers.get('Content-Disposition'),
+      };
+      return file as T;
+    }
     return (await readJson(response)) as T;
   }
 

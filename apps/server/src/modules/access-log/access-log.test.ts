@@ -344,3 +344,33 @@ describe('PESEL and contacts (ADR 053)', () => {
     }
   });
 });
+
+describe('the bench switch (readLogWrites: false)', () => {
+  it('leaves reads unlogged only in an app built so; the default app logs them', async () => {
+    const unlogged = await createTestApp({ readLogWrites: false });
+    try {
+      const reader = await unlogged.readyAdmin();
+      const officer = await unlogged.readyIod();
+      const own = await unlogged.readyDoctor((await unlogged.unit()).id);
+      const patient = await registerPatient(unlogged, own);
+      const card = await unlogged.request('GET', `/api/patients/${patient.id}`, {
+        token: reader.session.token,
+      });
+      expect(card.statusCode).toBe(200);
+      const log = await unlogged.request('GET', '/api/access_log', {
+        token: officer.session.token,
+        query: { userIds: String(reader.session.user.id) },
+      });
+      expect(log.statusCode).toBe(200);
+      expect(log.json<AccessLogList>().data).toEqual([]);
+    } finally {
+      await unlogged.close();
+    }
+    // The same read in the app every other test uses leaves its entry.
+    await t.request('GET', `/api/patients/${patientId}`, { token: admin.session.token });
+    expect(await newestOf(admin.session.user.id)).toMatchObject({
+      kind: 'patient_card',
+      patient_ids: [patientId],
+    });
+  });
+});

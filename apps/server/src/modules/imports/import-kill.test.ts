@@ -12,6 +12,7 @@ import { openDatabase, runMigrations } from '../../db/client.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { dropDatabase } from '../../db/drop-database.js';
 import { migrateDatabase } from '../../db/roles.js';
+import { pgliteTemplate } from '../../test/harness.js';
 import { databaseUrl, withServer } from '../../test/server-database.js';
 import { createDoctor } from '../doctors/index.js';
 import { createUnit } from '../units/index.js';
@@ -44,8 +45,15 @@ async function durableDatabase(): Promise<{
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-import-kill-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const open = () => openDatabase({ kind: 'pglite', dataDir });
-    const handle = await open();
-    await runMigrations(handle);
+    // The migrated template loaded into the directory, instead of a fresh cluster migrated here
+    // (ADR 065); without the global setup, migrated here.
+    const template = pgliteTemplate();
+    const handle = await openDatabase({
+      kind: 'pglite',
+      dataDir,
+      ...(template ? { loadDataDir: await template } : {}),
+    });
+    if (!template) await runMigrations(handle);
     await handle.close();
     return { open, env: { DATA_DIR: dataDir } };
   }

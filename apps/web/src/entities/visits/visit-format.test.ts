@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../i18n/en.json';
-import pl from '../../i18n/pl.json';
+import { resources } from '../../i18n/resources';
 import { isPastVisit, isWeekend, ordinalKey, outsideWindow, splitVisits } from './visit-format';
+
+// Each language's whole catalogue, both parts (ADR 019).
+const pl = resources.pl.translation;
+const en = resources.en.translation;
 
 /** Reads a dotted key from a translation file and fills {{n}}, like i18next does. */
 function translate(messages: unknown, { key, options }: ReturnType<typeof ordinalKey>): string {

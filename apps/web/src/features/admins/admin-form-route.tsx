@@ -1,8 +1,5 @@
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
-import { commonErrorKey } from '../../lib/api-errors';
-import { notifyError } from '../../lib/notify';
+import { useNavigate } from 'react-router';
+import { useRouteRecord } from '../../components/use-route-record';
 import { AdminFormModal } from './admin-form-modal';
 import { useAdmin } from './admins-api';
 
@@ -16,25 +13,6 @@ export function AdminCreateRoute() {
 
 /** /admins/{id}/edit: loads the administrator, then shows the dialog. */
 export function AdminEditRoute() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isInteger(id) && id > 0;
-  const admin = useAdmin(valid ? id : null);
-
-  useEffect(() => {
-    if (!valid || admin.isError) {
-      notifyError(t(admin.isError ? commonErrorKey(admin.error) : 'common.notFound'));
-      void navigate(LIST, { replace: true });
-    }
-  }, [valid, admin.isError, admin.error, navigate, t]);
-
-  return (
-    <AdminFormModal
-      admin={admin.data ?? null}
-      loading={!admin.data}
-      onClose={() => void navigate(LIST)}
-    />
-  );
+  const edit = useRouteRecord(useAdmin, LIST);
+  return <AdminFormModal admin={edit.record} loading={edit.loading} onClose={edit.close} />;
 }

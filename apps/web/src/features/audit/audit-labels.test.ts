@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AUDITED_COLUMNS, AUDITED_ENTITIES, AUDIT_SOURCES } from '@portal/shared';
 import type { AuditEntry } from '@portal/shared';
-import en from '../../i18n/en.json';
-import pl from '../../i18n/pl.json';
+import { resources } from '../../i18n/resources';
 import { auditValue, authorOf, columnLabel, columnLabelKey, entryValue } from './audit-labels';
+
+// Each language's whole catalogue, both parts (ADR 019).
+const pl = resources.pl.translation;
+const en = resources.en.translation;
 
 const words = { yes: 'Tak', no: 'Nie' };
 

@@ -1,8 +1,5 @@
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
-import { commonErrorKey } from '../../lib/api-errors';
-import { notifyError } from '../../lib/notify';
+import { useNavigate } from 'react-router';
+import { useRouteRecord } from '../../components/use-route-record';
 import { DoctorFormModal } from './doctor-form-modal';
 import { useDoctor } from './doctors-api';
 
@@ -16,25 +13,6 @@ export function DoctorCreateRoute() {
 
 /** /doctors/{id}/edit: loads the doctor, then shows the dialog; a missing one returns to the list. */
 export function DoctorEditRoute() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isInteger(id) && id > 0;
-  const doctor = useDoctor(valid ? id : null);
-
-  useEffect(() => {
-    if (!valid || doctor.isError) {
-      notifyError(t(doctor.isError ? commonErrorKey(doctor.error) : 'common.notFound'));
-      void navigate(LIST, { replace: true });
-    }
-  }, [valid, doctor.isError, doctor.error, navigate, t]);
-
-  return (
-    <DoctorFormModal
-      doctor={doctor.data ?? null}
-      loading={!doctor.data}
-      onClose={() => void navigate(LIST)}
-    />
-  );
+  const edit = useRouteRecord(useDoctor, LIST);
+  return <DoctorFormModal doctor={edit.record} loading={edit.loading} onClose={edit.close} />;
 }

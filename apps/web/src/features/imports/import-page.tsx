@@ -7,11 +7,13 @@ import { IconDownload, IconFile, IconTrash, IconUpload } from '@tabler/icons-rea
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IMPORT_EXTENSIONS, MAX_FILE_BYTES } from '@portal/shared';
-import type { BatchMode, ImportBatch, ImportMode, RestoreResult } from '@portal/shared';
+import type { ImportBatch, ImportMode, RestoreResult } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
+import { DownloadButton } from '../../components/download-button';
 import { PageHeader } from '../../components/page-header';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey, serverFieldErrors } from '../../lib/api-errors';
+import { useDownload } from '../../lib/download';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { ImportBatches } from './import-batches';
 import { useCountsText } from './import-counts';
@@ -24,7 +26,7 @@ import {
   importFileProblem,
 } from './import-files';
 import { ImportResultModal } from './import-result-modal';
-import { downloadTemplate, useRestoreBatch, useSendImport } from './imports-api';
+import { templateFile, useRestoreBatch, useSendImport } from './imports-api';
 import type { ImportPhase } from './imports-api';
 import type { ImportOutcome } from './import-outcome';
 import { RestoreResultModal } from './restore-result-modal';
@@ -42,7 +44,7 @@ export function ImportPage() {
   const [phase, setPhase] = useState<ImportPhase | null>(null);
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
   const [restored, setRestored] = useState<RestoreResult | null>(null);
-  const [downloading, setDownloading] = useState<BatchMode | null>(null);
+  const template = useDownload(templateFile);
   const openRef = useRef<() => void>(null);
   const send = useSendImport();
   const restore = useRestoreBatch();
@@ -128,17 +130,6 @@ export function ImportPage() {
     return t(commonErrorKey(error));
   }
 
-  async function template(mode: BatchMode) {
-    setDownloading(mode);
-    try {
-      await downloadTemplate(mode);
-    } catch (error) {
-      notifyError(t(commonErrorKey(error)));
-    } finally {
-      setDownloading(null);
-    }
-  }
-
   const extensions = IMPORT_EXTENSIONS.map((extension) => `.${extension}`).join(', ');
 
   return (
@@ -148,15 +139,15 @@ export function ImportPage() {
         actions={
           <Group gap="xs" wrap="wrap">
             {(['patient_data', 'results'] as const).map((mode) => (
-              <Button
+              <DownloadButton
                 key={mode}
+                download={template}
+                variables={mode}
                 variant="default"
                 leftSection={<IconDownload size={18} aria-hidden />}
-                loading={downloading === mode}
-                onClick={() => void template(mode)}
               >
                 {t(`imports.template.${mode}`)}
-              </Button>
+              </DownloadButton>
             ))}
           </Group>
         }

@@ -5,6 +5,7 @@ import { ENTITY, queryKeys } from '../../api/query-keys';
 import { currentLanguage } from '../../i18n/i18n';
 import { ApiError, isApiError } from '../../lib/api';
 import { api } from '../../lib/api-client';
+import type { Download } from '../../lib/download';
 import { sessionStore } from '../../lib/session';
 import { uploadPercent } from './import-files';
 import { outcomeOf } from './import-outcome';
@@ -132,19 +133,8 @@ export function useRestoreBatch() {
 /** The template's file name as saved, the same as in its address. */
 export const templateFileName = (mode: BatchMode) => `${mode}.xlsx`;
 
-/** Downloads a template through fetch (the bearer token cannot ride on a plain link). */
-export async function downloadTemplate(mode: BatchMode) {
-  const blob = await api.request<Blob>(`/data_import/templates/${mode}.xlsx`, {
-    responseType: 'blob',
-  });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = templateFileName(mode);
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the URL goes away.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+/** A template, as lib/download.ts fetches and saves it. */
+export const templateFile = (mode: BatchMode): Download => ({
+  path: `/data_import/templates/${mode}.xlsx`,
+  fileName: templateFileName(mode),
+});

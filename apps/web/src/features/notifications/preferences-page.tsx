@@ -1,11 +1,9 @@
 import {
   Alert,
-  Button,
   Checkbox,
   Fieldset,
   Group,
   Loader,
-  Paper,
   Radio,
   Stack,
   Text,
@@ -16,6 +14,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NotificationPreferences, NotificationType } from '@portal/shared';
 import { PageHeader } from '../../components/page-header';
+import { SettingsForm } from '../../components/settings-form';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifySuccess } from '../../lib/notify';
 import { handleSaveError } from '../../lib/save-error';
@@ -59,58 +58,49 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
   };
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={560}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Text size="sm">{t('notifications.preferences.intro')}</Text>
-          <Fieldset legend={t('notifications.preferences.emailKinds')} variant="unstyled">
-            <Stack gap="xs">
-              {Object.keys(email).map((kind) => (
-                <Checkbox
-                  key={kind}
-                  label={t(`notifications.preferences.kind.${kind as NotificationType}`)}
-                  checked={email[kind] ?? false}
-                  onChange={(e) => {
-                    const on = e.currentTarget.checked;
-                    setEmail((current) => ({ ...current, [kind]: on }));
-                  }}
-                />
-              ))}
-            </Stack>
-          </Fieldset>
-          <TextInput
-            type="email"
-            label={t('notifications.preferences.emailAddress')}
-            description={
-              initial.account_email
-                ? t('notifications.preferences.emailAddressHint', {
-                    account: initial.account_email,
-                  })
-                : t('notifications.preferences.emailAddressNone')
-            }
-            value={address}
-            onChange={(e) => setAddress(e.currentTarget.value)}
-            error={addressError ?? undefined}
-            autoComplete="email"
-          />
-          <Radio.Group
-            label={t('notifications.preferences.language')}
-            value={language}
-            onChange={(value) => setLanguage(value === 'en' ? 'en' : 'pl')}
-          >
-            <Group mt="xs">
-              <Radio value="pl" label={t('notifications.preferences.languagePl')} />
-              <Radio value="en" label={t('notifications.preferences.languageEn')} />
-            </Group>
-          </Radio.Group>
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
+    <SettingsForm onSubmit={submit} saving={save.isPending} maw={560}>
+      <Text size="sm">{t('notifications.preferences.intro')}</Text>
+      <Fieldset legend={t('notifications.preferences.emailKinds')} variant="unstyled">
+        <Stack gap="xs">
+          {Object.keys(email).map((kind) => (
+            <Checkbox
+              key={kind}
+              label={t(`notifications.preferences.kind.${kind as NotificationType}`)}
+              checked={email[kind] ?? false}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                setEmail((current) => ({ ...current, [kind]: on }));
+              }}
+            />
+          ))}
         </Stack>
-      </form>
-    </Paper>
+      </Fieldset>
+      <TextInput
+        type="email"
+        label={t('notifications.preferences.emailAddress')}
+        description={
+          initial.account_email
+            ? t('notifications.preferences.emailAddressHint', {
+                account: initial.account_email,
+              })
+            : t('notifications.preferences.emailAddressNone')
+        }
+        value={address}
+        onChange={(e) => setAddress(e.currentTarget.value)}
+        error={addressError ?? undefined}
+        autoComplete="email"
+      />
+      <Radio.Group
+        label={t('notifications.preferences.language')}
+        value={language}
+        onChange={(value) => setLanguage(value === 'en' ? 'en' : 'pl')}
+      >
+        <Group mt="xs">
+          <Radio value="pl" label={t('notifications.preferences.languagePl')} />
+          <Radio value="en" label={t('notifications.preferences.languageEn')} />
+        </Group>
+      </Radio.Group>
+    </SettingsForm>
   );
 }
 

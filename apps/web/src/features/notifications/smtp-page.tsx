@@ -2,10 +2,8 @@ import {
   Alert,
   Button,
   Checkbox,
-  Group,
   Loader,
   NumberInput,
-  Paper,
   PasswordInput,
   Stack,
   Table,
@@ -19,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { SMTP_TEST_FAILURES, formatDateTime } from '@portal/shared';
 import type { SmtpTestFailure, SmtpView } from '@portal/shared';
 import { PageHeader } from '../../components/page-header';
+import { SettingsForm } from '../../components/settings-form';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -89,79 +88,76 @@ function SmtpForm({ initial, initialVersion }: { initial: SmtpView; initialVersi
   };
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={560}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label={t('notifications.smtp.host')}
-            required
-            value={values.host}
-            onChange={(e) => set('host', e.currentTarget.value)}
-            error={errorOf('host')}
-            autoComplete="off"
-          />
-          <NumberInput
-            label={t('notifications.smtp.port')}
-            required
-            min={1}
-            max={65535}
-            allowDecimal={false}
-            value={values.port}
-            onChange={(value) => set('port', typeof value === 'number' ? value : Number(value))}
-            error={errorOf('port')}
-          />
-          <Checkbox
-            label={t('notifications.smtp.secure')}
-            checked={values.secure}
-            onChange={(e) => set('secure', e.currentTarget.checked)}
-          />
-          <TextInput
-            label={t('notifications.smtp.user')}
-            value={values.user}
-            onChange={(e) => set('user', e.currentTarget.value)}
-            error={errorOf('user')}
-            autoComplete="off"
-          />
-          <PasswordInput
-            label={
-              passwordSet
-                ? `${t('notifications.smtp.password')} (${t('notifications.smtp.passwordSet')})`
-                : t('notifications.smtp.password')
-            }
-            description={passwordSet ? t('notifications.smtp.passwordKeep') : undefined}
-            value={values.password}
-            onChange={(e) => set('password', e.currentTarget.value)}
-            error={errorOf('password')}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('notifications.smtp.showPassword') }}
-          />
-          <TextInput
-            type="email"
-            label={t('notifications.smtp.from')}
-            required
-            value={values.from}
-            onChange={(e) => set('from', e.currentTarget.value)}
-            error={errorOf('from')}
-            autoComplete="off"
-          />
-          {testResult && (
-            <Alert color={testResult.ok ? 'green' : 'red'} variant="light" role="status">
-              <Text size="sm" c="dark.9">
-                {testResult.text}
-              </Text>
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={runTest} loading={test.isPending}>
-              {t('notifications.smtp.test')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <SettingsForm
+      onSubmit={submit}
+      saving={save.isPending}
+      maw={560}
+      actions={
+        <Button variant="default" onClick={runTest} loading={test.isPending}>
+          {t('notifications.smtp.test')}
+        </Button>
+      }
+    >
+      <TextInput
+        label={t('notifications.smtp.host')}
+        required
+        value={values.host}
+        onChange={(e) => set('host', e.currentTarget.value)}
+        error={errorOf('host')}
+        autoComplete="off"
+      />
+      <NumberInput
+        label={t('notifications.smtp.port')}
+        required
+        min={1}
+        max={65535}
+        allowDecimal={false}
+        value={values.port}
+        onChange={(value) => set('port', typeof value === 'number' ? value : Number(value))}
+        error={errorOf('port')}
+      />
+      <Checkbox
+        label={t('notifications.smtp.secure')}
+        checked={values.secure}
+        onChange={(e) => set('secure', e.currentTarget.checked)}
+      />
+      <TextInput
+        label={t('notifications.smtp.user')}
+        value={values.user}
+        onChange={(e) => set('user', e.currentTarget.value)}
+        error={errorOf('user')}
+        autoComplete="off"
+      />
+      <PasswordInput
+        label={
+          passwordSet
+            ? `${t('notifications.smtp.password')} (${t('notifications.smtp.passwordSet')})`
+            : t('notifications.smtp.password')
+        }
+        description={passwordSet ? t('notifications.smtp.passwordKeep') : undefined}
+        value={values.password}
+        onChange={(e) => set('password', e.currentTarget.value)}
+        error={errorOf('password')}
+        autoComplete="new-password"
+        visibilityToggleButtonProps={{ 'aria-label': t('notifications.smtp.showPassword') }}
+      />
+      <TextInput
+        type="email"
+        label={t('notifications.smtp.from')}
+        required
+        value={values.from}
+        onChange={(e) => set('from', e.currentTarget.value)}
+        error={errorOf('from')}
+        autoComplete="off"
+      />
+      {testResult && (
+        <Alert color={testResult.ok ? 'green' : 'red'} variant="light" role="status">
+          <Text size="sm" c="dark.9">
+            {testResult.text}
+          </Text>
+        </Alert>
+      )}
+    </SettingsForm>
   );
 }
 

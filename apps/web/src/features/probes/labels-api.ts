@@ -1,5 +1,6 @@
 import type { ProbeLabelTarget } from '../../components/probe-label-slot';
 import { api } from '../../lib/api-client';
+import { download } from '../../lib/download';
 
 /** Where a target's labels are: a sample's, or a kit order's kits' (ADR 035). */
 function labelPath(target: ProbeLabelTarget, kind: 'zpl' | 'pdf'): string {
@@ -22,25 +23,13 @@ export async function fetchLabelZpl(target: ProbeLabelTarget, amount: number): P
   return blob.text();
 }
 
-/**
- * GET /api/probes/{id}/label.pdf?amount= (or a kit order's), saved under labelFileName
- * (fetched: the bearer token cannot ride on a plain link).
- */
-export async function downloadLabelPdf(target: ProbeLabelTarget, amount: number) {
-  const blob = await api.request<Blob>(labelPath(target, 'pdf'), {
+/** GET /api/probes/{id}/label.pdf?amount= (or a kit order's), saved under labelFileName. */
+export function downloadLabelPdf(target: ProbeLabelTarget, amount: number) {
+  return download({
+    path: labelPath(target, 'pdf'),
     query: { amount },
-    responseType: 'blob',
+    fileName: labelFileName(target),
   });
-  const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = labelFileName(target);
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the URL goes away.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /**

@@ -3,12 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REPORT_COLUMNS, reportColumnsInOrder } from '@portal/shared';
 import type { ReportColumn } from '@portal/shared';
+import { DownloadButton } from '../../components/download-button';
 import { PageHeader } from '../../components/page-header';
-import { notifyError } from '../../lib/notify';
+import { useDownload } from '../../lib/download';
 import { useCan } from '../../lib/permissions';
 import { translateCodes } from '../../lib/use-zod-form';
 import { columnsError } from './report-columns';
-import { useDownloadFhir, useDownloadOdm, useDownloadReport } from './reports-api';
+import { fhirFile, odmFile, reportFile } from './reports-api';
 
 /**
  * "Generuj raport" (docs/product-rules.md "Reports"): the columns, data.xlsx, the ODM export,
@@ -20,9 +21,10 @@ export function ReportsPage() {
   const [columns, setColumns] = useState<ReportColumn[]>([]);
   // The message shows once a download was asked for, then follows the choice.
   const [tried, setTried] = useState(false);
-  const report = useDownloadReport();
-  const odm = useDownloadOdm();
-  const fhir = useDownloadFhir();
+  const fail = () => t('reports.fail');
+  const report = useDownload(reportFile, fail);
+  const odm = useDownload(odmFile, fail);
+  const fhir = useDownload(fhirFile, fail);
   const can = useCan();
   const mayIdentify = can('exports.identified');
   const [pseudonymisedChoice, setPseudonymised] = useState(false);
@@ -33,12 +35,7 @@ export function ReportsPage() {
   const download = () => {
     setTried(true);
     if (problem) return;
-    report.mutate(
-      { columns: reportColumnsInOrder(columns), pseudonymised },
-      {
-        onError: () => notifyError(t('reports.fail')),
-      },
-    );
+    report.start({ columns: reportColumnsInOrder(columns), pseudonymised });
   };
 
   return (
@@ -75,7 +72,7 @@ export function ReportsPage() {
               comboboxProps={{ withinPortal: true }}
             />
             <Group gap="sm" wrap="wrap">
-              <Button onClick={download} loading={report.isPending} aria-busy={report.isPending}>
+              <Button onClick={download} loading={report.busy()} aria-busy={report.busy()}>
                 {t('reports.download')}
               </Button>
               <Button
@@ -86,7 +83,7 @@ export function ReportsPage() {
                 {t('reports.all')}
               </Button>
             </Group>
-            {report.isPending && (
+            {report.busy() && (
               <Text size="sm" c="dimmed" role="status">
                 {t('reports.busy')}
               </Text>
@@ -100,16 +97,9 @@ export function ReportsPage() {
             </Title>
             <Text size="sm">{t('reports.odmHint')}</Text>
             <Group>
-              <Button
-                variant="light"
-                onClick={() =>
-                  odm.mutate(pseudonymised, { onError: () => notifyError(t('reports.fail')) })
-                }
-                loading={odm.isPending}
-                aria-busy={odm.isPending}
-              >
+              <DownloadButton download={odm} variables={pseudonymised} variant="light">
                 {t('reports.odm')}
-              </Button>
+              </DownloadButton>
             </Group>
           </Stack>
         </Paper>
@@ -128,18 +118,13 @@ export function ReportsPage() {
                 />
               )}
               <Group>
-                <Button
+                <DownloadButton
+                  download={fhir}
+                  variables={!(mayIdentify && fhirIdentified)}
                   variant="light"
-                  onClick={() =>
-                    fhir.mutate(!(mayIdentify && fhirIdentified), {
-                      onError: () => notifyError(t('reports.fail')),
-                    })
-                  }
-                  loading={fhir.isPending}
-                  aria-busy={fhir.isPending}
                 >
                   {t('reports.fhir')}
-                </Button>
+                </DownloadButton>
               </Group>
             </Stack>
           </Paper>

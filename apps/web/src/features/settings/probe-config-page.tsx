@@ -41,8 +41,6 @@ import { useState } from 'react';
 import type { FormEvent, PointerEvent, PointerEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProbeCodePart } from '@portal/shared';
-import { notifySuccess } from '../../lib/notify';
-import { handleSaveError } from '../../lib/save-error';
 import {
   DIGIT_PARTS,
   exampleCode,
@@ -55,7 +53,7 @@ import {
 } from './probe-config-model';
 import type { PlacedPart } from './probe-config-model';
 import { SettingScreen } from './setting-screen';
-import { useReloadSetting, useSaveSetting } from './settings-api';
+import { useSettingSave } from './use-setting-save';
 
 const SEQUENCE_ID = 'sequence';
 const PALETTE_PREFIX = 'palette:';
@@ -252,12 +250,14 @@ function ProbeConfigForm({
   initialVersion: number;
 }) {
   const { t } = useTranslation();
-  const save = useSaveSetting('probe_config');
-  const reload = useReloadSetting('probe_config');
-  const [version, setVersion] = useState(initialVersion);
   const [items, setItems] = useState<PlacedPart[]>(() => initial.map(place));
   const [dragged, setDragged] = useState<ProbeCodePart | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
+  const { save, saving } = useSettingSave('probe_config', initialVersion, {
+    setServerErrors: (fields) =>
+      setServerError(Object.values(fields)[0] ?? t('common.validationError')),
+    onSaved: (saved) => setItems(saved.value.map(place)),
+  });
 
   const parts = items.map((item) => item.part);
   const full = items.length >= PROBE_CONFIG_MAX;
@@ -333,24 +333,7 @@ function ProbeConfigForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (parts.length === 0) return;
-    save.mutate(
-      { value: parts, version },
-      {
-        onSuccess: (saved) => {
-          setVersion(saved.version);
-          setItems(saved.value.map(place));
-          notifySuccess(t('common.saved'));
-        },
-        onError: (error) =>
-          handleSaveError(error, {
-            setServerErrors: (fields) =>
-              setServerError(Object.values(fields)[0] ?? t('common.validationError')),
-            reload,
-            setVersion: (fresh) => setVersion(fresh ?? 0),
-            t,
-          }),
-      },
-    );
+    save(parts);
   }
 
   const palette = (list: readonly ProbeCodePart[]) => (
@@ -461,7 +444,7 @@ function ProbeConfigForm({
               </Alert>
             )}
             <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending} disabled={parts.length === 0}>
+              <Button type="submit" loading={saving} disabled={parts.length === 0}>
                 {t('common.save')}
               </Button>
             </Group>

@@ -1,13 +1,11 @@
-import { Button, Group, NumberInput, Paper, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { NumberInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { recruitmentTargetValue } from '@portal/shared';
 import type { RecruitmentTargetValue } from '@portal/shared';
-import { notifySuccess } from '../../lib/notify';
-import { handleSaveError } from '../../lib/save-error';
+import { SettingsForm } from '../../components/settings-form';
 import { useZodForm } from '../../lib/use-zod-form';
 import { SettingScreen } from './setting-screen';
-import { useReloadSetting, useSaveSetting } from './settings-api';
+import { useSettingSave } from './use-setting-save';
 
 /** What the inputs hold: a number, or '' for an emptied one (no target). */
 interface TargetInputs {
@@ -26,13 +24,6 @@ const toValue = (inputs: TargetInputs) => ({
   total: inputs.total === '' ? null : inputs.total,
 });
 
-/** The server names the fields of `value` (`value.total`); the form's fields are its own. */
-function valueFieldErrors(errors: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(errors).map(([key, message]) => [key.replace(/^value\./, ''), message]),
-  );
-}
-
 function RecruitmentTargetForm({
   initial,
   initialVersion,
@@ -41,34 +32,16 @@ function RecruitmentTargetForm({
   initialVersion: number;
 }) {
   const { t } = useTranslation();
-  const save = useSaveSetting('recruitment_target');
-  const reload = useReloadSetting('recruitment_target');
-  const [version, setVersion] = useState(initialVersion);
   const form = useZodForm<TargetInputs, typeof recruitmentTargetValue>(
     recruitmentTargetValue,
     toInputs(initial),
     { toBody: toValue },
   );
-
-  const submit = form.onSubmit((value) =>
-    save.mutate(
-      { value, version },
-      {
-        onSuccess: (saved) => {
-          setVersion(saved.version);
-          form.reset(toInputs(saved.value));
-          notifySuccess(t('common.saved'));
-        },
-        onError: (error) =>
-          handleSaveError(error, {
-            setServerErrors: (fields) => form.setServerErrors(valueFieldErrors(fields)),
-            reload,
-            setVersion: (fresh) => setVersion(fresh ?? 0),
-            t,
-          }),
-      },
-    ),
-  );
+  const { save, saving } = useSettingSave('recruitment_target', initialVersion, {
+    setServerErrors: form.setServerErrors,
+    onSaved: (saved) => form.reset(toInputs(saved.value)),
+  });
+  const submit = form.onSubmit(save);
 
   const countInput = (field: keyof TargetInputs, label: string, description: string) => (
     <NumberInput
@@ -84,26 +57,14 @@ function RecruitmentTargetForm({
   );
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={560}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {t('recruitmentTarget.hint')}
-          </Text>
-          {countInput(
-            'per_unit_month',
-            t('recruitmentTarget.perUnitMonth'),
-            t('recruitmentTarget.perUnitMonthHint'),
-          )}
-          {countInput('total', t('recruitmentTarget.total'), t('recruitmentTarget.totalHint'))}
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <SettingsForm onSubmit={submit} saving={saving} maw={560} hint={t('recruitmentTarget.hint')}>
+      {countInput(
+        'per_unit_month',
+        t('recruitmentTarget.perUnitMonth'),
+        t('recruitmentTarget.perUnitMonthHint'),
+      )}
+      {countInput('total', t('recruitmentTarget.total'), t('recruitmentTarget.totalHint'))}
+    </SettingsForm>
   );
 }
 

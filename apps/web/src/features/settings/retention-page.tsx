@@ -20,13 +20,13 @@ import { queryKeys } from '../../api/query-keys';
 import { Link } from 'react-router';
 import type { RetentionPreview, RetentionRun, RetentionValue } from '@portal/shared';
 import { confirmAction } from '../../components/confirm';
+import { SettingsForm } from '../../components/settings-form';
 import { api } from '../../lib/api-client';
 import { isApiError } from '../../lib/api';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { handleSaveError } from '../../lib/save-error';
 import { SettingScreen } from './setting-screen';
-import { useReloadSetting, useSaveSetting } from './settings-api';
+import { useSettingSave } from './use-setting-save';
 
 const PREVIEW_KEY = queryKeys.retentionPreview();
 const LATEST_KEY = queryKeys.retentionLatest();
@@ -53,63 +53,37 @@ function YearsForm({
   initialVersion: number;
 }) {
   const { t } = useTranslation();
-  const save = useSaveSetting('retention');
-  const reload = useReloadSetting('retention');
   const queryClient = useQueryClient();
-  const [version, setVersion] = useState(initialVersion);
   const [years, setYears] = useState<number | ''>(initial.years ?? '');
   const [error, setError] = useState<string | null>(null);
+  const { save, saving } = useSettingSave('retention', initialVersion, {
+    setServerErrors: (fields) => setError(fields.years ?? Object.values(fields)[0] ?? null),
+    onSaved: () => {
+      setError(null);
+      void queryClient.invalidateQueries({ queryKey: PREVIEW_KEY });
+    },
+  });
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    save.mutate(
-      { value: { years: years === '' ? null : years }, version },
-      {
-        onSuccess: (saved) => {
-          setVersion(saved.version);
-          setError(null);
-          notifySuccess(t('common.saved'));
-          void queryClient.invalidateQueries({ queryKey: PREVIEW_KEY });
-        },
-        onError: (failure) =>
-          handleSaveError(failure, {
-            setServerErrors: (fields) =>
-              setError(fields['value.years'] ?? Object.values(fields)[0] ?? null),
-            reload,
-            setVersion: (fresh) => setVersion(fresh ?? 0),
-            t,
-          }),
-      },
-    );
+    save({ years: years === '' ? null : years });
   };
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={720}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {t('retention.hint')}
-          </Text>
-          <NumberInput
-            label={t('retention.years')}
-            description={t('retention.yearsHint')}
-            min={1}
-            max={100}
-            allowDecimal={false}
-            allowNegative={false}
-            value={years}
-            onChange={(value) => setYears(typeof value === 'number' ? value : '')}
-            error={error}
-            maw={240}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <SettingsForm onSubmit={submit} saving={saving} maw={720} hint={t('retention.hint')}>
+      <NumberInput
+        label={t('retention.years')}
+        description={t('retention.yearsHint')}
+        min={1}
+        max={100}
+        allowDecimal={false}
+        allowNegative={false}
+        value={years}
+        onChange={(value) => setYears(typeof value === 'number' ? value : '')}
+        error={error}
+        maw={240}
+      />
+    </SettingsForm>
   );
 }
 

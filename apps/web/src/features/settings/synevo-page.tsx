@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Checkbox, PasswordInput, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { STRING_MAX, formatDateTime, requiredText, text } from '@portal/shared';
 import type { SynevoView } from '@portal/shared';
 import { useLabErrorText } from '../../lib/lab-errors';
-import { notifySuccess } from '../../lib/notify';
-import { handleSaveError } from '../../lib/save-error';
+import { SettingsForm } from '../../components/settings-form';
 import { useZodForm } from '../../lib/use-zod-form';
 import { SettingScreen } from './setting-screen';
-import { useReloadSetting, useSaveSetting, useSetting } from './settings-api';
+import { useSetting } from './settings-api';
+import { useSettingSave } from './use-setting-save';
 
 interface SynevoFormValues extends Record<string, unknown> {
   login: string;
@@ -35,15 +35,6 @@ export function synevoFormSchema(passwordSet: boolean) {
       if (!passwordSet && !value.password)
         ctx.addIssue({ code: 'custom', path: ['password'], message: 'required' });
     });
-}
-
-/** The server names the fields of `value`; the form's fields are the value's own. */
-function valueFieldErrors(errors: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    result[key.startsWith('value.') ? key.slice('value.'.length) : key] = message;
-  }
-  return result;
 }
 
 const LAST_ERROR_TOAST = 'synevo-last-error';
@@ -81,9 +72,6 @@ function useLastErrorToast() {
 
 function SynevoForm({ initial, initialVersion }: { initial: SynevoView; initialVersion: number }) {
   const { t } = useTranslation();
-  const save = useSaveSetting('synevo');
-  const reload = useReloadSetting('synevo');
-  const [version, setVersion] = useState(initialVersion);
   const [passwordSet, setPasswordSet] = useState(initial.password_set);
   const form = useZodForm<SynevoFormValues, ReturnType<typeof synevoFormSchema>>(
     synevoFormSchema(passwordSet),
@@ -95,81 +83,56 @@ function SynevoForm({ initial, initialVersion }: { initial: SynevoView; initialV
       enable_results_import: initial.enable_results_import,
     },
   );
-
-  const submit = form.onSubmit((value) =>
-    save.mutate(
-      {
-        // The save takes the written shape (SynevoValue: the typed password, empty keeps the
-        // stored one), while the settings cache holds the read shape (SynevoView).
-        value: value as unknown as SynevoView,
-        version,
-      },
-      {
-        onSuccess: (saved) => {
-          setVersion(saved.version);
-          setPasswordSet(saved.value.password_set);
-          form.reset({
-            login: saved.value.login,
-            password: '',
-            unit_code: saved.value.unit_code,
-            enable_results_import: saved.value.enable_results_import,
-          });
-          notifySuccess(t('common.saved'));
-        },
-        onError: (error) =>
-          handleSaveError(error, {
-            setServerErrors: (fields) => form.setServerErrors(valueFieldErrors(fields)),
-            reload,
-            setVersion: (fresh) => setVersion(fresh ?? 0),
-            t,
-          }),
-      },
-    ),
-  );
+  const { save, saving } = useSettingSave('synevo', initialVersion, {
+    setServerErrors: form.setServerErrors,
+    onSaved: (saved) => {
+      setPasswordSet(saved.value.password_set);
+      form.reset({
+        login: saved.value.login,
+        password: '',
+        unit_code: saved.value.unit_code,
+        enable_results_import: saved.value.enable_results_import,
+      });
+    },
+  });
+  // The save takes the written shape (SynevoValue: the typed password, empty keeps the stored
+  // one), while the settings cache holds the read shape (SynevoView).
+  const submit = form.onSubmit((value) => save(value as unknown as SynevoView));
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={560}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label={t('synevo.login')}
-            required
-            autoComplete="off"
-            {...form.getInputProps('login')}
-          />
-          <PasswordInput
-            label={
-              passwordSet
-                ? `${t('synevo.password')} (${t('synevo.passwordSet')})`
-                : t('synevo.password')
-            }
-            description={passwordSet ? t('synevo.passwordKeep') : undefined}
-            required={!passwordSet}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('synevo.showPassword') }}
-            {...form.getInputProps('password')}
-          />
-          <TextInput
-            label={t('synevo.unitCode')}
-            required
-            autoComplete="off"
-            {...form.getInputProps('unit_code')}
-          />
-          <Checkbox
-            label={t('synevo.enableResultsImport')}
-            checked={form.values.enable_results_import}
-            onChange={(event) =>
-              form.setFieldValue('enable_results_import', event.currentTarget.checked)
-            }
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <SettingsForm onSubmit={submit} saving={saving} maw={560}>
+      <TextInput
+        label={t('synevo.login')}
+        required
+        autoComplete="off"
+        {...form.getInputProps('login')}
+      />
+      <PasswordInput
+        label={
+          passwordSet
+            ? `${t('synevo.password')} (${t('synevo.passwordSet')})`
+            : t('synevo.password')
+        }
+        description={passwordSet ? t('synevo.passwordKeep') : undefined}
+        required={!passwordSet}
+        autoComplete="new-password"
+        visibilityToggleButtonProps={{ 'aria-label': t('synevo.showPassword') }}
+        {...form.getInputProps('password')}
+      />
+      <TextInput
+        label={t('synevo.unitCode')}
+        required
+        autoComplete="off"
+        {...form.getInputProps('unit_code')}
+      />
+      <Checkbox
+        label={t('synevo.enableResultsImport')}
+        checked={form.values.enable_results_import}
+        onChange={(event) =>
+          form.setFieldValue('enable_results_import', event.currentTarget.checked)
+        }
+      />
+    </SettingsForm>
   );
 }
 

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   NumberInput,
-  Paper,
   SimpleGrid,
   Stack,
   Table,
@@ -12,15 +11,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BOOKING_HORIZON_DAYS_MAX, visitsValue } from '@portal/shared';
 import type { VisitsValue } from '@portal/shared';
-import { notifySuccess } from '../../lib/notify';
-import { handleSaveError } from '../../lib/save-error';
+import { SettingsForm } from '../../components/settings-form';
 import { useZodForm } from '../../lib/use-zod-form';
 import { SettingScreen } from './setting-screen';
-import { useReloadSetting, useSaveSetting } from './settings-api';
+import { useSettingSave } from './use-setting-save';
 
 /** A number input holds '' while emptied; the shared schema answers that with invalid_number. */
 type Num = number | string;
@@ -63,24 +60,16 @@ function visitsPerDay(form: VisitsFormValues): number | null {
   return minutes / length;
 }
 
-/** The server names the fields of `value`; the form's fields are the value's own. */
-function valueFieldErrors(errors: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    result[key.startsWith('value.') ? key.slice('value.'.length) : key] = message;
-  }
-  return result;
-}
-
 function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initialVersion: number }) {
   const { t } = useTranslation();
-  const save = useSaveSetting('visits');
-  const reload = useReloadSetting('visits');
-  // The version this form edits; a 409 conflict replaces it with the stored one.
-  const [version, setVersion] = useState(initialVersion);
   const form = useZodForm<VisitsFormValues, typeof visitsValue>(visitsValue, {
     ...initial,
     schedule: initial.schedule.map((row) => ({ ...row })),
+  });
+  const { save, saving } = useSettingSave('visits', initialVersion, {
+    setServerErrors: form.setServerErrors,
+    onSaved: (saved) =>
+      form.reset({ ...saved.value, schedule: saved.value.schedule.map((row) => ({ ...row })) }),
   });
   const errors = form.errors as Record<string, string | undefined>;
   const schedule = form.values.schedule;
@@ -92,25 +81,7 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
       schedule.map((row, i) => (i === index ? { ...row, [field]: value } : row)),
     );
 
-  const submit = form.onSubmit((value) =>
-    save.mutate(
-      { value, version },
-      {
-        onSuccess: (saved) => {
-          setVersion(saved.version);
-          form.reset({ ...saved.value, schedule: saved.value.schedule.map((row) => ({ ...row })) });
-          notifySuccess(t('common.saved'));
-        },
-        onError: (error) =>
-          handleSaveError(error, {
-            setServerErrors: (fields) => form.setServerErrors(valueFieldErrors(fields)),
-            reload,
-            setVersion: (fresh) => setVersion(fresh ?? 0),
-            t,
-          }),
-      },
-    ),
-  );
+  const submit = form.onSubmit(save);
 
   /** A required whole number of the day's hours or the meeting length. */
   const wholeNumberInput = (
@@ -150,123 +121,107 @@ function VisitsForm({ initial, initialVersion }: { initial: VisitsValue; initial
   );
 
   return (
-    <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" maw={720}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="lg">
-          <Stack gap="sm">
-            <Title order={2} size="h4">
-              {t('settings.visits.hoursTitle')}
-            </Title>
-            <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-              {wholeNumberInput('visit_start_hour', t('settings.visits.startHour'), 0, 24)}
-              {wholeNumberInput('visit_end_hour', t('settings.visits.endHour'), 0, 24)}
-              {wholeNumberInput(
-                'meeting_length_minutes',
-                t('settings.visits.meetingLength'),
-                5,
-                240,
-                5,
-              )}
-            </SimpleGrid>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {perDay === null ? '\u00a0' : t('settings.visits.perDay', { count: perDay })}
-            </Text>
-            <NumberInput
-              label={t('settings.visits.horizon')}
-              description={t('settings.visits.horizonHint')}
-              required
-              min={1}
-              max={BOOKING_HORIZON_DAYS_MAX}
-              allowDecimal={false}
-              allowNegative={false}
-              inputMode="numeric"
-              maw={320}
-              {...form.getInputProps('booking_horizon_days')}
-            />
-          </Stack>
+    <SettingsForm onSubmit={submit} saving={saving} maw={720} gap="lg">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('settings.visits.hoursTitle')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+          {wholeNumberInput('visit_start_hour', t('settings.visits.startHour'), 0, 24)}
+          {wholeNumberInput('visit_end_hour', t('settings.visits.endHour'), 0, 24)}
+          {wholeNumberInput(
+            'meeting_length_minutes',
+            t('settings.visits.meetingLength'),
+            5,
+            240,
+            5,
+          )}
+        </SimpleGrid>
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {perDay === null ? '\u00a0' : t('settings.visits.perDay', { count: perDay })}
+        </Text>
+        <NumberInput
+          label={t('settings.visits.horizon')}
+          description={t('settings.visits.horizonHint')}
+          required
+          min={1}
+          max={BOOKING_HORIZON_DAYS_MAX}
+          allowDecimal={false}
+          allowNegative={false}
+          inputMode="numeric"
+          maw={320}
+          {...form.getInputProps('booking_horizon_days')}
+        />
+      </Stack>
 
-          <Stack gap="sm">
-            <Title order={2} size="h4" id="visit-schedule-title">
-              {t('settings.visits.scheduleTitle')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('settings.visits.scheduleHint')}
-            </Text>
-            {schedule.length === 0 ? (
-              <Text size="sm">{t('settings.visits.scheduleEmpty')}</Text>
-            ) : (
-              <Table
-                aria-labelledby="visit-schedule-title"
-                verticalSpacing={4}
-                horizontalSpacing={6}
-              >
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">{t('settings.visits.visit')}</Table.Th>
-                    <Table.Th scope="col">{t('settings.visits.day')}</Table.Th>
-                    <Table.Th scope="col">{t('settings.visits.window')}</Table.Th>
-                    <Table.Th scope="col">
-                      <VisuallyHidden>{t('common.operations')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {schedule.map((_, index) => (
-                    // Rows have no identity of their own: the position is what the user edits.
-                    <Table.Tr key={index}>
-                      <Table.Td>
-                        {cellInput(index, 'visit', t('settings.visits.visit'), 99)}
-                      </Table.Td>
-                      <Table.Td>{cellInput(index, 'day', t('settings.visits.day'), 3650)}</Table.Td>
-                      <Table.Td>
-                        {cellInput(index, 'window_days', t('settings.visits.window'), 365)}
-                      </Table.Td>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          size="lg"
-                          aria-label={t('settings.visits.removeRow', { row: index + 1 })}
-                          onClick={() =>
-                            form.setFieldValue(
-                              'schedule',
-                              schedule.filter((__, i) => i !== index),
-                            )
-                          }
-                        >
-                          <IconTrash size={18} stroke={1.6} aria-hidden />
-                        </ActionIcon>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            )}
-            {errors.schedule && (
-              <Text size="sm" c="red" role="alert">
-                {errors.schedule}
-              </Text>
-            )}
-            <Group>
-              <Button
-                variant="light"
-                leftSection={<IconPlus size={18} stroke={1.6} aria-hidden />}
-                disabled={schedule.length >= MAX_ROWS}
-                onClick={() => form.setFieldValue('schedule', [...schedule, nextRow(schedule)])}
-              >
-                {t('settings.visits.addRow')}
-              </Button>
-            </Group>
-          </Stack>
-
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="visit-schedule-title">
+          {t('settings.visits.scheduleTitle')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('settings.visits.scheduleHint')}
+        </Text>
+        {schedule.length === 0 ? (
+          <Text size="sm">{t('settings.visits.scheduleEmpty')}</Text>
+        ) : (
+          <Table aria-labelledby="visit-schedule-title" verticalSpacing={4} horizontalSpacing={6}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('settings.visits.visit')}</Table.Th>
+                <Table.Th scope="col">{t('settings.visits.day')}</Table.Th>
+                <Table.Th scope="col">{t('settings.visits.window')}</Table.Th>
+                <Table.Th scope="col">
+                  <VisuallyHidden>{t('common.operations')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {schedule.map((_, index) => (
+                // Rows have no identity of their own: the position is what the user edits.
+                <Table.Tr key={index}>
+                  <Table.Td>{cellInput(index, 'visit', t('settings.visits.visit'), 99)}</Table.Td>
+                  <Table.Td>{cellInput(index, 'day', t('settings.visits.day'), 3650)}</Table.Td>
+                  <Table.Td>
+                    {cellInput(index, 'window_days', t('settings.visits.window'), 365)}
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      size="lg"
+                      aria-label={t('settings.visits.removeRow', { row: index + 1 })}
+                      onClick={() =>
+                        form.setFieldValue(
+                          'schedule',
+                          schedule.filter((__, i) => i !== index),
+                        )
+                      }
+                    >
+                      <IconTrash size={18} stroke={1.6} aria-hidden />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {errors.schedule && (
+          <Text size="sm" c="red" role="alert">
+            {errors.schedule}
+          </Text>
+        )}
+        <Group>
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={18} stroke={1.6} aria-hidden />}
+            disabled={schedule.length >= MAX_ROWS}
+            onClick={() => form.setFieldValue('schedule', [...schedule, nextRow(schedule)])}
+          >
+            {t('settings.visits.addRow')}
+          </Button>
+        </Group>
+      </Stack>
+    </SettingsForm>
   );
 }
 

@@ -10,15 +10,10 @@ import {
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  PESEL_LENGTH,
-  PHONE_DIGITS,
-  PHONE_PREFIX,
-  STRING_MAX,
-  peselBirthDate,
-} from '@portal/shared';
+import { PESEL_LENGTH, PHONE_DIGITS, STRING_MAX, peselBirthDate } from '@portal/shared';
 import { useDoctorOptions } from '../../../api/doctors';
 import { useUnitOptions } from '../../../api/units';
+import { PhoneInput } from '../../../components/phone-input';
 import { decimalSeparator } from '../../../entities/patients/patient-format';
 import type { PersonalValues, WizardAction, WizardMode } from './wizard-state';
 
@@ -162,19 +157,13 @@ export function PersonalStep({
       </Section>
 
       <Section title={t('patients.personal.sectionContact')}>
-        <TextInput
+        <PhoneInput
           label={t('patients.personal.phone')}
-          type="tel"
-          inputMode="numeric"
           value={values.phone_number}
           onChange={(event) =>
             set('phone_number', digitsOnly(event.currentTarget.value, PHONE_DIGITS))
           }
           error={error('phone_number')}
-          maxLength={PHONE_DIGITS}
-          leftSection={PHONE_PREFIX}
-          leftSectionWidth={48}
-          autoComplete="off"
           withAsterisk
           aria-required
         />
