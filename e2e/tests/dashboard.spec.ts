@@ -61,10 +61,13 @@ test.describe('Pulpit badania', () => {
     ).toBeVisible();
     await expectAccessible(page, 'pulpit lekarza z tabelami');
 
-    // A tile leads to its list.
+    // A tile leads to its list, filtered as it counts: active patients (ADR 060).
     await patientsTile.click();
-    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page).toHaveURL(/\/patients\?deleted=0$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Pacjenci' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Usunięci pacjenci' })).toHaveValue(
+      'Bez usuniętych',
+    );
 
     // The figures are the API's for this unit (its answer, not the screen's arithmetic).
     const { api: asDoctor } = await PortalApi.signIn(request, 'doctor', credentials);

@@ -270,3 +270,72 @@ test.describe('Zapytania: lista i karta pacjenta', () => {
     await expect(page.getByText(text)).toHaveCount(0);
   });
 });
+
+test.describe('Monitor: własne jednostki i kafelki pulpitu', () => {
+  test('the monitor’s unit filters offer its own units only; the tiles open the lists filtered as they count', async ({
+    page,
+    request,
+    api,
+  }) => {
+    const seed = e2eSeed();
+    const second = await api.createUnit();
+    const beyond = await api.createUnit();
+    const { printed } = await createMonitor(api, [seed.unit.id, second.id]);
+    const password = `Monitor-${Date.now()}`;
+    const first = await monitorApi(request, printed);
+    await first.call('PUT', '/change_password', {
+      oldPassword: printed.password,
+      newPassword: password,
+      passwordConfirm: password,
+    });
+    const monitor = await monitorApi(request, { login: printed.login, password });
+    const text = `Wzrost w źródle inny niż w karcie (${Date.now()}).`;
+    await monitor.call('POST', '/queries', {
+      record_type: 'patient',
+      record_id: seed.monitor.patient_id,
+      field: 'height',
+      text,
+    });
+
+    await openSignedInAs(page, request, '/dashboard', 'monitor', {
+      login: printed.login,
+      password,
+    });
+    await expect(page.getByRole('heading', { level: 1, name: 'Pulpit' })).toBeVisible();
+    // The dashboard's unit choice: the assigned units, not a third one.
+    await page.getByRole('combobox', { name: 'Jednostka' }).click();
+    await expect(page.getByRole('option', { name: seed.unit.name })).toBeVisible();
+    await expect(page.getByRole('option', { name: second.name })).toBeVisible();
+    await expect(page.getByRole('option', { name: beyond.name })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    // The open-queries tile: the unresolved queries of the monitor's units.
+    await page.getByRole('link', { name: /^Otwarte zapytania monitora/ }).click();
+    await expect(page).toHaveURL(/\/queries\?status=open(,|%2C)answered$/);
+    const filters = page.getByRole('region', { name: 'Filtry zapytań' });
+    await expect(filters.getByRole('combobox', { name: 'Status' })).toHaveValue('Nierozwiązane');
+    await expect(
+      page.getByRole('table', { name: 'Zapytania' }).getByRole('row').filter({ hasText: text }),
+    ).toHaveCount(1);
+    // The list's unit filter: the same two units (a third would be the API's 404).
+    await filters.getByRole('combobox', { name: 'Jednostka' }).click();
+    await expect(page.getByRole('option', { name: seed.unit.name })).toBeVisible();
+    await expect(page.getByRole('option', { name: second.name })).toBeVisible();
+    await expect(page.getByRole('option', { name: beyond.name })).toHaveCount(0);
+    await page.getByRole('option', { name: second.name }).click();
+    await expect(page).toHaveURL(new RegExp(`unit_id=${second.id}`));
+    await expect(page.getByText('Nie udało się')).toHaveCount(0);
+    await expectAccessible(page, 'zapytania monitora: własne jednostki');
+
+    // The patients tile: active patients only, shown as a filter that can be cleared.
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: /^Pacjenci w badaniu/ }).click();
+    await expect(page).toHaveURL(/\/patients\?deleted=0$/);
+    await expect(page.getByRole('combobox', { name: 'Usunięci pacjenci' })).toHaveValue(
+      'Bez usuniętych',
+    );
+    await expectAccessible(page, 'pacjenci z pulpitu: bez usuniętych');
+    await page.getByRole('button', { name: 'Wyczyść filtry' }).click();
+    await expect(page).toHaveURL(/\/patients$/);
+  });
+});

@@ -5,6 +5,7 @@ import { authenticate } from './session-check.js';
 import { can } from './policy.js';
 import type { Access, Actor } from './policy.js';
 import type { Database } from '../db/client.js';
+import { declareRefusals } from './refusals.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -46,6 +47,8 @@ export const authPlugin = fp((app: FastifyInstance, opts: { db: Database }) => {
     ) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
     }
+    // The 401 and 403 below show in the route's response schema and the OpenAPI.
+    if (route.url.startsWith('/api')) declareRefusals(route);
   });
 
   app.addHook('onRequest', async (request) => {

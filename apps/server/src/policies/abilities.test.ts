@@ -309,12 +309,23 @@ describe('patient abilities', () => {
         body: { patient_id: p.id, date: day, started_at: '09:00:00' },
       });
     },
+    verify: (p) =>
+      t.request('POST', '/api/verifications', {
+        token: doctor.session.token,
+        body: { record_type: 'patient', record_id: p.id },
+      }),
   };
 
   it('an active patient: edited, deleted and booked; nothing to restore', async () => {
-    for (const key of ['edit', 'delete', 'book'] as const) {
+    for (const key of ['edit', 'delete', 'book', 'verify'] as const) {
       const patient = await read((await registerPatient(t, doctor)).id);
-      expect(patient.abilities).toEqual({ edit: true, delete: true, restore: false, book: true });
+      expect(patient.abilities).toEqual({
+        edit: true,
+        delete: true,
+        restore: false,
+        book: true,
+        verify: false,
+      });
       expectHolds(`active, ${key}`, patient.abilities[key], await writes[key](patient));
     }
   });
@@ -324,7 +335,13 @@ describe('patient abilities', () => {
       const { id } = await registerPatient(t, doctor);
       await t.request('DELETE', `/api/patients/${id}`, { token: doctor.session.token });
       const patient = await read(id);
-      expect(patient.abilities).toEqual({ edit: false, delete: false, restore: true, book: false });
+      expect(patient.abilities).toEqual({
+        edit: false,
+        delete: false,
+        restore: true,
+        book: false,
+        verify: false,
+      });
       expectHolds(`deleted, ${key}`, patient.abilities[key], await writes[key](patient));
     }
     // An administrator is told the same.
@@ -335,7 +352,32 @@ describe('patient abilities', () => {
       delete: false,
       restore: true,
       book: false,
+      verify: false,
     });
+  });
+
+  it('a monitor: verifies an active or a deleted patient, and nothing else (ADR 051)', async () => {
+    const monitor = await t.readyMonitor([doctor.doctor.unit_id]);
+    const active = await registerPatient(t, doctor);
+    const deleted = await registerPatient(t, doctor);
+    await t.request('DELETE', `/api/patients/${deleted.id}`, { token: doctor.session.token });
+    for (const { id } of [active, deleted]) {
+      const res = await t.request('GET', `/api/patients/${id}`, { token: monitor.session.token });
+      expect(res.statusCode, res.body).toBe(200);
+      const { abilities } = res.json<PatientDetail>();
+      expect(abilities).toEqual({
+        edit: false,
+        delete: false,
+        restore: false,
+        book: false,
+        verify: true,
+      });
+      const verified = await t.request('POST', '/api/verifications', {
+        token: monitor.session.token,
+        body: { record_type: 'patient', record_id: id },
+      });
+      expectHolds(`monitor, patient ${id}, verify`, abilities.verify, verified);
+    }
   });
 });
 

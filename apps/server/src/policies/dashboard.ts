@@ -1,6 +1,6 @@
 import { forbidden } from '../lib/errors.js';
 import type { Actor } from '../plugins/policy.js';
-import { reachesUnit, unitScope } from './units.js';
+import { reachesUnit, unitsInReach } from './units.js';
 
 /**
  * The units whose figures the dashboard shows an actor (ADR 060), decided by the unit-reach
@@ -14,6 +14,9 @@ export function dashboardUnits(actor: Actor, unitId: number | undefined): number
     if (!reachesUnit(actor, unitId)) throw forbidden();
     return [unitId];
   }
-  const scope = unitScope(actor);
-  return scope === null ? null : [scope];
+  // A monitor's assigned units (unitScope alone would answer none for a monitor); no unit at
+  // all is unit 0, which none has (fail closed).
+  const reach = unitsInReach(actor);
+  if (reach === null) return null;
+  return reach.length ? [...reach] : [0];
 }

@@ -95,5 +95,7 @@ export function patientAbilities(actor: Actor, row: { deleted_at: Date | null })
     delete: write && active,
     restore: write && !active,
     book: can(actor, 'visits.write') && active,
+    // Marking is allowed on any patient the monitor reaches (ADR 051), deleted or not.
+    verify: can(actor, 'monitor.verify'),
   };
 }

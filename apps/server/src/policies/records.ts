@@ -56,7 +56,7 @@ export async function findReachableRecord(
  * What the actor may do with a visit's or sample's signatures and lock (ADR 045, 048, 050): sign a
  * record holding entered data of a patient not deleted; lock a signed record that is not locked
  * (whether a signature is still valid is the write's own check, 409 `not_signed`, which the screen
- * explains); unlock a locked one.
+ * explains); unlock a locked one; verify it against the source (a monitor).
  */
 export function signedRecordAbilities(
   actor: Actor,
@@ -68,5 +68,7 @@ export function signedRecordAbilities(
     sign: can(actor, 'signatures.sign') && record.holdsData && record.patientDeletedAt === null,
     lock: locker && state.signed && !state.locked,
     unlock: locker && state.locked,
+    // Any record the monitor reaches may be marked (again: the mark stays), ADR 051.
+    verify: can(actor, 'monitor.verify'),
   };
 }

@@ -364,6 +364,26 @@ describe('route inventory', () => {
     // /metrics is the operator's, outside /api, with its own token (ADR 056; operations.test.ts).
     expect(documented.filter((p) => !urls.has(p) && p !== '/metrics')).toEqual([]);
   });
+
+  it('declares in the OpenAPI the 401 and 403 of every route that needs a session', () => {
+    const paths = (t.app.swagger().paths ?? {}) as Record<
+      string,
+      Record<string, { responses?: Record<string, unknown> } | undefined>
+    >;
+    const undeclared: string[] = [];
+    let checked = 0;
+    for (const [key, route] of withRule((rule) => rule.who !== 'public', 'no-head')) {
+      const operation = paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      if (!operation) continue;
+      checked += 1;
+      // Before the password change only 'signed-in' routes answer; the others may say 403.
+      const refusals = ruleOf(route)!.who === 'signed-in' ? ['401'] : ['401', '403'];
+      const codes = Object.keys(operation.responses ?? {});
+      for (const code of refusals) if (!codes.includes(code)) undeclared.push(`${key} ${code}`);
+    }
+    expect(undeclared).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
 });
 
 describe('without a token', () => {

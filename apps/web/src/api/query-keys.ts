@@ -41,6 +41,8 @@ export const queryKeys = {
   medicines: () => [ENTITY.lookups, 'medicine'] as const,
 
   unitOptions: () => [ENTITY.units, 'all'] as const,
+  /** The units within the user's reach (`/units/all?reachable=1`), for lists' unit filters. */
+  reachableUnitOptions: () => [ENTITY.units, 'all', 'reachable'] as const,
   doctorOptions: (unitId: number | null) => [ENTITY.doctors, 'all', unitId] as const,
   /** Search-as-you-type matches of a patient picker, and patients named by id. */
   patientOptions: (search: string, ids: readonly string[]) =>

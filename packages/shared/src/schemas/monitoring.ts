@@ -226,8 +226,19 @@ export const dataQuery = z.object({
   abilities: z.object({ answer: z.boolean(), close: z.boolean(), reopen: z.boolean() }),
 });
 export type DataQuery = z.infer<typeof dataQuery>;
+/**
+ * The unresolved statuses, as the dashboard's open-queries tile and a record's `open_queries`
+ * count them (ADR 051); the list's `status=open,answered` is the tile's link (ADR 060).
+ */
+export const UNRESOLVED_QUERY_STATUSES = ['open', 'answered'] as const;
 export const queryListQuery = pagedListQuery(['created_at', 'id'] as const).extend({
-  status: z.enum(QUERY_STATUSES, { error: 'invalid' }).optional(),
+  /** One status or several, comma-separated (`open,answered`: the unresolved ones). */
+  status: z
+    .string()
+    .transform((list) => list.split(','))
+    .pipe(z.array(z.enum(QUERY_STATUSES, { error: 'invalid' })))
+    .transform((list) => [...new Set(list)].sort())
+    .optional(),
   unit_id: queryIdField().optional(),
   record_type: z.enum(MONITORED_RECORD_TYPES, { error: 'invalid' }).optional(),
   record_id: queryIdField().optional(),

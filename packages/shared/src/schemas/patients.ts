@@ -183,14 +183,16 @@ export const additionalMedicineView = z.object({
 
 /**
  * What the signed-in user may do with a patient (ADR 045): `edit` the record (the edit wizard,
- * notes, files, messages, a new password), `delete` it, `restore` a deleted one, `book` a visit.
- * A deleted patient is read-only until restored.
+ * notes, files, messages, a new password), `delete` it, `restore` a deleted one, `book` a visit,
+ * `verify` its sections against the source (a monitor, ADR 051). A deleted patient is read-only
+ * until restored.
  */
 export const patientAbilities = z.object({
   edit: z.boolean(),
   delete: z.boolean(),
   restore: z.boolean(),
   book: z.boolean(),
+  verify: z.boolean(),
 });
 export type PatientAbilities = z.infer<typeof patientAbilities>;
 
@@ -300,6 +302,10 @@ export const patientListQuery = z.object({
   medicines: idList,
   doctors: idList,
   is_finished: z.enum(['0', '1']).transform(Number).optional(),
+  /** One unit within reach (404 otherwise, as the other lists answer; ADR 060). */
+  unit_id: queryIdField().optional(),
+  /** `0`: active patients only (the dashboard's patients tile), `1`: deleted ones only. */
+  deleted: z.enum(['0', '1']).transform(Number).optional(),
 });
 export type PatientListQuery = z.infer<typeof patientListQuery>;
 export const patientList = z.object({

@@ -61,12 +61,14 @@ export const recordLockAnswer = z.object({
  * What the signed-in user may do with a visit's or sample's signatures and lock (ADR 045, 048,
  * 050), on its detail answer: `sign` a record holding entered data (`signatures.sign`, patient not
  * deleted); `lock` a signed record not locked now (`records.lock`; the write still answers 409
- * `not_signed` when no signature is valid any more); `unlock` a locked one.
+ * `not_signed` when no signature is valid any more); `unlock` a locked one; `verify` it against
+ * the source (`monitor.verify`, ADR 051).
  */
 export const signedRecordAbilities = z.object({
   sign: z.boolean(),
   lock: z.boolean(),
   unlock: z.boolean(),
+  verify: z.boolean(),
 });
 export type SignedRecordAbilities = z.infer<typeof signedRecordAbilities>;
 

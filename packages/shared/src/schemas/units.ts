@@ -38,5 +38,12 @@ export const unitListQuery = pagedListQuery(UNIT_ORDER_BY);
 export type UnitListQuery = z.infer<typeof unitListQuery>;
 export const unitList = pagedResponse(unit);
 export const unitAll = allResponse(unit);
+/**
+ * GET /api/units/all: `reachable=1` keeps the units the caller reaches (a doctor's own, a
+ * monitor's assigned ones, every unit for administrators), for the pickers of lists whose API
+ * answers 404 for a unit out of reach.
+ */
+export const unitAllQuery = z.object({ reachable: z.enum(['0', '1']).optional() });
+export type UnitAllQuery = z.infer<typeof unitAllQuery>;
 export const unitSaved = z.object({ status: z.literal('success'), data: unit });
 export type UnitSaved = z.infer<typeof unitSaved>;

@@ -12,9 +12,9 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { refusals } from '../../plugins/refusals.js';
 
 const tags = ['announcements'];
-const refusals = { 401: errorResponse, 403: errorResponse };
 // A body over the 1 MiB limit is refused before the route runs, in the common error shape.
 const bodyRefusals = { 413: errorResponse, 422: validationErrorResponse };
 

@@ -14,10 +14,11 @@ import { auditCsv, auditPdf } from './export.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 import { noteRead } from '../../plugins/read-log.js';
+import { refusals as sessionRefusals } from '../../plugins/refusals.js';
 
 /** The list's filters without its paging: an export holds every matching entry. */
 const exportQuery = auditQuery.omit({ limit: true, page: true, after: true, before: true });
-const refusals = { 401: errorResponse, 403: errorResponse, 422: validationErrorResponse };
+const refusals = { ...sessionRefusals, 422: validationErrorResponse };
 
 export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -51,7 +52,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         tags: ['audit'],
         summary:
           "Recomputes the audit trail's hash chain and names the first entry that does not hold (ADR 049)",
-        response: { 200: auditVerifyAnswer, 401: errorResponse, 403: errorResponse },
+        response: { 200: auditVerifyAnswer, ...sessionRefusals },
       },
     },
     () => verifyAuditChain(executorOf(db)),

@@ -9,7 +9,6 @@ import {
   calendarRuleUpdateBody,
   calendarRulesCount,
   calendarWriteConflict,
-  errorResponse,
   idParams,
   successResponse,
   validationErrorResponse,
@@ -17,10 +16,10 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['calendar'];
 /** Another unit's calendar, a missing unit or rule: 404 (ADR 004, ADR 025). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 export const calendarRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(

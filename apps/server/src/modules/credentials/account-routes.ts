@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { Actor } from '../../plugins/policy.js';
 import { loginAddress } from './address.js';
+import { refusals } from '../../plugins/refusals.js';
 
 type Schema = z.ZodType;
 type Responses = Readonly<Record<number, Schema>>;
@@ -54,8 +55,8 @@ export interface AccountKind<
   summaries: { list: string; print: string; create?: string; update: string };
   /**
    * Statuses beyond each route's own, declared so that they show in the OpenAPI: `all` on every
-   * route (401 and 403 where the module declares them), `print` and `remove` where the kind has
-   * a refusal of its own (an administrator's own account, the last administrator).
+   * route (401 and 403 are there for every kind), `print` and `remove` where the kind has a
+   * refusal of its own (an administrator's own account, the last administrator).
    */
   responses?: { all?: Responses; print?: Responses; remove?: Responses };
   service: AccountService<
@@ -81,7 +82,8 @@ export function accountRoutes<
 >(kind: AccountKind<Query, Body, UpdateBody, Item, List>): FastifyPluginAsyncZod<AppDeps> {
   const { path, access, schemas, summaries, service } = kind;
   const tags = [path.slice(1)];
-  const all = kind.responses?.all ?? {};
+  // Every kind's routes need an administrator's session: all declare 401 and 403 (ADR 047).
+  const all = { ...refusals, ...kind.responses?.all };
   const byId = `${path}/:id`;
   // The type provider cannot resolve a generic schema's output; Fastify has validated these
   // values with the very schemas that name their types.

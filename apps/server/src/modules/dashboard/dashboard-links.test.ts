@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { inTransaction } from '../../db/client.js';
 import { visits } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
-import type { ReadyAdmin, ReadyDoctor, TestApp } from '../../test/harness.js';
+import type { ReadyAdmin, ReadyDoctor, ReadyMonitor, TestApp } from '../../test/harness.js';
 import { freshPesel, registerPatient } from '../../test/patients-fixture.js';
 import { insertProbe } from '../../test/probe-fixture.js';
 import { weekOf } from './service.js';
@@ -20,8 +20,11 @@ let t: TestApp;
 let admin: ReadyAdmin;
 let doctorA: ReadyDoctor;
 let doctorB: ReadyDoctor;
+let monitor: ReadyMonitor;
 let unitA: number;
 let unitB: number;
+/** A unit the monitor does not reach, with a patient and an open query of its own. */
+let unitC: number;
 /** Medicine 7 is amlodipine (study range 6–18 ng/ml); medicine 1 has no study range. */
 const AMLODIPINE = 7;
 const NO_RANGE = 1;
@@ -120,9 +123,61 @@ async function tilesAndLists(token: string, unit?: number) {
       await totalOf('/api/probes', token, { ...u, out_of_norm: a.analyte }),
     ]);
   }
-  // Not compared: the patients tile counts active patients, while the patients list (the API
-  // contract's) shows deleted ones too, marked, so that they can be restored (ADR 060).
+  pairs.push(...(await patientsAndQueries(token, u, d)));
   return { d, pairs };
+}
+
+/**
+ * The patients tile and its bars (active patients: the list's `deleted=0`, since the list shows
+ * deleted ones too, ADR 060) and the open-queries tile (unresolved: `status=open,answered`).
+ */
+async function patientsAndQueries(
+  token: string,
+  u: Record<string, string>,
+  d: DashboardResponse,
+): Promise<[string, number, number | undefined][]> {
+  const pairs: [string, number, number | undefined][] = [
+    ['patients', d.patients.total, await totalOf('/api/patients', token, { ...u, deleted: '0' })],
+    [
+      'queries_open',
+      d.queries_open,
+      await totalOf('/api/queries', token, { ...u, status: 'open,answered' }),
+    ],
+  ];
+  for (const g of d.patients.by_group) {
+    pairs.push([
+      `group ${g.group_id}`,
+      g.count,
+      await totalOf('/api/patients', token, { ...u, deleted: '0', groups: String(g.group_id) }),
+    ]);
+  }
+  return pairs;
+}
+
+/** A monitor's query on a patient, answered by the site and closed as asked. */
+async function query(
+  patientId: number,
+  then: { answer?: ReadyDoctor; close?: boolean } = {},
+): Promise<void> {
+  const opened = await t.request('POST', '/api/queries', {
+    token: monitor.session.token,
+    body: { record_type: 'patient', record_id: patientId, text: 'Proszę sprawdzić' },
+  });
+  expect(opened.statusCode, opened.body).toBe(201);
+  const id = opened.json<{ query: { id: number } }>().query.id;
+  if (then.answer) {
+    const answered = await t.request('POST', `/api/queries/${id}/messages`, {
+      token: then.answer.session.token,
+      body: { text: 'Sprawdzone' },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+  }
+  if (then.close) {
+    const closed = await t.request('POST', `/api/queries/${id}/close`, {
+      token: monitor.session.token,
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+  }
 }
 
 function expectPairsEqual(pairs: [string, number, number | undefined][]) {
@@ -138,6 +193,9 @@ beforeAll(async () => {
   unitB = (await t.unit()).id;
   doctorA = await t.readyDoctor(unitA);
   doctorB = await t.readyDoctor(unitB);
+  unitC = (await t.unit()).id;
+  const doctorC = await t.readyDoctor(unitC);
+  monitor = await t.readyMonitor([unitA, unitB]);
 
   const week = weekOf(warsawDay());
   const a1 = await registerPatient(t, doctorA);
@@ -192,6 +250,20 @@ beforeAll(async () => {
   await alert(doctorB, b1.id, pb.id, true);
   await alert(doctorA, gone.id, pg.id, true);
 
+  // Open, answered (both unresolved: counted) and closed (not counted) queries in two units.
+  await query(a1.id);
+  await query(a2.id, { answer: doctorA });
+  await query(a2.id, { close: true });
+  await query(b1.id, { answer: doctorB });
+  await query(gone.id);
+  const monitorC = await t.readyMonitor([unitC]);
+  const c1 = await registerPatient(t, doctorC);
+  const openedC = await t.request('POST', '/api/queries', {
+    token: monitorC.session.token,
+    body: { record_type: 'patient', record_id: c1.id, text: 'Inna jednostka' },
+  });
+  expect(openedC.statusCode, openedC.body).toBe(201);
+
   const removed = await t.request('DELETE', `/api/patients/${gone.id}`, {
     token: admin.session.token,
   });
@@ -206,6 +278,10 @@ describe('the dashboard’s tiles and their lists', () => {
     // Not all zeros: the comparison could fail.
     expect(d.visits).toMatchObject({ this_week: 2, in_window: 2, out_of_window: 1 });
     expect(d.alerts_open).toBe(1);
+    // a1 and a2 (gone is deleted); a1's open query, a2's answered one and the deleted patient's
+    // (queries stay with the unit they were opened in, ADR 051).
+    expect(d.patients.total).toBe(2);
+    expect(d.queries_open).toBe(3);
   });
 
   it('agree for one unit an administrator chose, and for all units', async () => {
@@ -215,8 +291,64 @@ describe('the dashboard’s tiles and their lists', () => {
     }
   });
 
+  it('patients and open queries agree for a monitor’s units, one or all of them', async () => {
+    for (const unit of [unitA, unitB, undefined]) {
+      const u: Record<string, string> = unit === undefined ? {} : { unit_id: String(unit) };
+      const res = await t.request('GET', '/api/dashboard', {
+        token: monitor.session.token,
+        query: u,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const d = res.json<DashboardResponse>();
+      expectPairsEqual(await patientsAndQueries(monitor.session.token, u, d));
+      if (unit === undefined) {
+        // Both assigned units, not unit C's: a1, a2, b1; A's three and B's answered one.
+        expect(d.patients.total).toBe(3);
+        expect(d.queries_open).toBe(4);
+      }
+    }
+    // A unit beyond the monitor's reach: the dashboard 403, the lists 404 (ADR 060).
+    const dashboard = await t.request('GET', '/api/dashboard', {
+      token: monitor.session.token,
+      query: { unit_id: String(unitC) },
+    });
+    expect(dashboard.statusCode).toBe(403);
+    for (const path of ['/api/patients', '/api/patients/cards', '/api/queries']) {
+      const res = await t.request('GET', path, {
+        token: monitor.session.token,
+        query: { unit_id: String(unitC) },
+      });
+      expect(res.statusCode, path).toBe(404);
+    }
+  });
+
+  it('the patients list: deleted=1 lists the deleted only, a unit that does not exist is 404', async () => {
+    const deleted = await t.request('GET', '/api/patients', {
+      token: admin.session.token,
+      query: { unit_id: String(unitA), deleted: '1' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const rows = deleted.json<{ data: { deleted_at: string | null }[]; total_count: number }>();
+    expect(rows.total_count).toBe(1);
+    expect(rows.data.every((row) => row.deleted_at !== null)).toBe(true);
+    const all = await totalOf('/api/patients', admin.session.token, { unit_id: String(unitA) });
+    expect(all).toBe(3);
+    const missing = await t.request('GET', '/api/patients', {
+      token: admin.session.token,
+      query: { unit_id: '999999' },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
   it('the lists answer 404 to a doctor naming another unit, 401 without a session, 422 for a bad filter', async () => {
-    for (const path of ['/api/probes', '/api/alerts', '/api/visits']) {
+    for (const path of [
+      '/api/probes',
+      '/api/alerts',
+      '/api/visits',
+      '/api/patients',
+      '/api/patients/cards',
+      '/api/queries',
+    ]) {
       const res = await t.request('GET', path, {
         token: doctorA.session.token,
         query: { unit_id: String(unitB) },
@@ -232,6 +364,10 @@ describe('the dashboard’s tiles and their lists', () => {
       ['/api/probes', { out_of_norm: 'sodium' }],
       ['/api/probes', { out_of_norm: "alt' or 1=1" }],
       ['/api/visits', { out_of_window: 'yes' }],
+      ['/api/patients', { deleted: 'yes' }],
+      ['/api/patients', { unit_id: 'x' }],
+      ['/api/queries', { status: 'open,lost' }],
+      ['/api/queries', { status: '' }],
     ] as const) {
       const res = await t.request('GET', path, { token: admin.session.token, query });
       expect(res.statusCode, JSON.stringify(query)).toBe(422);

@@ -20,8 +20,7 @@ import { noteRead } from '../../plugins/read-log.js';
 import { ODM_FILE_NAME, loadOdmMetadata, odmDocument } from './odm-service.js';
 import { loadPatientCopy } from './patient-copy.js';
 import { patientCopyPdf } from './patient-copy-pdf.js';
-
-const refusals = { 401: errorResponse, 403: errorResponse } as const;
+import { refusals } from '../../plugins/refusals.js';
 
 /**
  * The CDISC ODM 1.3.2 export (ADR 032), the FHIR R4 export (ADR 055), a patient's copy and the

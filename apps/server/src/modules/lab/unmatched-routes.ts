@@ -22,9 +22,9 @@ import {
   matchUnmatched,
   previewMatch,
 } from './unmatched-service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['laboratory'];
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 /** 409: `already_resolved`, `conflict` for a stale version, `patient_deleted` (match). */
 const resolveConflict = z.union([alreadyResolvedResponse, errorResponse]);
 /** 409 of a match: also `would_replace` with the values it would overwrite. */

@@ -22,6 +22,7 @@ import { ownPatientId } from '../../policies/patients.js';
 import { loadPatientCopy } from '../exports/index.js';
 import { contentDisposition } from '../files/index.js';
 import * as me from './service.js';
+import { refusals } from '../../plugins/refusals.js';
 
 /** The OpenAPI tag of the patient API; its description (how a patient app uses it) is in openapi.ts. */
 export const PATIENT_API_TAG = 'patient-api';
@@ -32,7 +33,6 @@ const tags = [PATIENT_API_TAG];
  * staff token (`forbidden`) or before the generated password is changed
  * (`password_change_required`).
  */
-const refusals = { 401: errorResponse, 403: errorResponse } as const;
 
 /** The patient API: a patient's own messages, announcements, documents, visits, samples, kit orders (ADR 031). */
 export const meRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  errorResponse,
   monitor,
   monitorBody,
   monitorList,
@@ -32,7 +31,6 @@ export const monitorRoutes: FastifyPluginAsyncZod<AppDeps> = accountRoutes({
     create: 'Creates a monitor account (login = e-mail); 409 exist_monitor',
     update: 'Saves the monitor; 409 exist_monitor (e-mail taken) or conflict (stale `version`)',
   },
-  responses: { all: { 401: errorResponse, 403: errorResponse } },
   service: {
     list: service.listMonitors,
     get: service.getMonitor,

@@ -22,9 +22,9 @@ import { registerNotificationJobs } from './jobs.js';
 import { testMail } from './messages.js';
 import * as service from './service.js';
 import { SendFailure, readSmtp, saveSmtp, sendMail, smtpTransport } from './smtp.js';
+import { refusals } from '../../plugins/refusals.js';
 
 const tags = ['notifications'];
-const refusals = { 401: errorResponse, 403: errorResponse };
 
 /**
  * The user's notifications (the bell; the list itself is `GET /api/notifications` without

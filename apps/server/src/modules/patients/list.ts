@@ -1,5 +1,5 @@
 import type { PatientCard, PatientListItem, PatientListQuery } from '@portal/shared';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { executorOf, preparedStatement } from '../../db/client.js';
@@ -15,7 +15,7 @@ import {
 } from '../../db/schema.js';
 import { inOrderOf, listTotal, totalKey, offsetAnswer } from '../../lib/list-totals.js';
 import { patientAbilities, patientScope, patientScopeUnits } from '../../policies/patients.js';
-import { unitsInReach } from '../../policies/units.js';
+import { reachUnit, unitsInReach } from '../../policies/units.js';
 import { shownIdentity } from '../../policies/identity.js';
 import type { Actor } from '../../plugins/policy.js';
 import { presentPatientListItem } from './presenter.js';
@@ -42,6 +42,12 @@ function patientConditions(actor: Actor, query: PatientListQuery): SQL | undefin
       ? sql`exists (select 1 from ${patientMedicines} where ${patientMedicines.patient_id} = ${patients.id} and ${inArray(patientMedicines.medicine_id, query.medicines)})`
       : undefined,
     query.is_finished === undefined ? undefined : eq(patients.is_finished, query.is_finished === 1),
+    query.unit_id === undefined ? undefined : eq(patients.unit_id, query.unit_id),
+    query.deleted === undefined
+      ? undefined
+      : query.deleted === 1
+        ? isNotNull(patients.deleted_at)
+        : isNull(patients.deleted_at),
   );
 }
 
@@ -347,7 +353,9 @@ function isFiltered(query: PatientListQuery): boolean {
     query.sub_groups ||
     query.medicines ||
     query.doctors ||
-    query.is_finished !== undefined,
+    query.is_finished !== undefined ||
+    query.unit_id !== undefined ||
+    query.deleted !== undefined,
   );
 }
 
@@ -363,6 +371,8 @@ function pageTotal(db: Database, actor: Actor, query: PatientListQuery) {
     medicines: query.medicines,
     doctors: query.doctors,
     is_finished: query.is_finished,
+    unit: query.unit_id,
+    deleted: query.deleted,
   });
   const total = listTotal(db, {
     key,
@@ -388,6 +398,8 @@ async function patientPage(db: Database, actor: Actor, query: PatientListQuery) 
 }
 
 export async function listPatients(db: Database, actor: Actor, query: PatientListQuery) {
+  // A unit out of reach (or none) answers 404, as the visits, samples and alerts lists do.
+  if (query.unit_id !== undefined) await reachUnit(db, actor, query.unit_id);
   const units = patientScopeUnits(actor);
   if (units !== undefined && isPlainPage(query)) {
     const { total } = pageTotal(db, actor, query);
@@ -448,6 +460,7 @@ async function cardRowsOf(db: Database, ids: number[]): Promise<PatientCard[]> {
  * search, filters, sort and paging), each row shaped for a card.
  */
 export async function listPatientCards(db: Database, actor: Actor, query: PatientListQuery) {
+  if (query.unit_id !== undefined) await reachUnit(db, actor, query.unit_id);
   const { ids, total } = await patientPage(db, actor, query);
   const [data, counted] = await Promise.all([cardRowsOf(db, ids), total]);
   return offsetAnswer(

@@ -32,6 +32,7 @@ import { listPatientCards, listPatients } from './list.js';
 import * as options from './options.js';
 import { nextProjectNumber as offerProjectNumber } from './project-numbers.js';
 import * as queries from './queries.js';
+import { refusals } from '../../plugins/refusals.js';
 
 const tags = ['patients'];
 const read = { access: 'patients.read' } as const;
@@ -52,6 +53,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
           200: patientList,
           401: errorResponse,
           403: errorResponse,
+          404: errorResponse,
           422: validationErrorResponse,
         },
       },
@@ -81,6 +83,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
           200: patientCardList,
           401: errorResponse,
           403: errorResponse,
+          404: errorResponse,
           422: validationErrorResponse,
         },
       },
@@ -159,7 +162,7 @@ export const patientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
         tags,
         summary:
           "The project number the registration wizard offers: the next of the latest series, free among active patients and never a deleted one's; not reserved (ADR 041)",
-        response: { 200: nextProjectNumber, 401: errorResponse, 403: errorResponse },
+        response: { 200: nextProjectNumber, ...refusals },
       },
     },
     () => offerProjectNumber(db),

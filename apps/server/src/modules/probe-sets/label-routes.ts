@@ -5,13 +5,12 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { labelsPdf, labelsZpl } from '../probes/index.js';
 import { kitLabels } from './label-service.js';
+import { refusalsOr404 } from '../../plugins/refusals.js';
 
 const tags = ['probe-sets'];
 /** Another unit's order or a missing one: 404; an order not accepted: 409 (ADR 035). */
 const refusals = {
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
+  ...refusalsOr404,
   409: errorResponse,
   422: validationErrorResponse,
 };

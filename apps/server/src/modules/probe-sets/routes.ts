@@ -24,10 +24,10 @@ import { noteRead } from '../../plugins/read-log.js';
 import { createProbeSet } from './create-service.js';
 import { listProbeSets } from './list.js';
 import * as service from './service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['probe-sets'];
 /** Another unit's order, kit or patient and a missing one: 404 (ADR 004). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const patientParams = z.object({ patient_id: pathIdField() });
 
 /** Kit orders: list, detail, order, accept or reject, waybills, the samples of an order (ADR 031). */

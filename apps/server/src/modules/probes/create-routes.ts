@@ -20,10 +20,10 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { noteRead } from '../../plugins/read-log.js';
 import * as service from './create-service.js';
+import { refusals as sessionRefusals, refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['probes'];
 /** Another unit's sample or patient and a missing one: 404 (ADR 004). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const patientParams = z.object({ patient_id: pathIdField() });
 
 /** Samples: carriers, the number preview, creating a sample, one sample, its adverse events, a patient's samples (ADR 030). */
@@ -36,7 +36,7 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
         tags,
         summary:
           'The visible carriers (container types) a sample can travel in, by name, with the materials each is meant for',
-        response: { 200: carrierList, 401: errorResponse, 403: errorResponse },
+        response: { 200: carrierList, ...sessionRefusals },
       },
     },
     async () => ({ data: await service.listCarriers(db) }),
@@ -49,7 +49,7 @@ export const probeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =
       schema: {
         tags,
         summary: "The postal service's page for ordering a courier (setting shipping)",
-        response: { 200: orderLink, 401: errorResponse, 403: errorResponse },
+        response: { 200: orderLink, ...sessionRefusals },
       },
     },
     () => service.orderLink(db),

@@ -299,7 +299,7 @@ describe('POST /api/probes', () => {
       lab_refusals: [],
       signatures: [],
       lock: null,
-      record_abilities: { sign: false, lock: false, unlock: false },
+      record_abilities: { sign: false, lock: false, unlock: false, verify: false },
       verified: null,
       changed_after_verification_at: null,
       open_queries: 0,

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, idParams, labelQuery, validationErrorResponse } from '@portal/shared';
+import { idParams, labelQuery, validationErrorResponse } from '@portal/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { labelFactsOf, labelFileName, labelPdf, labelZpl } from './label-service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['probes'];
 /** Another unit's sample or a missing one: 404 (ADR 004). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** Samples: labels as ZPL for a Zebra printer and as a PDF sheet (ADR 030). */
 export const labelRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

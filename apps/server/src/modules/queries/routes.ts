@@ -14,9 +14,9 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['monitoring'];
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse } as const;
 
 export const queryRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.post(

@@ -1,3 +1,4 @@
+import { UNRESOLVED_QUERY_STATUSES } from '@portal/shared';
 import type {
   DataQuery,
   MonitoredRecordType,
@@ -207,7 +208,7 @@ export async function setClosed(
 
 /**
  * GET /api/queries: the queries of the units within reach (the unit a query was opened in),
- * newest first, narrowed by status, unit, record and patient; paged with the list pattern's
+ * newest first, narrowed by status (one or several), unit, record and patient; paged with the list pattern's
  * total (ADR 021). A unit beyond reach answers 404; a record beyond reach is checked too.
  */
 export async function listQueries(db: Database, actor: Actor, query: QueryListQuery) {
@@ -217,7 +218,7 @@ export async function listQueries(db: Database, actor: Actor, query: QueryListQu
   }
   const where: SQL | undefined = and(
     unitCondition(actor, queries.unit_id),
-    query.status ? eq(queries.status, query.status) : undefined,
+    query.status ? inArray(queries.status, query.status) : undefined,
     query.unit_id ? eq(queries.unit_id, query.unit_id) : undefined,
     query.record_type ? eq(queries.record_type, query.record_type) : undefined,
     query.record_id ? eq(queries.record_id, query.record_id) : undefined,
@@ -235,7 +236,7 @@ export async function listQueries(db: Database, actor: Actor, query: QueryListQu
     listTotal(db, {
       key: totalKey('queries', {
         scope: unitsInReach(actor)?.join(',') ?? 'all',
-        status: query.status,
+        status: query.status?.join(','),
         unit: query.unit_id,
         type: query.record_type,
         record: query.record_id,
@@ -269,7 +270,7 @@ export async function countOpenQueriesByUnit(
     .from(queries)
     .where(
       and(
-        inArray(queries.status, ['open', 'answered']),
+        inArray(queries.status, [...UNRESOLVED_QUERY_STATUSES]),
         unitIds ? inArray(queries.unit_id, [...unitIds]) : undefined,
       ),
     )

@@ -321,7 +321,7 @@ describe('record details: the lock and what the user may do with it', () => {
     for (const path of [visitPath, probePath]) {
       expect(await detail(path, doctor.session.token)).toMatchObject({
         lock: null,
-        record_abilities: { sign: false, lock: false, unlock: false },
+        record_abilities: { sign: false, lock: false, unlock: false, verify: false },
       });
     }
     expect((await recordVisit(visitId, { isDone: true })).statusCode).toBe(200);
@@ -333,12 +333,14 @@ describe('record details: the lock and what the user may do with it', () => {
         sign: true,
         lock: false,
         unlock: false,
+        verify: false,
       });
       // Signed by nobody yet: the administrator may sign, not lock.
       expect((await detail(path, admin.session.token)).record_abilities).toEqual({
         sign: true,
         lock: false,
         unlock: false,
+        verify: false,
       });
     }
     for (const [type, id] of [
@@ -357,6 +359,7 @@ describe('record details: the lock and what the user may do with it', () => {
         sign: true,
         lock: true,
         unlock: false,
+        verify: false,
       });
     }
     const locked = await t.request('POST', '/api/records/lock', {
@@ -373,6 +376,28 @@ describe('record details: the lock and what the user may do with it', () => {
     // Another unit's doctor still reaches neither.
     const other = await t.request('GET', visitPath, { token: otherDoctor.session.token });
     expect(other.statusCode).toBe(404);
+
+    // A monitor of the unit: verify only (ADR 051), and the server accepts what it is told,
+    // a locked record included (a mark is not a change of the record).
+    const monitor = await t.readyMonitor([doctor.doctor.unit_id]);
+    for (const [type, id, path] of [
+      ['visit', visitId, visitPath],
+      ['probe', probe.id, probePath],
+    ] as const) {
+      const abilities = (await detail(path, monitor.session.token)).record_abilities;
+      expect(abilities).toEqual({ sign: false, lock: false, unlock: false, verify: true });
+      const marked = await t.request('POST', '/api/verifications', {
+        token: monitor.session.token,
+        body: { record_type: type, record_id: id },
+      });
+      expect(marked.statusCode, marked.body).toBe(201);
+      // A doctor is told no, and refused.
+      const refused = await t.request('POST', '/api/verifications', {
+        token: doctor.session.token,
+        body: { record_type: type, record_id: id },
+      });
+      expect(refused.statusCode).toBe(403);
+    }
   });
 });
 

@@ -12,12 +12,11 @@ import type { AppDeps } from '../../app-deps.js';
 import { readStudyLock } from '../../lib/study-lock.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
+import { refusals as sessionRefusals, refusalsOr404 } from '../../plugins/refusals.js';
 
 const tags = ['records'];
 const refusals = {
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
+  ...refusalsOr404,
   409: errorResponse,
   422: z.union([validationErrorResponse, errorResponse]),
 };
@@ -76,7 +75,7 @@ export const recordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       schema: {
         tags,
         summary: 'Whether the study is locked (every write answers 409 study_locked)',
-        response: { 200: studyLockState, 401: errorResponse, 403: errorResponse },
+        response: { 200: studyLockState, ...sessionRefusals },
       },
     },
     () => readStudyLock(db),

@@ -12,10 +12,10 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { RETENTION_JOB, registerRetentionJob } from './job.js';
 import { latestRetentionRun, previewRetention, requestRetentionRun } from './service.js';
+import { refusals } from '../../plugins/refusals.js';
 
 const tags = ['retention'];
 /** 422: `retention_not_set` (no years in the setting) or a validation error. */
-const refusals = { 401: errorResponse, 403: errorResponse };
 
 /** Retention: the dry run, the run (a background job) and its progress (ADR 059). */
 export const retentionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, jobs }) => {

@@ -14,9 +14,9 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { noteRead } from '../../plugins/read-log.js';
 import { acknowledgeAlert, listAlerts } from './alerts-service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['alerts'];
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 /** 409: `already_acknowledged`, or `conflict` for a stale version. */
 const acknowledgeConflict = z.union([alreadyAcknowledgedResponse, errorResponse]);
 

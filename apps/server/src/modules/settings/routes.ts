@@ -12,9 +12,9 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import * as service from './service.js';
 import { readSupportPhone } from './support.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['settings'];
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 export const settingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, secrets }) => {
   app.get(

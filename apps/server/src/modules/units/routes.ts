@@ -5,6 +5,7 @@ import {
   successResponse,
   unit,
   unitAll,
+  unitAllQuery,
   unitBody,
   unitList,
   unitListQuery,
@@ -37,9 +38,15 @@ export const unitRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
     '/units/all',
     {
       config: { access: 'units.read' },
-      schema: { tags, summary: 'Every unit that is not deleted', response: { 200: unitAll } },
+      schema: {
+        tags,
+        summary: 'Every unit that is not deleted; `reachable=1`: only those within reach',
+        querystring: unitAllQuery,
+        response: { 200: unitAll, 422: validationErrorResponse },
+      },
     },
-    () => service.allUnits(db),
+    (request) =>
+      service.allUnits(db, request.query.reachable === '1' ? actorOf(request) : undefined),
   );
 
   app.get(

@@ -8,6 +8,7 @@ import { listTotal, pagedAnswer, totalKey } from '../../lib/list-totals.js';
 import { offsetOf, orderBy, searchAny } from '../../lib/listing.js';
 import { claimVersion } from '../../lib/versions.js';
 import type { Actor } from '../../plugins/policy.js';
+import { unitCondition } from '../../policies/units.js';
 
 type UnitRow = typeof units.$inferSelect;
 
@@ -49,12 +50,15 @@ export async function listUnits(db: Database, query: UnitListQuery) {
   return pagedAnswer(rows.map(present), total);
 }
 
-/** Units that can be chosen in forms: not deleted, by name. */
-export async function allUnits(db: Database) {
+/**
+ * Units that can be chosen in forms: not deleted, by name; with an actor, only those within its
+ * reach (policies/units.ts), for the unit filters of lists.
+ */
+export async function allUnits(db: Database, reachOf?: Actor) {
   const rows = await db
     .select()
     .from(units)
-    .where(isNull(units.deleted_at))
+    .where(and(isNull(units.deleted_at), reachOf ? unitCondition(reachOf, units.id) : undefined))
     .orderBy(asc(units.name));
   return { data: rows.map(present) };
 }

@@ -329,4 +329,30 @@ describe('DELETE /api/units/:id and PUT /api/units/restore/:id', () => {
     const ours = res.json<{ data: Unit[] }>().data.filter((u) => u.name.startsWith(tag));
     expect(ours).toEqual([a, b, c]);
   });
+
+  it('with reachable=1 answers the units within reach: a monitor’s, a doctor’s own, all for an administrator', async () => {
+    const [a, b, c] = [await create(), await create(), await create()];
+    const monitor = await t.readyMonitor([a.id, b.id]);
+    const doctor = await t.readyDoctor(c.id);
+    const ids = async (token: string, query: Record<string, string>) => {
+      const res = await t.request('GET', '/api/units/all', { token, query });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ data: Unit[] }>().data.map((u) => u.id);
+    };
+    const reachable = { reachable: '1' };
+    expect((await ids(monitor.session.token, reachable)).sort()).toEqual([a.id, b.id].sort());
+    expect(await ids(doctor.session.token, reachable)).toEqual([c.id]);
+    expect(await ids(admin.session.token, reachable)).toEqual(
+      expect.arrayContaining([a.id, b.id, c.id]),
+    );
+    // Without the filter, every unit that is not deleted, as before.
+    expect(await ids(monitor.session.token, {})).toEqual(
+      expect.arrayContaining([a.id, b.id, c.id]),
+    );
+    const bad = await t.request('GET', '/api/units/all', {
+      token: monitor.session.token,
+      query: { reachable: 'yes' },
+    });
+    expect(bad.statusCode).toBe(422);
+  });
 });

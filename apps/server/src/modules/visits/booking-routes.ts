@@ -23,10 +23,10 @@ import { noteRead } from '../../plugins/read-log.js';
 import { bookVisit, cancelVisit, nextVisitWindow as windowOf, rescheduleVisit } from './booking.js';
 import { listVisits, visitsCountOfMonth, visitsOfDay } from './day-lists.js';
 import { unitDaySlots } from './slots-service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['visits'];
 /** Another unit's patient, visit or calendar and a missing one all answer 404 (ADR 004). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 /** `not_available` for a closed, taken, weekend, past or off-grid slot; other words below. */
 const refused409 = notAvailableResponse.or(errorResponse);
 

@@ -13,10 +13,10 @@ import type { AppDeps } from '../../app-deps.js';
 import { actorOf } from '../../plugins/auth.js';
 import { noteRead } from '../../plugins/read-log.js';
 import * as service from './record-service.js';
+import { refusalsOr404 as refusals } from '../../plugins/refusals.js';
 
 const tags = ['visits'];
 /** Another unit's visit, a cancelled or a missing one: 404 (ADR 004). */
-const refusals = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** Visits: one visit's card and its recorded ECG (ADR 028). */
 export const visitRecordRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -5,31 +5,33 @@ import { formatDateTime } from '@portal/shared';
 import type { MonitoredRecordType, MonitoringFacts } from '@portal/shared';
 import { commonErrorKey } from '../../lib/api-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useCan } from '../../lib/permissions';
 import { useVerify } from './monitoring-api';
 import { authorName } from './query-format';
 
 /**
  * A record's source data verification (ADR 051), as its detail answers it: the mark ("Zweryfikowano:
- * name, date"), or that a change after verification cleared it, and for a monitor "Oznacz jako
- * zweryfikowane". Shown to every user; nothing when the record was never verified and the user
- * may not verify.
+ * name, date"), or that a change after verification cleared it, and "Oznacz jako zweryfikowane"
+ * while the record is not verified and its detail's abilities say `verify` (ADR 045: the server
+ * decides, not the role). Shown to every user; nothing when the record was never verified and
+ * the user may not verify.
  */
 export function VerificationMark({
   recordType,
   recordId,
   facts,
+  canVerify,
 }: {
   recordType: MonitoredRecordType;
   recordId: number;
   facts: Partial<Pick<MonitoringFacts, 'verified' | 'changed_after_verification_at'>>;
+  /** The record's `verify` ability (`record_abilities` of a visit or sample, a patient's `abilities`). */
+  canVerify: boolean;
 }) {
   const { t } = useTranslation();
-  const can = useCan();
   const verify = useVerify();
   const verified = facts.verified ?? null;
   const changedAt = facts.changed_after_verification_at ?? null;
-  const mayVerify = can('monitor.verify') && !verified;
+  const mayVerify = canVerify && !verified;
   if (!verified && !changedAt && !mayVerify) return null;
 
   return (

@@ -20,11 +20,13 @@ import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { UNRESOLVED_QUERY_STATUSES } from '@portal/shared';
 import type { DashboardResponse } from '@portal/shared';
 import { useCriteriaGroups, useMedicines } from '../../api/lookups';
-import { useUnitOptions } from '../../api/units';
+import { useReachableUnitOptions } from '../../api/units';
 import { PageHeader } from '../../components/page-header';
 import { useCan } from '../../lib/permissions';
+import { useSession } from '../../lib/session';
 import { useDashboard } from './dashboard-api';
 import {
   formatCount,
@@ -202,7 +204,8 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
       ? t('dashboard.groupName', { nr: group.nr })
       : t('dashboard.groupName', { nr: id });
   };
-  // Every list a tile leads to takes the chosen unit (a doctor's lists are the own unit's).
+  // Every list a tile leads to takes the chosen unit (a doctor's lists are the own unit's); the
+  // patients list its active patients only (`deleted=0`), as the tiles count them (ADR 060).
   const unitQuery = unitId ? `?unit_id=${unitId}` : '';
   const unitParam = unitId ? `&unit_id=${unitId}` : '';
   const analyteName = (analyte: string) => {
@@ -259,7 +262,11 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">
-        <Tile label={t('dashboard.patients')} value={count(data.patients.total)} to="/patients" />
+        <Tile
+          label={t('dashboard.patients')}
+          value={count(data.patients.total)}
+          to={`/patients?deleted=0${unitParam}`}
+        />
         <Tile
           label={t('dashboard.thisWeek')}
           value={count(data.visits.this_week)}
@@ -295,7 +302,11 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           value={count(data.alerts_open)}
           to={`/alerts?status=open${unitParam}`}
         />
-        <Tile label={t('dashboard.queriesOpen')} value={count(data.queries_open)} to={null} />
+        <Tile
+          label={t('dashboard.queriesOpen')}
+          value={count(data.queries_open)}
+          to={`/queries?status=${UNRESOLVED_QUERY_STATUSES.join(',')}${unitParam}`}
+        />
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -304,7 +315,7 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           summary={recruitmentSummary}
           rows={recruitmentRows}
           valueHeader={t('dashboard.count')}
-          link={{ to: '/patients', label: t('dashboard.toPatients') }}
+          link={{ to: `/patients?deleted=0${unitParam}`, label: t('dashboard.toPatients') }}
           chart={
             <BarChart
               h={220}
@@ -328,7 +339,7 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
           rows={groupRows}
           valueHeader={t('dashboard.count')}
           links={data.patients.by_group.map((g, i) => ({
-            to: `/patients?groups=${g.group_id}`,
+            to: `/patients?groups=${g.group_id}&deleted=0${unitParam}`,
             label: t('dashboard.toGroup', { name: groupRows[i]?.label ?? '' }),
           }))}
           chart={
@@ -396,22 +407,25 @@ function Figures({ data, unitId }: { data: DashboardResponse; unitId: string | n
 
 /**
  * `/dashboard` ("Pulpit"), the staff's start page (ADR 060): the study's figures for a doctor's
- * unit, or for every unit or the one an administrator chooses (kept in the URL as `unit_id`).
+ * unit, or for every unit within reach or the one an administrator or a monitor chooses (kept in
+ * the URL as `unit_id`).
  */
 export function DashboardPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const allUnits = can('patients.all_units');
+  const session = useSession();
+  // A doctor sees the own unit; administrators and monitors choose among the units they reach.
+  const severalUnits = !(session?.user.unit_id && !can('patients.all_units'));
   const [params, setParams] = useSearchParams();
-  const unitId = allUnits ? params.get('unit_id') : null;
+  const unitId = severalUnits ? params.get('unit_id') : null;
   const dashboard = useDashboard(unitId);
-  const units = useUnitOptions({ enabled: allUnits });
+  const units = useReachableUnitOptions({ enabled: severalUnits });
 
   return (
     <>
       <PageHeader title={t('dashboard.title')} />
       <Stack gap="md">
-        {allUnits && (
+        {severalUnits && (
           <Select
             label={t('dashboard.unit')}
             placeholder={t('dashboard.allUnits')}

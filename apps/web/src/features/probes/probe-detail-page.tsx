@@ -526,7 +526,12 @@ function ProbeDetail({ probe }: { probe: ProbeWithRefusals }) {
         <LabelPrintButton probe={probe} />
       </Group>
       <RecordLockedNotice lock={probe.lock} />
-      <VerificationMark recordType="probe" recordId={probe.id} facts={probe} />
+      <VerificationMark
+        recordType="probe"
+        recordId={probe.id}
+        facts={probe}
+        canVerify={probe.record_abilities?.verify ?? false}
+      />
       <LabRefusals refusals={probe.lab_refusals} />
       <Section title={t('probeDetail.basic')}>
         <BasicData probe={probe} />

@@ -2,10 +2,10 @@ import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { QUERY_STATUSES, formatDateTime } from '@portal/shared';
-import type { DataQuery, QueryStatus } from '@portal/shared';
+import { QUERY_STATUSES, UNRESOLVED_QUERY_STATUSES, formatDateTime } from '@portal/shared';
+import type { DataQuery } from '@portal/shared';
 import { ENTITY } from '../../api/query-keys';
-import { useUnitOptions } from '../../api/units';
+import { useReachableUnitOptions } from '../../api/units';
 import { DataTable } from '../../components/data-table';
 import type { Column } from '../../components/data-table';
 import { ListFilterBar } from '../../components/list-filter-bar';
@@ -16,14 +16,25 @@ import { useSession } from '../../lib/session';
 import { QueryStatusBadge } from '../../entities/monitoring/query-thread';
 import { authorName, recordPath, useFieldLabel } from '../../entities/monitoring/query-format';
 
-const isStatus = (value: string | null): value is QueryStatus =>
-  (QUERY_STATUSES as readonly (string | null)[]).includes(value);
+/** The unresolved queries, as the dashboard's tile counts them and links here (ADR 060). */
+const UNRESOLVED = UNRESOLVED_QUERY_STATUSES.join(',');
+/** One of QUERY_STATUSES, or UNRESOLVED; checked by statusFilterOf. */
+type StatusFilter = string;
+
+/** A status filter from the address: one status, or the unresolved ones in either order. */
+function statusFilterOf(value: string | null): StatusFilter | null {
+  if (value === null) return null;
+  if ((QUERY_STATUSES as readonly string[]).includes(value)) return value;
+  const named = [...new Set(value.split(','))].sort().join(',');
+  return named === [...UNRESOLVED_QUERY_STATUSES].sort().join(',') ? UNRESOLVED : null;
+}
 
 /**
  * /queries, "Zapytania" (ADR 051): the monitors' queries of the units the user reaches, newest
  * first, by status and (for who reaches several units) by unit, each with its record, field,
  * age and last message. The filters live in the address (`?status=open&unit_id=2`), so that a
- * link (the dashboard's tile) opens the list filtered.
+ * link (the dashboard's tile, `?status=open,answered`) opens the list filtered. The unit filter
+ * offers the units within reach only (`/units/all?reachable=1`): another unit is the API's 404.
  */
 export function QueriesPage() {
   const { t } = useTranslation();
@@ -32,9 +43,10 @@ export function QueriesPage() {
   const [params, setParams] = useSearchParams();
   // A doctor reaches the own unit only; administrators and monitors choose among units.
   const severalUnits = !(session?.user.unit_id && !can('patients.all_units'));
-  const units = useUnitOptions({ enabled: severalUnits });
-  const named = params.get('status');
-  const [status, setStatusState] = useState<QueryStatus | null>(isStatus(named) ? named : null);
+  const units = useReachableUnitOptions({ enabled: severalUnits });
+  const [status, setStatusState] = useState<StatusFilter | null>(() =>
+    statusFilterOf(params.get('status')),
+  );
   const [unitId, setUnitIdState] = useState<string | null>(
     severalUnits ? params.get('unit_id') : null,
   );
@@ -45,7 +57,7 @@ export function QueriesPage() {
   });
   const unitName = (id: number) => units.data?.find((unit) => unit.id === id)?.name ?? `#${id}`;
 
-  const remember = (next: { status: QueryStatus | null; unitId: string | null }) => {
+  const remember = (next: { status: StatusFilter | null; unitId: string | null }) => {
     setStatusState(next.status);
     setUnitIdState(next.unitId);
     list.setPage(1);
@@ -139,12 +151,15 @@ export function QueriesPage() {
           <Select
             label={t('queries.status')}
             placeholder={t('queries.allStatuses')}
-            data={QUERY_STATUSES.map((value) => ({
-              value,
-              label: t(`monitoring.statuses.${value}`),
-            }))}
+            data={[
+              { value: UNRESOLVED, label: t('queries.unresolved') },
+              ...QUERY_STATUSES.map((value) => ({
+                value,
+                label: t(`monitoring.statuses.${value}`),
+              })),
+            ]}
             value={status}
-            onChange={(value) => remember({ status: isStatus(value) ? value : null, unitId })}
+            onChange={(value) => remember({ status: statusFilterOf(value), unitId })}
             clearable
             w={{ base: '100%', xs: 220 }}
             comboboxProps={{ withinPortal: true }}

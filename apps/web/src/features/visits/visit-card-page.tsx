@@ -466,7 +466,12 @@ function VisitCard({ visit, sex, deleted }: { visit: Visit; sex: 'M' | 'K'; dele
       {deleted && <Alert color="yellow">{t('visitCard.patientDeleted')}</Alert>}
       <RecordLockedNotice lock={visit.lock} />
       <Summary visit={visit} />
-      <VerificationMark recordType="visit" recordId={visit.id} facts={visit} />
+      <VerificationMark
+        recordType="visit"
+        recordId={visit.id}
+        facts={visit}
+        canVerify={visit.record_abilities?.verify ?? false}
+      />
 
       <Section title={t('visitCard.ecg')}>
         <EcgTable visit={visit} sex={sex} />

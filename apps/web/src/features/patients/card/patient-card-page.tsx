@@ -117,7 +117,12 @@ function CardHeader({ patient }: { patient: PatientDetail }) {
             )}
           </Group>
           <PatientIdentityLine patient={patient} />
-          <VerificationMark recordType="patient" recordId={patient.id} facts={patient} />
+          <VerificationMark
+            recordType="patient"
+            recordId={patient.id}
+            facts={patient}
+            canVerify={patient.abilities.verify}
+          />
           {can('audit.read') && (
             <Anchor component={Link} to={`/audit_trial?patientIds=${patient.id}`} size="sm">
               {t('card.auditHistory')}

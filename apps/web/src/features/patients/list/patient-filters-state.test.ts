@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   activeFilterCount,
   emptyFilters,
+  filtersFromSearch,
   inclusionParams,
   patientFilterParams,
+  searchOfFilters,
 } from './patient-filters-state';
 
 const groups = [
@@ -18,12 +20,20 @@ describe('patients list filters', () => {
       medicines: undefined,
       doctors: undefined,
       is_finished: undefined,
+      unit_id: undefined,
+      deleted: undefined,
     });
   });
 
   it('sends the filters as comma-separated ids and is_finished=1', () => {
     const query = patientFilterParams(
-      { medicines: [16, 3], inclusion: ['g2'], doctors: [5], finished: true },
+      {
+        ...emptyFilters(),
+        medicines: [16, 3],
+        inclusion: ['g2'],
+        doctors: [5],
+        finished: true,
+      },
       groups,
     );
     expect(query).toEqual({ groups: '2', medicines: '3,16', doctors: '5', is_finished: 1 });
@@ -42,7 +52,40 @@ describe('patients list filters', () => {
   it('counts the active filters for the panel toggle', () => {
     expect(activeFilterCount(emptyFilters())).toBe(0);
     expect(
-      activeFilterCount({ medicines: [1, 2], inclusion: [], doctors: [3], finished: true }),
+      activeFilterCount({ ...emptyFilters(), medicines: [1, 2], doctors: [3], finished: true }),
     ).toBe(3);
+  });
+
+  it('reads the filters a link names (the dashboard’s tiles) and counts them', () => {
+    const filters = filtersFromSearch(
+      new URLSearchParams('groups=2,x,3&deleted=0&unit_id=7&search=a'),
+      true,
+    );
+    expect(filters).toEqual({
+      ...emptyFilters(),
+      inclusion: ['g2', 'g3'],
+      unitId: 7,
+      deleted: '0',
+    });
+    expect(activeFilterCount(filters)).toBe(3);
+    expect(patientFilterParams(filters, groups)).toMatchObject({
+      groups: '2,3',
+      unit_id: 7,
+      deleted: '0',
+    });
+    // A doctor's list is the own unit's: a unit in the address is ignored; so is a bad value.
+    expect(filtersFromSearch(new URLSearchParams('unit_id=7&deleted=yes'), false)).toEqual(
+      emptyFilters(),
+    );
+    expect(filtersFromSearch(new URLSearchParams('unit_id=0'), true).unitId).toBeNull();
+  });
+
+  it('writes back to the address what a link can name, and nothing once cleared', () => {
+    const filters = { ...emptyFilters(), inclusion: ['g2'], unitId: 7, deleted: '1' as const };
+    expect(searchOfFilters(filters).toString()).toBe('groups=2&unit_id=7&deleted=1');
+    expect(searchOfFilters({ ...filters, inclusion: ['g2', 's5'] }).toString()).toBe(
+      'unit_id=7&deleted=1',
+    );
+    expect(searchOfFilters(emptyFilters()).toString()).toBe('');
   });
 });

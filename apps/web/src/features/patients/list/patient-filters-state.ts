@@ -14,6 +14,10 @@ export interface PatientFilters {
   doctors: number[];
   /** 'Zakończył udział w programie' */
   finished: boolean;
+  /** One unit (administrators, monitors), or null for every unit within reach. */
+  unitId: number | null;
+  /** '0': active patients only (the dashboard's tiles), '1': deleted only, null: both. */
+  deleted: '0' | '1' | null;
 }
 
 export const emptyFilters = (): PatientFilters => ({
@@ -21,6 +25,8 @@ export const emptyFilters = (): PatientFilters => ({
   inclusion: [],
   doctors: [],
   finished: false,
+  unitId: null,
+  deleted: null,
 });
 
 export function activeFilterCount(filters: PatientFilters): number {
@@ -28,7 +34,9 @@ export function activeFilterCount(filters: PatientFilters): number {
     (filters.medicines.length ? 1 : 0) +
     (filters.inclusion.length ? 1 : 0) +
     (filters.doctors.length ? 1 : 0) +
-    (filters.finished ? 1 : 0)
+    (filters.finished ? 1 : 0) +
+    (filters.unitId !== null ? 1 : 0) +
+    (filters.deleted !== null ? 1 : 0)
   );
 }
 
@@ -76,5 +84,43 @@ export function patientFilterParams(filters: PatientFilters, groups: readonly Gr
     medicines: ids(filters.medicines),
     doctors: ids(filters.doctors),
     is_finished: filters.finished ? 1 : undefined,
+    unit_id: filters.unitId ?? undefined,
+    deleted: filters.deleted ?? undefined,
   };
+}
+
+const positiveId = (value: string | null) =>
+  value !== null && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
+
+/**
+ * The filters a link may name (the dashboard's tiles, ADR 060): `groups`, `unit_id` (for who
+ * chooses among units) and `deleted`; anything else in the address is ignored.
+ */
+export function filtersFromSearch(params: URLSearchParams, severalUnits: boolean): PatientFilters {
+  const deleted = params.get('deleted');
+  return {
+    ...emptyFilters(),
+    inclusion: (params.get('groups') ?? '')
+      .split(',')
+      .map(positiveId)
+      .flatMap((id) => (id === null ? [] : [groupValue(id)])),
+    unitId: severalUnits ? positiveId(params.get('unit_id')) : null,
+    deleted: deleted === '0' || deleted === '1' ? deleted : null,
+  };
+}
+
+/**
+ * The address for the filters: those a link can name, so that a reload or a shared address
+ * shows the same list and a cleared filter leaves the address too. Whole groups only (a chosen
+ * subgroup is not kept in the address).
+ */
+export function searchOfFilters(filters: PatientFilters): URLSearchParams {
+  const search = new URLSearchParams();
+  const groups = filters.inclusion.filter((value) => value.startsWith('g'));
+  if (groups.length && groups.length === filters.inclusion.length) {
+    search.set('groups', groups.map((value) => value.slice(1)).join(','));
+  }
+  if (filters.unitId !== null) search.set('unit_id', String(filters.unitId));
+  if (filters.deleted !== null) search.set('deleted', filters.deleted);
+  return search;
 }

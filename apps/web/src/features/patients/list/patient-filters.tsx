@@ -6,6 +6,7 @@ import {
   Group,
   MultiSelect,
   Paper,
+  Select,
   SimpleGrid,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconFilter, IconX } from '@tabler/icons-react';
@@ -13,6 +14,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDoctorOptions } from '../../../api/doctors';
 import { useCriteriaGroups, useMedicines } from '../../../api/lookups';
+import { useReachableUnitOptions } from '../../../api/units';
 import {
   activeFilterCount,
   emptyFilters,
@@ -25,17 +27,21 @@ const toIds = (values: string[]) => values.map(Number).filter((n) => Number.isIn
 
 /**
  * The collapsible filter panel of the patients list: medicines, groups and subgroups (grouped),
- * doctors and finished participation.
+ * doctors, finished participation, the unit (for who reaches several) and deleted patients. Open
+ * from the start when a link named filters (the dashboard's tiles), so that they show.
  */
 export function PatientFiltersPanel({
   filters,
   onChange,
+  severalUnits,
 }: {
   filters: PatientFilters;
   onChange: (next: PatientFilters) => void;
+  severalUnits: boolean;
 }) {
   const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useState(() => activeFilterCount(filters) > 0);
+  const units = useReachableUnitOptions({ enabled: severalUnits });
   const panelId = useId();
   const medicines = useMedicines();
   const groups = useCriteriaGroups();
@@ -131,6 +137,36 @@ export function PatientFiltersPanel({
               searchable
               clearable
               nothingFoundMessage={t('list.empty')}
+            />
+            {severalUnits && (
+              <Select
+                label={t('patients.filters.unit')}
+                placeholder={t('patients.filters.allUnits')}
+                data={(units.data ?? []).map((unit) => ({
+                  value: String(unit.id),
+                  label: unit.name,
+                }))}
+                value={filters.unitId === null ? null : String(filters.unitId)}
+                onChange={(value) => onChange({ ...filters, unitId: value ? Number(value) : null })}
+                searchable
+                clearable
+                nothingFoundMessage={t('list.empty')}
+                comboboxProps={{ withinPortal: true }}
+              />
+            )}
+            <Select
+              label={t('patients.filters.deleted')}
+              placeholder={t('patients.filters.deletedAny')}
+              data={[
+                { value: '0', label: t('patients.filters.activeOnly') },
+                { value: '1', label: t('patients.filters.deletedOnly') },
+              ]}
+              value={filters.deleted}
+              onChange={(value) =>
+                onChange({ ...filters, deleted: value === '0' || value === '1' ? value : null })
+              }
+              clearable
+              comboboxProps={{ withinPortal: true }}
             />
           </SimpleGrid>
           <Checkbox

@@ -15,6 +15,7 @@ import { useListQuery } from '../../../components/use-list-query';
 import { useSoftDelete } from '../../../components/use-soft-delete';
 import { formatPhone } from '../../../lib/format';
 import { useCan } from '../../../lib/permissions';
+import { useSession } from '../../../lib/session';
 import {
   identityHidden,
   EMPTY_VALUE,
@@ -25,7 +26,7 @@ import {
 } from '../../../entities/patients/patient-format';
 import { PatientFiltersPanel } from './patient-filters';
 import classes from './patients-page.module.css';
-import { emptyFilters, groupValue, patientFilterParams } from './patient-filters-state';
+import { filtersFromSearch, patientFilterParams, searchOfFilters } from './patient-filters-state';
 import type { PatientFilters } from './patient-filters-state';
 import { useRegistrationCredentials } from '../registration-credentials';
 
@@ -39,15 +40,15 @@ export function PatientsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
-  // A link may name groups (`?groups=1,2`, the dashboard's chart, ADR 060).
-  const [params] = useSearchParams();
-  const [filters, setFiltersState] = useState<PatientFilters>(() => ({
-    ...emptyFilters(),
-    inclusion: (params.get('groups') ?? '')
-      .split(',')
-      .filter((id) => /^\d+$/.test(id))
-      .map((id) => groupValue(Number(id))),
-  }));
+  const session = useSession();
+  // A doctor's list is the own unit's; administrators and monitors may choose a unit.
+  const severalUnits = !(session?.user.unit_id && !can('patients.all_units'));
+  // A link may name groups, a unit and active patients only (`?groups=1&unit_id=2&deleted=0`,
+  // the dashboard's tiles, ADR 060); the address follows the filters from then on.
+  const [params, setParams] = useSearchParams();
+  const [filters, setFiltersState] = useState<PatientFilters>(() =>
+    filtersFromSearch(params, severalUnits),
+  );
   const groups = useCriteriaGroups();
   const list = useListQuery<PatientListItem>({
     entity: ENTITY.patients,
@@ -66,6 +67,7 @@ export function PatientsPage() {
   function setFilters(next: PatientFilters) {
     setFiltersState(next);
     list.setPage(1);
+    setParams(searchOfFilters(next), { replace: true });
   }
 
   const medicineText = (m: PatientListItem['medicines'][number]) =>
@@ -267,7 +269,7 @@ export function PatientsPage() {
           )
         }
       />
-      <PatientFiltersPanel filters={filters} onChange={setFilters} />
+      <PatientFiltersPanel filters={filters} onChange={setFilters} severalUnits={severalUnits} />
       <DataTable
         list={list}
         columns={columns}

@@ -66,7 +66,7 @@ function detail(overrides: Partial<PatientDetail> = {}): PatientDetail {
     created_at: '2026-01-01T00:00:00.000Z',
     deleted_at: null,
     version: 1,
-    abilities: { edit: true, delete: true, restore: false, book: true },
+    abilities: { edit: true, delete: true, restore: false, book: true, verify: false },
     ...overrides,
   };
 }
