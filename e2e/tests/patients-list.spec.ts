@@ -327,7 +327,8 @@ test.describe('Lista pacjentów mieści się na ekranie', () => {
         },
       });
 
-      await openSignedIn(page, request, '/patients');
+      // The test's own unit only: another test registering a patient meanwhile would be newer.
+      await openSignedIn(page, request, `/patients?unit_id=${unit.id}`);
       const rows = table(page).getByRole('row');
       // Nothing searched: the default order is the newest first.
       await expect(rows.nth(1)).toContainText(newest.surname);
@@ -372,7 +373,7 @@ test.describe('Lista pacjentów mieści się na ekranie', () => {
     const unit = await api.createUnit();
     const doctor = await api.createDoctor(unit.id);
     const newest = await registerPatient(api, doctor);
-    await openSignedIn(page, request, '/patients');
+    await openSignedIn(page, request, `/patients?unit_id=${unit.id}`);
     const cards = page.getByRole('list', { name: 'Pacjenci' });
     await expect(cards.getByRole('listitem').first()).toContainText(newest.surname);
     await expect(page.getByRole('table')).toHaveCount(0);
