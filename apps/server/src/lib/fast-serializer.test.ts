@@ -64,6 +64,7 @@ const item = fc.record({
     delete: fc.boolean(),
     restore: fc.boolean(),
     book: fc.boolean(),
+    verify: fc.boolean(),
   }),
 });
 const answer = fc.record({

@@ -233,11 +233,15 @@ export type DataQuery = z.infer<typeof dataQuery>;
 export const UNRESOLVED_QUERY_STATUSES = ['open', 'answered'] as const;
 export const queryListQuery = pagedListQuery(['created_at', 'id'] as const).extend({
   /** One status or several, comma-separated (`open,answered`: the unresolved ones). */
+  // Checked as the whole string, so that a bad status is named on `status` itself, not `status.0`.
   status: z
     .string()
-    .transform((list) => list.split(','))
-    .pipe(z.array(z.enum(QUERY_STATUSES, { error: 'invalid' })))
-    .transform((list) => [...new Set(list)].sort())
+    .refine(
+      (list) =>
+        list.split(',').every((value) => (QUERY_STATUSES as readonly string[]).includes(value)),
+      { error: 'invalid' },
+    )
+    .transform((list) => [...new Set(list.split(',') as QueryStatus[])].sort())
     .optional(),
   unit_id: queryIdField().optional(),
   record_type: z.enum(MONITORED_RECORD_TYPES, { error: 'invalid' }).optional(),

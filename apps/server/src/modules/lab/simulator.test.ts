@@ -14,6 +14,7 @@ import {
   LAB_SIMULATOR_JOB,
   SIMULATOR_CONTROL_PREFIX,
   listeningUrl,
+  notLaterThanNow,
   registerLabSimulatorJob,
   readAck,
   runLabSimulator,
@@ -290,5 +291,37 @@ describe('the laboratory simulator', () => {
     for (const secret of [row!.birth_date, row!.birth_date.replaceAll('-', ''), 'MSH|', 'PID|']) {
       expect(log).not.toContain(secret);
     }
+  });
+});
+
+describe('the simulator never dates a result in the future', () => {
+  // 00:56 in Warsaw on 28 November (UTC+1): the parser would refuse 09:30 of that day (AE 102).
+  const night = new Date('2026-11-27T23:56:30Z');
+  const morning = new Date('2026-11-28T09:00:00Z');
+
+  it('takes the present minute on the same day before the wanted time', () => {
+    expect(notLaterThanNow('2026-11-28', '0930', night)).toBe('202611280056');
+    expect(notLaterThanNow('2026-11-28', '0800', night)).toBe('202611280056');
+  });
+
+  it('keeps the wanted time once it has passed, and on any other day', () => {
+    expect(notLaterThanNow('2026-11-28', '0930', morning)).toBe('202611280930');
+    expect(notLaterThanNow('2026-11-27', '0930', night)).toBe('202611270930');
+  });
+
+  it('a message made at night dates its analysis no later than then', () => {
+    const sample = {
+      id: 7,
+      code: 'K0000007',
+      typeOfTest: 'biochemistry' as const,
+      dateOfSample: '2026-11-28',
+      sex: 'M' as const,
+      birthDate: '1950-03-14',
+      drugCodes: [],
+    };
+    const message = simulatedMessage(sample, '2026-11-28', night);
+    expect(message).not.toContain('202611280930');
+    expect(message).not.toContain('202611280800');
+    expect(message).toContain('202611280056');
   });
 });

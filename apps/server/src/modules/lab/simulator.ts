@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { warsawToday } from '@portal/shared';
+import { warsawToday, warsawWallClock } from '@portal/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
@@ -95,13 +95,31 @@ const LAB_RANGES = {
   K: { alt: [10, 35], ast: [10, 35], crea: [0.5, 0.9] },
 } as const;
 
+/**
+ * `HHMM` on a day in HL7's form (YYYYMMDDHHMM): the given time, or the present minute when the day
+ * is today and that time has not come yet. The parser refuses a time in the future (AE 102), so
+ * the simulator's "analysed at 09:30" sent at 00:56 would be refused.
+ */
+export function notLaterThanNow(day: string, hhmm: string, now = new Date()): string {
+  const clock = warsawWallClock(now);
+  const wanted = Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(2, 4));
+  const present = Math.floor(clock.ms / 60_000);
+  const minutes = clock.day === day ? Math.min(wanted, present) : wanted;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${day.replaceAll('-', '')}${two(Math.floor(minutes / 60))}${two(minutes % 60)}`;
+}
+
 /** The ORU^R01 of one sample (ER7) as the simulator sends it, with its variant applied. */
-export function simulatedMessage(sample: SimulatedSample, today = warsawToday()): string {
+export function simulatedMessage(
+  sample: SimulatedSample,
+  today = warsawToday(),
+  now = new Date(),
+): string {
   const random = randomFor(sample.id);
   const between = (min: number, max: number) => min + (max - min) * random();
   const variant = simulatorVariant(sample.id);
   const ranges = LAB_RANGES[sample.sex];
-  const analysedAt = `${today.replaceAll('-', '')}0930`;
+  const analysedAt = notLaterThanNow(today, '0930', now);
   const observations: FakeObservation[] = [];
 
   if (sample.typeOfTest === 'biochemistry' || sample.drugCodes.length === 0) {
@@ -155,7 +173,7 @@ export function simulatedMessage(sample: SimulatedSample, today = warsawToday())
   }
   const order: FakeSample = {
     code: sample.code,
-    observedAt: `${sample.dateOfSample.replaceAll('-', '')}0800`,
+    observedAt: notLaterThanNow(sample.dateOfSample, '0800', now),
     observations,
   };
   return buildFakeOru({
