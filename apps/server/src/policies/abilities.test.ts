@@ -54,13 +54,21 @@ function expectHolds(label: string, ability: boolean, res: Answer) {
 }
 
 describe('visit abilities', () => {
-  let minute = 0;
   const clock = (minutes: number) =>
     `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
 
-  /** A visit written straight into the table (booking refuses today's begun slots and past days). */
+  /**
+   * A visit written straight into the table (booking refuses today's begun slots and past days).
+   * Its start is a second of 00:00, and a visit has begun when its start's minute is at or before
+   * the current one (policies/visits.ts): one of today has begun at any time of the day, midnight
+   * included. The slots of a unit's day are unique by start, so each visit takes its own second.
+   */
+  let second = 0;
   async function insertVisit(patientId: number, date: string, isDone = false): Promise<number> {
-    minute += 1;
+    if (second >= 59)
+      throw new Error('the seconds of 00:00 are used up: give the visits another unit');
+    const startedAt = `00:00:${String(second).padStart(2, '0')}`;
+    second += 1;
     const [row] = await inTransaction(t.db, doctor.session.user.id, (tx) =>
       tx
         .insert(visits)
@@ -69,9 +77,8 @@ describe('visit abilities', () => {
           unit_id: doctor.doctor.unit_id,
           doctor_id: doctor.doctor.id,
           date,
-          // Early in the day: on the visit's day it has begun (unless the test runs at midnight).
-          started_at: clock(minute),
-          ended_at: clock(minute + 1),
+          started_at: startedAt,
+          ended_at: '00:01:00',
           is_done: isDone,
         })
         .returning({ id: visits.id }),
