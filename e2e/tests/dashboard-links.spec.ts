@@ -117,50 +117,53 @@ test.describe('Pulpit: kafelki prowadzą do przefiltrowanych list', () => {
     await expectListTotal(page, alerts.value);
   });
 
-  test('an administrator sets the recruitment target and the chart draws it', async ({
-    page,
-    request,
-    api,
-  }) => {
-    const unit = await api.createUnit();
-    const { doctor } = await api.readyDoctor(unit.id);
-    await registerPatient(api, doctor);
-    try {
-      await openSignedIn(page, request, '/dashboard');
-      const nav = page.getByRole('navigation', { name: 'Menu główne' });
-      await nav.getByRole('button', { name: 'Ustawienia' }).click();
-      await nav.getByRole('link', { name: 'Cel rekrutacji', exact: true }).click();
-      await expect(page).toHaveURL(/\/settings\/recruitment_target$/);
-      await expect(page.getByRole('heading', { level: 1, name: 'Cel rekrutacji' })).toBeVisible();
+  // The target is one for the whole study: @study-wide runs it apart from the other tests (ADR 065).
+  test(
+    'an administrator sets the recruitment target and the chart draws it',
+    {
+      tag: '@study-wide',
+    },
+    async ({ page, request, api }) => {
+      const unit = await api.createUnit();
+      const { doctor } = await api.readyDoctor(unit.id);
+      await registerPatient(api, doctor);
+      try {
+        await openSignedIn(page, request, '/dashboard');
+        const nav = page.getByRole('navigation', { name: 'Menu główne' });
+        await nav.getByRole('button', { name: 'Ustawienia' }).click();
+        await nav.getByRole('link', { name: 'Cel rekrutacji', exact: true }).click();
+        await expect(page).toHaveURL(/\/settings\/recruitment_target$/);
+        await expect(page.getByRole('heading', { level: 1, name: 'Cel rekrutacji' })).toBeVisible();
 
-      const perUnit = page.getByRole('textbox', { name: 'Pacjentów na jednostkę w miesiącu' });
-      await perUnit.fill('2.5');
-      await page.getByRole('button', { name: 'Zapisz' }).click();
-      await expect(perUnit).toHaveAttribute('aria-invalid', 'true');
-      await expect(page.getByText('To pole musi być liczbą')).toBeVisible();
-      await expectAccessible(page, 'cel rekrutacji: błąd');
+        const perUnit = page.getByRole('textbox', { name: 'Pacjentów na jednostkę w miesiącu' });
+        await perUnit.fill('2.5');
+        await page.getByRole('button', { name: 'Zapisz' }).click();
+        await expect(perUnit).toHaveAttribute('aria-invalid', 'true');
+        await expect(page.getByText('To pole musi być liczbą')).toBeVisible();
+        await expectAccessible(page, 'cel rekrutacji: błąd');
 
-      await perUnit.fill('7');
-      await page.getByRole('textbox', { name: 'Pacjentów w całym badaniu' }).fill('');
-      await page.getByRole('button', { name: 'Zapisz' }).click();
-      await expect(page.getByText('Zmiany zostały zapisane').last()).toBeVisible();
-      await page.reload();
-      await expect(
-        page.getByRole('textbox', { name: 'Pacjentów na jednostkę w miesiącu' }),
-      ).toHaveValue('7');
-      await expectAccessible(page, 'cel rekrutacji');
+        await perUnit.fill('7');
+        await page.getByRole('textbox', { name: 'Pacjentów w całym badaniu' }).fill('');
+        await page.getByRole('button', { name: 'Zapisz' }).click();
+        await expect(page.getByText('Zmiany zostały zapisane').last()).toBeVisible();
+        await page.reload();
+        await expect(
+          page.getByRole('textbox', { name: 'Pacjentów na jednostkę w miesiącu' }),
+        ).toHaveValue('7');
+        await expectAccessible(page, 'cel rekrutacji');
 
-      // One unit: 7 a month; the chart's summary says so.
-      await page.goto(`/dashboard?unit_id=${unit.id}`);
-      await expect(
-        page
-          .getByRole('region', { name: 'Rekrutacja w miesiącach' })
-          .getByText(/Cel: 7 pacjentów na miesiąc\./),
-      ).toBeVisible();
-    } finally {
-      await api.call('POST', '/settings/recruitment_target', {
-        value: { per_unit_month: null, total: null },
-      });
-    }
-  });
+        // One unit: 7 a month; the chart's summary says so.
+        await page.goto(`/dashboard?unit_id=${unit.id}`);
+        await expect(
+          page
+            .getByRole('region', { name: 'Rekrutacja w miesiącach' })
+            .getByText(/Cel: 7 pacjentów na miesiąc\./),
+        ).toBeVisible();
+      } finally {
+        await api.call('POST', '/settings/recruitment_target', {
+          value: { per_unit_month: null, total: null },
+        });
+      }
+    },
+  );
 });

@@ -77,36 +77,39 @@ test.describe('Pulpit badania', () => {
     expect(other.status()).toBe(403);
   });
 
-  test('an administrator chooses a unit on a phone, numbers written the Polish way', async ({
-    page,
-    request,
-    api,
-  }) => {
-    const unit = await api.createUnit();
-    const { doctor } = await api.readyDoctor(unit.id);
-    await registerPatient(api, doctor);
-    await api.call('POST', '/settings/recruitment_target', {
-      value: { per_unit_month: 12345, total: null },
-    });
+  // It sets the study's one recruitment target: @study-wide runs it apart (ADR 065).
+  test(
+    'an administrator chooses a unit on a phone, numbers written the Polish way',
+    {
+      tag: '@study-wide',
+    },
+    async ({ page, request, api }) => {
+      const unit = await api.createUnit();
+      const { doctor } = await api.readyDoctor(unit.id);
+      await registerPatient(api, doctor);
+      await api.call('POST', '/settings/recruitment_target', {
+        value: { per_unit_month: 12345, total: null },
+      });
 
-    await page.setViewportSize({ width: 390, height: 844 });
-    await openSignedIn(page, request, '/dashboard');
-    await expect(page.getByRole('heading', { level: 1, name: 'Pulpit' })).toBeVisible();
-    await page.getByRole('combobox', { name: 'Jednostka' }).fill(unit.name);
-    await page.getByRole('option', { name: unit.name }).click();
-    await expect(page).toHaveURL(new RegExp(`/dashboard\\?unit_id=${unit.id}$`));
-    await expect(page.getByRole('link', { name: /^Pacjenci w badaniu\s*:\s*1$/ })).toBeVisible();
-    // Polish groups thousands with a non-breaking space: "12 345".
-    await expect(page.getByText(/Cel: 12\s345 pacjentów na miesiąc\./)).toBeVisible();
-    await expectNoSidewaysScroll(page);
-    await expectAccessible(page, 'pulpit administratora (telefon)');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await openSignedIn(page, request, '/dashboard');
+      await expect(page.getByRole('heading', { level: 1, name: 'Pulpit' })).toBeVisible();
+      await page.getByRole('combobox', { name: 'Jednostka' }).fill(unit.name);
+      await page.getByRole('option', { name: unit.name }).click();
+      await expect(page).toHaveURL(new RegExp(`/dashboard\\?unit_id=${unit.id}$`));
+      await expect(page.getByRole('link', { name: /^Pacjenci w badaniu\s*:\s*1$/ })).toBeVisible();
+      // Polish groups thousands with a non-breaking space: "12 345".
+      await expect(page.getByText(/Cel: 12\s345 pacjentów na miesiąc\./)).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await expectAccessible(page, 'pulpit administratora (telefon)');
 
-    // The overdue tile keeps the unit in its link, as the overdue list reads it.
-    await page.getByRole('link', { name: /^Zaległe wizyty\s*:\s*0$/ }).click();
-    await expect(page).toHaveURL(new RegExp(`/visits/overdue\\?unit_id=${unit.id}$`));
-    await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveValue(unit.name);
-    await api.call('POST', '/settings/recruitment_target', {
-      value: { per_unit_month: null, total: null },
-    });
-  });
+      // The overdue tile keeps the unit in its link, as the overdue list reads it.
+      await page.getByRole('link', { name: /^Zaległe wizyty\s*:\s*0$/ }).click();
+      await expect(page).toHaveURL(new RegExp(`/visits/overdue\\?unit_id=${unit.id}$`));
+      await expect(page.getByRole('combobox', { name: 'Jednostka' })).toHaveValue(unit.name);
+      await api.call('POST', '/settings/recruitment_target', {
+        value: { per_unit_month: null, total: null },
+      });
+    },
+  );
 });

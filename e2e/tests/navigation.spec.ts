@@ -50,6 +50,8 @@ async function desktopEntries(page: Page, path: string) {
 
 /** The bar's entries and the drawer's, below 1280 px; the drawer closed again. */
 async function narrowEntries(page: Page) {
+  // The bar replaces the sidebar once the page has seen its new width: read it only then.
+  await expect(mainMenu(page).getByRole('button', { name: 'Więcej' })).toBeVisible();
   const bar = await entryNames(mainMenu(page));
   await openMore(page);
   const rest = await entryNames(

@@ -11,10 +11,10 @@ const LOCK_REASON = 'Zamknięcie bazy danych E2E';
  * Issue 23 items 3 and 5 on screen (ADRs 048, 049): an administrator locks the study under
  * Settings › "Blokada badania" with a reason and a confirmation; every screen shows the banner, a
  * save is refused with the lock's message; the unlock asks a reason; the audit export downloads
- * the trail with the reason. Other specs share the server: the study is unlocked at the end, come
- * what may.
+ * the trail with the reason. Other specs share the server: these run after all of them, one at a
+ * time (the tag @study-wide, ADR 065), and the study is unlocked at the end, come what may.
  */
-test.describe.serial('Blokada badania', () => {
+test.describe.serial('Blokada badania', { tag: '@study-wide' }, () => {
   test.afterAll(async ({ playwright }) => {
     const request = await playwright.request.newContext();
     const { api } = await PortalApi.signIn(request);
